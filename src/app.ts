@@ -1,0 +1,103 @@
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { Logger } from 'pino';
+import type pg from 'pg';
+import type { Config } from './config/config.js';
+import { createLogger } from './logger.js';
+import { resolvePath } from './http/path-resolver.js';
+import { parseQueryString } from './http/query.js';
+import { jsonContentType } from './http/reply.js';
+import { ridConstraint } from './http/rid-constraint.js';
+import { coreError } from './errors.js';
+import requestPipeline, { resolvedPathKey } from './plugins/request-pipeline.js';
+import errorHandler from './plugins/error-handler.js';
+import { createServices, type Services } from './services/services.js';
+import coreRoutes from './routes/core/index.js';
+import passwordlessRoutes from './routes/passwordless/index.js';
+import emailPasswordRoutes from './routes/emailpassword/index.js';
+import thirdPartyRoutes from './routes/thirdparty/index.js';
+import userRoutes from './routes/users/index.js';
+import userIdMappingRoutes from './routes/userid-mapping/index.js';
+import bulkImportRoutes from './routes/bulk-import/index.js';
+
+export interface AppOptions {
+  config: Readonly<Config>;
+  pool: pg.Pool;
+  logger?: Logger;
+  // Milliseconds since the epoch; tests move time without sleeping.
+  clock?: () => number;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    services: Services;
+  }
+}
+
+export async function buildApp({ config, pool, logger, clock = Date.now }: AppOptions): Promise<FastifyInstance> {
+  const knownRoutes = new Set<string>();
+  const app = Fastify({
+    loggerInstance: (logger ?? createLogger(config)) as FastifyBaseLogger,
+    // Paths are lower-cased while resolving prefixes (rewriteUrl below), so routes are declared lower-case.
+    routerOptions: {
+      caseSensitive: true,
+      ignoreTrailingSlash: true,
+      querystringParser: parseQueryString,
+      constraints: { rid: ridConstraint },
+    },
+    exposeHeadRoutes: false,
+    bodyLimit: config.body_limit_bytes,
+    requestTimeout: config.request_timeout_ms,
+    ajv: { customOptions: { coerceTypes: false, useDefaults: false, removeAdditional: false, allErrors: false } },
+    rewriteUrl(request) {
+      const [path, query] = splitUrl(request.url ?? '/');
+      const resolved = resolvePath(path, config.base_path, knownRoutes);
+      (request as { [resolvedPathKey]?: unknown })[resolvedPathKey] = resolved;
+      return query === undefined ? resolved.routePath : `${resolved.routePath}?${query}`;
+    },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  app.addHook('onRoute', (route) => {
+    knownRoutes.add(route.url.replace(/\/$/, '') || '/');
+  });
+
+  // The body is JSON whatever the Content-Type says, or when there is none (contract §1.3).
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => {
+    try {
+      const parsed: unknown = JSON.parse(body as string);
+      if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) return done(coreError('INVALID_JSON'), undefined);
+      done(null, parsed);
+    } catch {
+      done(coreError('INVALID_JSON'), undefined);
+    }
+  });
+
+  app.addHook('onSend', async (_request, reply, payload) => {
+    const type = String(reply.getHeader('content-type') ?? '');
+    if (type.startsWith('application/json') && typeof payload === 'string') {
+      reply.header('content-type', jsonContentType);
+      return payload.endsWith('\n') ? payload : `${payload}\n`;
+    }
+    return payload;
+  });
+
+  app.decorate('services', createServices({ config, pool, clock, log: app.log }));
+  app.addHook('onClose', async () => app.services.stop());
+
+  await app.register(errorHandler, { config });
+  await app.register(requestPipeline, { config });
+  await app.register(coreRoutes);
+  await app.register(passwordlessRoutes);
+  await app.register(emailPasswordRoutes);
+  await app.register(thirdPartyRoutes);
+  await app.register(userRoutes);
+  await app.register(userIdMappingRoutes);
+  await app.register(bulkImportRoutes);
+  return app;
+}
+
+function splitUrl(url: string): [string, string | undefined] {
+  const index = url.indexOf('?');
+  return index === -1 ? [url, undefined] : [url.slice(0, index), url.slice(index + 1)];
+}

@@ -1,0 +1,52 @@
+import type { CdiVersion } from '../http/cdi-version.js';
+
+export type LogLevel = 'DEBUG' | 'INFO' | 'WARN' | 'ERROR' | 'NONE';
+
+// Settings after loading and validation; names are the config.yaml keys.
+export interface Config {
+  port: number;
+  host: string;
+  base_path: string;
+  api_keys: string[] | undefined;
+  log_level: LogLevel;
+  max_server_pool_size: number;
+  body_limit_bytes: number;
+  bulk_import_body_limit_bytes: number;
+  request_timeout_ms: number;
+  max_cdi_version: CdiVersion;
+  min_cdi_version: CdiVersion | undefined;
+  ip_allow_regex: RegExp | undefined;
+  ip_deny_regex: RegExp | undefined;
+
+  postgresql_connection_uri: string | undefined;
+  postgresql_host: string | undefined;
+  postgresql_port: number | undefined;
+  postgresql_user: string | undefined;
+  postgresql_password: string | undefined;
+  postgresql_database_name: string | undefined;
+  postgresql_connection_pool_size: number;
+  postgresql_table_schema: string;
+  embedded_data_dir: string;
+
+  passwordless_code_lifetime: number;
+  passwordless_max_code_input_attempts: number;
+  passwordless_cleanup_interval_seconds: number;
+
+  password_hashing_alg: 'BCRYPT' | 'ARGON2';
+  bcrypt_log_rounds: number;
+  argon2_iterations: number;
+  argon2_memory_kb: number;
+  argon2_parallelism: number;
+  argon2_hashing_pool_size: number;
+  bcrypt_hashing_pool_size: number;
+  idp_password_hashing_signer_key: string | undefined;
+  idp_password_hashing_pool_size: number;
+  password_rehash_on_signin: boolean;
+
+  bulk_migration_batch_size: number;
+  bulk_migration_parallelism: number;
+  bulk_migration_sleep_between_rounds_in_batch_ms: number;
+  bulk_import_interval_seconds: number;
+}
+
+export class ConfigError extends Error {}

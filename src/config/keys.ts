@@ -1,0 +1,62 @@
+import os from 'node:os';
+import { Type, type TSchema } from '@sinclair/typebox';
+
+export interface ConfigKey {
+  name: string;
+  env: string[];
+  aliases?: string[];
+  schema: TSchema;
+  default?: unknown;
+  description: string;
+}
+
+const cpuCount = Math.max(1, os.availableParallelism());
+const Int = (minimum?: number) => Type.Integer(minimum === undefined ? {} : { minimum });
+const Str = () => Type.String();
+
+// The one list of settings: config loading, config.yaml and the README table are all checked against it.
+export const configKeys: ConfigKey[] = [
+  { name: 'port', env: ['PORT', 'SUPERTOKENS_PORT'], schema: Int(0), default: 3567, description: 'HTTP port' },
+  { name: 'host', env: ['HOST', 'SUPERTOKENS_HOST'], schema: Str(), default: 'localhost', description: 'interface to listen on (the container image sets 0.0.0.0)' },
+  { name: 'base_path', env: ['BASE_PATH'], schema: Str(), default: '', description: 'global path prefix, e.g. /auth' },
+  { name: 'api_keys', env: ['API_KEYS'], schema: Str(), description: 'comma-separated API keys (>= 20 chars of A-Z a-z 0-9 = -); unset = no API-key check' },
+  { name: 'log_level', env: ['LOG_LEVEL'], schema: Str(), default: 'INFO', description: 'DEBUG, INFO, WARN, ERROR or NONE' },
+  { name: 'max_server_pool_size', env: ['MAX_SERVER_POOL_SIZE'], schema: Int(1), default: 10, description: 'request concurrency bound' },
+  { name: 'body_limit_bytes', env: ['BODY_LIMIT_BYTES'], schema: Int(1024), default: 1048576, description: 'largest request body accepted (bulk import has its own limit)' },
+  { name: 'bulk_import_body_limit_bytes', env: ['BULK_IMPORT_BODY_LIMIT_BYTES'], schema: Int(1024), default: 67108864, description: 'largest body accepted by POST /bulk-import/users' },
+  { name: 'request_timeout_ms', env: ['REQUEST_TIMEOUT_MS'], schema: Int(0), default: 120000, description: 'time a client has to send a whole request' },
+  { name: 'supertokens_max_cdi_version', env: ['SUPERTOKENS_MAX_CDI_VERSION'], schema: Str(), description: 'newest cdi-version served (default 5.6)' },
+  { name: 'supertokens_min_cdi_version', env: ['SUPERTOKENS_MIN_CDI_VERSION'], schema: Str(), description: 'oldest cdi-version accepted' },
+  { name: 'ip_allow_regex', env: ['IP_ALLOW_REGEX'], schema: Str(), description: 'only client IPs matching this regex are served' },
+  { name: 'ip_deny_regex', env: ['IP_DENY_REGEX'], schema: Str(), description: 'client IPs matching this regex get 403' },
+
+  { name: 'postgresql_connection_uri', env: ['POSTGRESQL_CONNECTION_URI', 'DATABASE_URL'], schema: Str(), description: 'external PostgreSQL; unset (with postgresql_host unset) = embedded PostgreSQL' },
+  { name: 'postgresql_host', env: ['POSTGRESQL_HOST'], schema: Str(), description: 'external PostgreSQL host (overrides the URI part)' },
+  { name: 'postgresql_port', env: ['POSTGRESQL_PORT'], schema: Int(1), description: 'external PostgreSQL port (default 5432)' },
+  { name: 'postgresql_user', env: ['POSTGRESQL_USER'], schema: Str(), description: 'external PostgreSQL user' },
+  { name: 'postgresql_password', env: ['POSTGRESQL_PASSWORD'], schema: Str(), description: 'external PostgreSQL password' },
+  { name: 'postgresql_database_name', env: ['POSTGRESQL_DATABASE_NAME'], schema: Str(), description: 'external PostgreSQL database (default supertokens)' },
+  { name: 'postgresql_connection_pool_size', env: ['POSTGRESQL_CONNECTION_POOL_SIZE'], schema: Int(1), default: 10, description: 'connections in the pool' },
+  { name: 'postgresql_table_schema', env: ['POSTGRESQL_TABLE_SCHEMA'], schema: Str(), default: 'public', description: 'schema holding the tables (created if missing)' },
+  { name: 'embedded_data_dir', env: ['EMBEDDED_DATA_DIR'], schema: Str(), default: './data', description: 'data folder of the embedded PostgreSQL' },
+
+  { name: 'passwordless_code_lifetime', env: ['PASSWORDLESS_CODE_LIFETIME'], schema: Int(), default: 900000, description: 'ms a passwordless code stays valid' },
+  { name: 'passwordless_max_code_input_attempts', env: ['PASSWORDLESS_MAX_CODE_INPUT_ATTEMPTS'], schema: Int(), default: 5, description: 'wrong codes before a device is deleted' },
+  { name: 'passwordless_cleanup_interval_seconds', env: ['PASSWORDLESS_CLEANUP_INTERVAL_SECONDS'], schema: Int(1), default: 3600, description: 'how often devices whose codes all expired are deleted' },
+
+  { name: 'password_hashing_alg', env: ['PASSWORD_HASHING_ALG'], schema: Str(), default: 'BCRYPT', description: 'algorithm for new hashes: BCRYPT or ARGON2' },
+  { name: 'bcrypt_log_rounds', env: ['BCRYPT_LOG_ROUNDS'], schema: Int(), default: 11, description: 'bcrypt cost for new hashes' },
+  { name: 'argon2_iterations', env: ['ARGON2_ITERATIONS'], schema: Int(), default: 1, description: 'argon2id time cost for new hashes' },
+  { name: 'argon2_memory_kb', env: ['ARGON2_MEMORY_KB'], schema: Int(), default: 87795, description: 'argon2id memory (KiB) for new hashes' },
+  { name: 'argon2_parallelism', env: ['ARGON2_PARALLELISM'], schema: Int(), default: 2, description: 'argon2id lanes for new hashes' },
+  { name: 'argon2_hashing_pool_size', env: ['ARGON2_HASHING_POOL_SIZE'], schema: Int(), default: cpuCount, description: 'concurrent argon2 hash/verify operations (default: CPU count)' },
+  { name: 'bcrypt_hashing_pool_size', env: ['BCRYPT_HASHING_POOL_SIZE'], schema: Int(1), default: cpuCount, description: 'concurrent bcrypt hash/verify operations (default: CPU count)' },
+  { name: 'idp_password_hashing_signer_key', env: ['IDP_PASSWORD_HASHING_SIGNER_KEY', 'FIREBASE_PASSWORD_HASHING_SIGNER_KEY'], aliases: ['firebase_password_hashing_signer_key'], schema: Str(), description: 'base64 signer key of the platform that exported $f_scrypt$ hashes' },
+  { name: 'idp_password_hashing_pool_size', env: ['IDP_PASSWORD_HASHING_POOL_SIZE', 'FIREBASE_PASSWORD_HASHING_POOL_SIZE'], aliases: ['firebase_password_hashing_pool_size'], schema: Int(1), default: cpuCount, description: 'concurrent scrypt verifications (default: CPU count)' },
+  { name: 'password_rehash_on_signin', env: ['PASSWORD_REHASH_ON_SIGNIN'], schema: Type.Boolean(), default: false, description: 'rewrite an imported hash with the configured algorithm after a successful sign-in' },
+
+  { name: 'bulk_migration_batch_size', env: ['BULK_MIGRATION_BATCH_SIZE'], schema: Int(1), default: 8000, description: 'queue rows claimed per batch' },
+  { name: 'bulk_migration_parallelism', env: ['BULK_MIGRATION_PARALLELISM'], schema: Int(1), default: cpuCount, description: 'batches imported at once' },
+  { name: 'bulk_migration_sleep_between_rounds_in_batch_ms', env: ['BULK_MIGRATION_SLEEP_BETWEEN_ROUNDS_IN_BATCH_MS'], schema: Int(0), default: 1000, description: 'pause when a sweep found nothing to do' },
+  { name: 'bulk_import_interval_seconds', env: ['BULK_IMPORT_INTERVAL_SECONDS'], schema: Int(1), default: 60, description: 'sweep interval that also picks up rows left PROCESSING by a crash' },
+];

@@ -1,0 +1,181 @@
+import fs from 'node:fs';
+import { parse as parseYaml } from 'yaml';
+import { Value } from '@sinclair/typebox/value';
+import { configKeys, type ConfigKey } from './keys.js';
+import { ConfigError, type Config, type LogLevel } from './config.js';
+import { compareCdiVersions, isSupportedCdiVersion, newestCdiVersion, parseCdiVersion } from '../http/cdi-version.js';
+
+type RawValues = Record<string, unknown>;
+
+export interface ConfigSources {
+  argv?: string[];
+  env?: Record<string, string | undefined>;
+  // Settings given in code (tests); they sit between the environment and the command line.
+  overrides?: RawValues;
+}
+
+export function loadConfig({ argv = [], env = {}, overrides = {} }: ConfigSources = {}): Readonly<Config> {
+  const flags = parseFlags(argv);
+  const values: RawValues = {};
+  for (const key of configKeys) if (key.default !== undefined) values[key.name] = key.default;
+  Object.assign(values, readYamlFile(flags.config), readEnvironment(env), overrides);
+  if (flags.port !== undefined) values.port = flags.port;
+  if (flags.host !== undefined) values.host = flags.host;
+  return Object.freeze(validate(values));
+}
+
+function parseFlags(argv: string[]): { config?: string; port?: string; host?: string } {
+  const flags: Record<string, string> = {};
+  for (const arg of argv) {
+    const match = /^--(config|port|host)=(.*)$/.exec(arg);
+    if (match) flags[match[1]] = match[2];
+  }
+  return flags;
+}
+
+function readYamlFile(explicitPath: string | undefined): RawValues {
+  const path = explicitPath ?? 'config.yaml';
+  if (!fs.existsSync(path)) {
+    if (explicitPath !== undefined) throw new ConfigError(`config file '${path}' does not exist`);
+    return {};
+  }
+  let document: unknown;
+  try {
+    document = parseYaml(fs.readFileSync(path, 'utf8'));
+  } catch (error) {
+    throw new ConfigError(`config file '${path}' is not valid YAML: ${(error as Error).message.split('\n')[0]}`);
+  }
+  if (document === null || document === undefined) return {};
+  if (typeof document !== 'object' || Array.isArray(document)) throw new ConfigError(`config file '${path}' must be a mapping of keys to values`);
+  const values: RawValues = {};
+  for (const [name, value] of Object.entries(document as RawValues)) {
+    const key = findKey(name);
+    if (!key) throw new ConfigError(`'${name}' in ${path} is not a known config key`);
+    if (value === null) continue;
+    // The primary name wins over its alias when both are given.
+    if (name !== key.name && key.name in document) continue;
+    values[key.name] = value;
+  }
+  return values;
+}
+
+function findKey(name: string): ConfigKey | undefined {
+  return configKeys.find((key) => key.name === name || key.aliases?.includes(name));
+}
+
+function readEnvironment(env: Record<string, string | undefined>): RawValues {
+  const values: RawValues = {};
+  for (const key of configKeys) {
+    const name = key.env.find((envName) => env[envName] !== undefined && env[envName] !== '');
+    if (name !== undefined) values[key.name] = unquote(env[name]!);
+  }
+  return values;
+}
+
+const escapes: Record<string, string> = { n: '\n', t: '\t', r: '\r', '"': '"', "'": "'", '\\': '\\' };
+
+function unquote(value: string): string {
+  if (value.length < 2 || !value.startsWith('"') || !value.endsWith('"')) return value;
+  return value.slice(1, -1).replace(/\\([ntr"'\\])/g, (_, character: string) => escapes[character]);
+}
+
+function coerce(key: ConfigKey, value: unknown): unknown {
+  const type = (key.schema as { type?: string }).type;
+  if (typeof value === 'string' && type === 'integer' && /^-?[0-9]+$/.test(value.trim())) return Number(value.trim());
+  if (typeof value === 'string' && type === 'boolean' && /^(true|false)$/i.test(value.trim())) return value.trim().toLowerCase() === 'true';
+  if (typeof value === 'number' && type === 'string') return String(value);
+  return value;
+}
+
+function validate(raw: RawValues): Config {
+  const values: RawValues = {};
+  for (const key of configKeys) {
+    if (raw[key.name] === undefined) continue;
+    const value = coerce(key, raw[key.name]);
+    if (!Value.Check(key.schema, value)) throw new ConfigError(describeTypeError(key, value));
+    values[key.name] = value;
+  }
+  const get = <T>(name: string) => values[name] as T;
+  const positive = (name: string, minimum = 1) => {
+    if (get<number>(name) < minimum) throw new ConfigError(`'${name}' must be ${minimum === 1 ? '> 0' : `>= ${minimum}`}`);
+  };
+  positive('passwordless_code_lifetime');
+  positive('passwordless_max_code_input_attempts');
+  const hashingAlg = get<string>('password_hashing_alg').toUpperCase();
+  if (hashingAlg !== 'ARGON2' && hashingAlg !== 'BCRYPT') throw new ConfigError(`'password_hashing_alg' must be one of 'ARGON2' or 'BCRYPT'`);
+  if (get<number>('bcrypt_log_rounds') < 1) throw new ConfigError(`'bcrypt_log_rounds' must be >= 1`);
+  if (hashingAlg === 'ARGON2') {
+    for (const name of ['argon2_iterations', 'argon2_memory_kb', 'argon2_parallelism', 'argon2_hashing_pool_size']) {
+      if (get<number>(name) < 1) throw new ConfigError(`'${name}' must be >= 1`);
+    }
+    if (get<number>('argon2_hashing_pool_size') > get<number>('max_server_pool_size')) {
+      throw new ConfigError(`'argon2_hashing_pool_size' must be <= 'max_server_pool_size'`);
+    }
+  }
+  const logLevel = get<string>('log_level').toUpperCase();
+  if (!['DEBUG', 'INFO', 'WARN', 'ERROR', 'NONE'].includes(logLevel)) {
+    throw new ConfigError(`'log_level' must be one of 'DEBUG', 'INFO', 'WARN', 'ERROR' or 'NONE'`);
+  }
+  return {
+    ...(values as unknown as Config),
+    log_level: logLevel as LogLevel,
+    password_hashing_alg: hashingAlg,
+    api_keys: parseApiKeys(get<string | undefined>('api_keys')),
+    base_path: normaliseBasePath(get<string>('base_path')),
+    ...parseCdiBounds(get('supertokens_max_cdi_version'), get('supertokens_min_cdi_version')),
+    ip_allow_regex: compileRegex('ip_allow_regex', get('ip_allow_regex')),
+    ip_deny_regex: compileRegex('ip_deny_regex', get('ip_deny_regex')),
+  };
+}
+
+function describeTypeError(key: ConfigKey, value: unknown): string {
+  const type = (key.schema as { type?: string }).type;
+  const minimum = (key.schema as { minimum?: number }).minimum;
+  if (type === 'integer' && typeof value === 'number' && Number.isInteger(value) && minimum !== undefined) {
+    return `'${key.name}' must be >= ${minimum}`;
+  }
+  const expected = type === 'integer' ? 'an integer' : type === 'boolean' ? 'true or false' : 'a string';
+  return `'${key.name}' must be ${expected}`;
+}
+
+function parseApiKeys(value: string | undefined): string[] | undefined {
+  if (value === undefined) return undefined;
+  const keys = value.replace(/\s/g, '').split(',');
+  for (const key of keys) {
+    if (key.length < 20) throw new ConfigError('One of the API keys is too short. Please use at least 20 characters');
+    if (!/^[A-Za-z0-9=-]+$/.test(key)) {
+      throw new ConfigError(`Invalid characters in API key. Please only use '=', '-' and alpha-numeric (including capitals)`);
+    }
+  }
+  return keys;
+}
+
+function normaliseBasePath(value: string): string {
+  if (/\s/.test(value)) throw new ConfigError(`'base_path' cannot contain spaces`);
+  const collapsed = `/${value}`.replace(/\/+/g, '/').replace(/\/$/, '');
+  return collapsed.toLowerCase();
+}
+
+function parseCdiBounds(maxText: string | undefined, minText: string | undefined) {
+  const parseBound = (name: string, text: string | undefined) => {
+    if (text === undefined) return undefined;
+    const version = parseCdiVersion(text);
+    if (!version || !isSupportedCdiVersion(version)) throw new ConfigError(`'${name}' is not a supported cdi-version: ${text}`);
+    return version;
+  };
+  const max = parseBound('supertokens_max_cdi_version', maxText) ?? newestCdiVersion;
+  const min = parseBound('supertokens_min_cdi_version', minText);
+  if (min && compareCdiVersions(min, max) > 0) {
+    throw new ConfigError(`'supertokens_min_cdi_version' must be <= 'supertokens_max_cdi_version'`);
+  }
+  return { max_cdi_version: max, min_cdi_version: min };
+}
+
+function compileRegex(name: string, source: string | undefined): RegExp | undefined {
+  if (source === undefined) return undefined;
+  try {
+    return new RegExp(`^(?:${source})$`);
+  } catch {
+    throw new ConfigError(`'${name}' is not a valid regular expression`);
+  }
+}

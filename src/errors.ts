@@ -1,0 +1,67 @@
+// The only place error codes, their HTTP statuses and public messages are defined.
+// Business outcomes (WRONG_CREDENTIALS_ERROR, ...) are not errors: services return them with 200.
+
+const catalog = {
+  INVALID_JSON: { status: 400, message: () => 'Invalid Json Input' },
+  INVALID_FIELD: { status: 400, message: (field: string) => `Field name '${field}' is invalid in JSON input` },
+  MISSING_QUERY_FIELD: { status: 400, message: (field: string) => `Field name '${field}' is missing in GET request` },
+  QUERY_FIELD_NOT_INT: { status: 400, message: (field: string) => `Field name '${field}' must be an int in the GET request` },
+  BAD_INPUT: { status: 400, message: (text: string) => text },
+  CDI_VERSION_INVALID: { status: 400, message: () => 'cdi-version header is invalid' },
+  CDI_VERSION_NOT_SUPPORTED: { status: 400, message: (version: string) => `cdi-version ${version} not supported` },
+  CDI_VERSION_TOO_LOW: {
+    status: 400,
+    message: (version: string, minimum: string) => `cdi-version ${version} is lower than the minimum allowed version ${minimum}`,
+  },
+  TENANT_NOT_FOUND: {
+    status: 400,
+    message: (appId: string, tenantId: string) =>
+      `AppId or tenantId not found => Tenant with the following connectionURIDomain, appId and tenantId combination not found: (, ${appId}, ${tenantId})`,
+  },
+  INVALID_API_KEY: { status: 401, message: () => 'Invalid API key' },
+  APP_SPECIFIC_API: { status: 403, message: () => 'Only public tenantId can call this app specific API' },
+  IP_NOT_ALLOWED: { status: 403, message: () => 'IP address not allowed' },
+  NOT_FOUND: { status: 404, message: () => 'Not found' },
+  METHOD_NOT_SUPPORTED: { status: 405, message: () => 'Method not supported' },
+  BODY_TOO_LARGE: { status: 413, message: (limit: number) => `Request body is larger than the limit of ${limit} bytes` },
+  SIGNER_KEY_MISSING: {
+    status: 500,
+    message: () => `'idp_password_hashing_signer_key' is not configured: set it in config.yaml or IDP_PASSWORD_HASHING_SIGNER_KEY`,
+  },
+  INTERNAL: { status: 500, message: () => 'Internal Error' },
+} as const;
+
+export type ErrorCode = keyof typeof catalog;
+export const errorCodes = Object.keys(catalog) as ErrorCode[];
+
+type MessageArgs<C extends ErrorCode> = Parameters<(typeof catalog)[C]['message']>;
+
+export class CoreError extends Error {
+  readonly statusCode: number;
+  constructor(
+    readonly code: ErrorCode,
+    readonly publicMessage: string,
+    // A JSON body replaces the plain-text message (bulk import answers its 400s as JSON).
+    readonly jsonBody?: object,
+    options?: { cause?: unknown },
+  ) {
+    super(publicMessage, options);
+    this.statusCode = catalog[code].status;
+  }
+}
+
+export function coreError<C extends ErrorCode>(code: C, ...args: MessageArgs<C>): CoreError {
+  const message = (catalog[code].message as (...values: unknown[]) => string)(...args);
+  return new CoreError(code, message);
+}
+
+export const badInput = (message: string) => coreError('BAD_INPUT', message);
+export const invalidField = (field: string) => coreError('INVALID_FIELD', field);
+
+export function jsonBadInput(body: object): CoreError {
+  return new CoreError('BAD_INPUT', JSON.stringify(body), body);
+}
+
+export function errorStatus(code: ErrorCode): number {
+  return catalog[code].status;
+}

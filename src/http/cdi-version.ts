@@ -1,0 +1,33 @@
+export interface CdiVersion {
+  text: string;
+  parts: number[];
+}
+
+export const supportedCdiVersions = [
+  '2.7', '2.8', '2.9', '2.10', '2.11', '2.12', '2.13', '2.14', '2.15', '2.16', '2.17', '2.18', '2.19', '2.20', '2.21',
+  '3.0', '3.1', '4.0', '5.0', '5.1', '5.2', '5.3', '5.4', '5.5', '5.6',
+];
+
+export const newestCdiVersion = parseCdiVersion('5.6')!;
+
+export function parseCdiVersion(text: string): CdiVersion | undefined {
+  if (!/^[0-9]+(\.[0-9]+)*$/.test(text)) return undefined;
+  return { text, parts: text.split('.').map(Number) };
+}
+
+export function compareCdiVersions(a: CdiVersion, b: CdiVersion): number {
+  const length = Math.max(a.parts.length, b.parts.length);
+  for (let i = 0; i < length; i++) {
+    const difference = (a.parts[i] ?? 0) - (b.parts[i] ?? 0);
+    if (difference !== 0) return Math.sign(difference);
+  }
+  return 0;
+}
+
+export function cdiAtLeast(version: CdiVersion, minimum: string): boolean {
+  return compareCdiVersions(version, parseCdiVersion(minimum)!) >= 0;
+}
+
+export function isSupportedCdiVersion(version: CdiVersion): boolean {
+  return supportedCdiVersions.includes(version.text);
+}

@@ -1,0 +1,17 @@
+import pino, { type DestinationStream, type Logger } from 'pino';
+import type { Config } from './config/config.js';
+
+// Anything that can carry a secret is censored wherever it appears in a log object.
+const redactPaths = [
+  'req.headers["api-key"]', 'req.headers.authorization',
+  'headers["api-key"]', 'headers.authorization',
+  '*.password', '*.passwordHash', '*.plainTextPassword', '*.linkCode', '*.userInputCode', '*.deviceId',
+  '*.signerKey', '*.idp_password_hashing_signer_key', '*.api_keys',
+  'password', 'passwordHash', 'plainTextPassword', 'linkCode', 'userInputCode', 'deviceId', 'signerKey',
+];
+
+const levels = { DEBUG: 'debug', INFO: 'info', WARN: 'warn', ERROR: 'error', NONE: 'silent' } as const;
+
+export function createLogger(config: Pick<Config, 'log_level'>, destination?: DestinationStream): Logger {
+  return pino({ level: levels[config.log_level], redact: { paths: redactPaths, censor: '[redacted]' } }, destination);
+}

@@ -1,0 +1,18 @@
+import type { FastifyPluginAsync } from 'fastify';
+
+// Answers "Hello" once the database answers a trivial query; a database failure is a 500.
+const hello: FastifyPluginAsync = async (app) => {
+  for (const url of ['/hello', '/']) {
+    app.route({
+      method: ['GET', 'POST', 'PUT', 'DELETE'],
+      url,
+      config: { scope: 'open' },
+      handler: async (_request, reply) => {
+        await app.services.health.check();
+        return reply.type('text/html; charset=UTF-8').send('Hello\n');
+      },
+    });
+  }
+};
+
+export default hello;

@@ -1,0 +1,33 @@
+import { Type } from '@sinclair/typebox';
+
+const ThirdPartyInfo = Type.Object({ id: Type.String(), userId: Type.String() });
+
+const LoginMethod = Type.Object({
+  tenantIds: Type.Optional(Type.Array(Type.String())),
+  recipeUserId: Type.String(),
+  verified: Type.Boolean(),
+  timeJoined: Type.Number(),
+  recipeId: Type.String(),
+  email: Type.Optional(Type.String()),
+  phoneNumber: Type.Optional(Type.String()),
+  thirdParty: Type.Optional(ThirdPartyInfo),
+});
+
+// Response schema of a user in every shape toUserObject emits; the serializer drops anything not listed here.
+export const UserSchema = Type.Object({
+  id: Type.String(),
+  isPrimaryUser: Type.Optional(Type.Boolean()),
+  tenantIds: Type.Optional(Type.Array(Type.String())),
+  timeJoined: Type.Number(),
+  emails: Type.Optional(Type.Array(Type.String())),
+  phoneNumbers: Type.Optional(Type.Array(Type.String())),
+  thirdParty: Type.Optional(Type.Union([Type.Array(ThirdPartyInfo), ThirdPartyInfo])),
+  webauthn: Type.Optional(Type.Object({ credentialIds: Type.Array(Type.String()) })),
+  loginMethods: Type.Optional(Type.Array(LoginMethod)),
+  email: Type.Optional(Type.String()),
+  phoneNumber: Type.Optional(Type.String()),
+});
+
+export const StatusOnly = (status: string) => Type.Object({ status: Type.Literal(status) });
+
+export const OkStatus = StatusOnly('OK');

@@ -1,0 +1,59 @@
+import { buildApp } from './app.js';
+import { loadConfig } from './config/load.js';
+import { ConfigError, type Config } from './config/config.js';
+import { openDatabase } from './db/database.js';
+import { createLogger } from './logger.js';
+
+const shutdownGraceMs = 10_000;
+
+async function main(): Promise<void> {
+  let config: Readonly<Config>;
+  try {
+    config = loadConfig({ argv: process.argv.slice(2), env: process.env });
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    process.stderr.write(`identity-core: invalid configuration: ${error.message}\n`);
+    process.exit(1);
+  }
+  const logger = createLogger(config);
+  const database = await openDatabase(config, (line) => logger.debug({ source: 'postgres' }, line));
+  logger.info(`database: ${database.description}`);
+  if (!config.api_keys) logger.warn('api_keys is not set: every route is open to anyone who can reach this port');
+  if (!config.idp_password_hashing_signer_key) {
+    logger.warn("idp_password_hashing_signer_key is not set: $f_scrypt$ hashes cannot be imported or verified");
+  }
+
+  const app = await buildApp({ config, pool: database.pool, logger }).catch(async (error: unknown) => {
+    await database.close();
+    throw error;
+  });
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    logger.info(`${signal} received: finishing in-flight requests`);
+    setTimeout(() => {
+      logger.error('shutdown took too long, exiting');
+      process.exit(1);
+    }, shutdownGraceMs).unref();
+    await app.close();
+    await database.close();
+    logger.info('stopped');
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+
+  try {
+    await app.listen({ port: config.port, host: config.host });
+  } catch (error) {
+    logger.error({ err: error }, 'could not listen');
+    await database.close();
+    process.exit(1);
+  }
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`identity-core: failed to start: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,5 @@
+import type { ServiceDependencies } from './services.js';
+
+export class BulkImportService {
+  constructor(private readonly deps: ServiceDependencies) {}
+}

@@ -1,0 +1,45 @@
+import type pg from 'pg';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from '../config/config.js';
+import { HealthService } from './health-service.js';
+import { PasswordlessService } from './passwordless-service.js';
+import { EmailPasswordService } from './emailpassword-service.js';
+import { ThirdPartyService } from './thirdparty-service.js';
+import { UserService } from './users-service.js';
+import { UserIdMappingService } from './userid-mapping-service.js';
+import { BulkImportService } from './bulk-import-service.js';
+
+export interface ServiceDependencies {
+  config: Readonly<Config>;
+  pool: pg.Pool;
+  clock: () => number;
+  log: FastifyBaseLogger;
+}
+
+// The composition root: every service gets what it needs here; nothing reads globals.
+export interface Services {
+  config: Readonly<Config>;
+  health: HealthService;
+  passwordless: PasswordlessService;
+  emailPassword: EmailPasswordService;
+  thirdParty: ThirdPartyService;
+  users: UserService;
+  userIdMapping: UserIdMappingService;
+  bulkImport: BulkImportService;
+  // Stops background jobs (code cleanup, bulk-import processing) before the pool closes.
+  stop(): Promise<void>;
+}
+
+export function createServices(deps: ServiceDependencies): Services {
+  return {
+    config: deps.config,
+    health: new HealthService(deps.pool),
+    passwordless: new PasswordlessService(deps),
+    emailPassword: new EmailPasswordService(deps),
+    thirdParty: new ThirdPartyService(deps),
+    users: new UserService(deps),
+    userIdMapping: new UserIdMappingService(deps),
+    bulkImport: new BulkImportService(deps),
+    async stop() {},
+  };
+}

@@ -1,0 +1,139 @@
+import crypto from 'node:crypto';
+import { Writable } from 'node:stream';
+import { inject } from 'vitest';
+import type pg from 'pg';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../src/app.js';
+import { loadConfig } from '../src/config/load.js';
+import type { Config } from '../src/config/config.js';
+import { createPool } from '../src/db/pool.js';
+import { migrate } from '../src/db/migrate.js';
+import { createLogger } from '../src/logger.js';
+
+export const databaseUrl = inject('databaseUrl');
+
+export interface TestDatabase {
+  pool: pg.Pool;
+  schema: string;
+  drop(): Promise<void>;
+}
+
+// A fresh schema with every migration applied, on the run's database server.
+export async function createTestDatabase(): Promise<TestDatabase> {
+  const schema = `test_${crypto.randomBytes(6).toString('hex')}`;
+  const pool = createPool({ connectionString: databaseUrl, schema, size: 20 });
+  await migrate(pool, schema);
+  return {
+    pool,
+    schema,
+    async drop() {
+      await pool.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+      await pool.end();
+    },
+  };
+}
+
+export class TestClock {
+  constructor(public nowMs = Date.now()) {}
+  now = () => this.nowMs;
+  advance(ms: number) {
+    this.nowMs += ms;
+  }
+}
+
+// Cheap hash parameters so tests stay fast; real algorithms, never a mock.
+export const testConfigDefaults = { bcrypt_log_rounds: 4, argon2_memory_kb: 1024, argon2_iterations: 1, argon2_parallelism: 1 };
+
+export function testConfig(overrides: Record<string, unknown> = {}): Readonly<Config> {
+  return loadConfig({ argv: ['--config=test/fixtures/empty.yaml'], overrides: { ...testConfigDefaults, log_level: 'NONE', ...overrides } });
+}
+
+export interface TestApp {
+  app: FastifyInstance;
+  db: TestDatabase;
+  clock: TestClock;
+  config: Readonly<Config>;
+  logs: string[];
+  close(): Promise<void>;
+}
+
+export async function createTestApp(overrides: Record<string, unknown> = {}, db?: TestDatabase): Promise<TestApp> {
+  const database = db ?? (await createTestDatabase());
+  const config = testConfig(overrides);
+  const clock = new TestClock();
+  const logs: string[] = [];
+  const sink = new Writable({
+    write(chunk, _encoding, done) {
+      logs.push(String(chunk));
+      done();
+    },
+  });
+  const app = await buildApp({ config, pool: database.pool, clock: clock.now, logger: createLogger(config, sink) });
+  await app.ready();
+  return {
+    app,
+    db: database,
+    clock,
+    config,
+    logs,
+    async close() {
+      await app.close();
+      if (!db) await database.drop();
+    },
+  };
+}
+
+const userTables = [
+  'users', 'user_id_mappings', 'email_verifications', 'user_metadata', 'user_roles', 'roles',
+  'passwordless_devices', 'passwordless_codes', 'bulk_import_users',
+];
+
+export async function truncateAll(db: TestDatabase): Promise<void> {
+  await db.pool.query(`TRUNCATE ${userTables.join(', ')} CASCADE`);
+}
+
+export async function countRows(db: TestDatabase, table: string): Promise<number> {
+  const { rows } = await db.pool.query<{ count: string }>(`SELECT count(*) FROM ${table}`);
+  return Number(rows[0].count);
+}
+
+// A snapshot of every table, to prove a rejected request wrote nothing.
+export async function snapshot(db: TestDatabase): Promise<Record<string, unknown[]>> {
+  const result: Record<string, unknown[]> = {};
+  for (const table of userTables) result[table] = (await db.pool.query(`SELECT * FROM ${table} ORDER BY 1, 2`)).rows;
+  return result;
+}
+
+export interface Reply {
+  statusCode: number;
+  body: string;
+  json: any;
+  contentType: string | undefined;
+}
+
+export async function call(
+  app: FastifyInstance,
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH',
+  url: string,
+  options: { body?: unknown; headers?: Record<string, string>; query?: Record<string, string> } = {},
+): Promise<Reply> {
+  const response = await app.inject({
+    method,
+    url,
+    query: options.query,
+    headers: { ...(options.body !== undefined && { 'content-type': 'application/json' }), ...options.headers },
+    payload: options.body === undefined ? undefined : typeof options.body === 'string' ? options.body : JSON.stringify(options.body),
+  });
+  let json: unknown;
+  try {
+    json = JSON.parse(response.body);
+  } catch {
+    json = undefined;
+  }
+  return { statusCode: response.statusCode, body: response.body, json, contentType: response.headers['content-type'] as string | undefined };
+}
+
+// Plain-text error replies end with a newline (contract §1.8); compare the trimmed text.
+export function expectText(reply: Reply): string {
+  return reply.body.trim();
+}

@@ -1,0 +1,124 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call, createTestApp, type TestApp } from '../../helper.js';
+
+const apiKey = 'a-valid-api-key-of-at-least-20=chars';
+const allVersions = ['2.7', '2.8', '2.9', '2.10', '2.11', '2.12', '2.13', '2.14', '2.15', '2.16', '2.17', '2.18', '2.19', '2.20', '2.21',
+  '3.0', '3.1', '4.0', '5.0', '5.1', '5.2', '5.3', '5.4', '5.5', '5.6'];
+
+describe('transport', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ api_keys: `${apiKey}, second-key-also-twenty-chars` });
+  });
+  afterAll(() => t.close());
+
+  const withKey = { 'api-key': apiKey };
+
+  it('answers /hello and / without an API key, as text', async () => {
+    for (const method of ['GET', 'POST', 'PUT', 'DELETE'] as const) {
+      for (const url of ['/hello', '/', '/public', '/appid-public/public/hello', '/HELLO/']) {
+        const reply = await call(t.app, method, url);
+        expect([method, url, reply.statusCode, reply.body]).toEqual([method, url, 200, 'Hello\n']);
+      }
+    }
+  });
+
+  it('lists every supported version on /apiversion, ascending, as JSON with a newline', async () => {
+    const reply = await call(t.app, 'GET', '/apiversion', { headers: withKey });
+    expect(reply.statusCode).toBe(200);
+    expect(reply.body).toBe(`${JSON.stringify({ versions: allVersions })}\n`);
+    expect(reply.contentType).toBe('application/json; charset=UTF-8');
+  });
+
+  it.each([
+    ['api-key header', { 'api-key': apiKey }, 200],
+    ['api-key header with spaces', { 'api-key': `  ${apiKey} ` }, 200],
+    ['second key', { 'api-key': 'second-key-also-twenty-chars' }, 200],
+    ['Authorization Bearer', { authorization: `Bearer ${apiKey}` }, 200],
+    ['Authorization bearer lower-case', { authorization: `bearer   ${apiKey}` }, 200],
+    ['Authorization raw', { authorization: apiKey }, 200],
+    ['missing', {}, 401],
+    ['wrong', { 'api-key': `${apiKey}x` }, 401],
+    ['wrong case', { 'api-key': apiKey.toUpperCase() }, 401],
+  ])('checks the API key: %s', async (_name, headers, status) => {
+    const reply = await call(t.app, 'GET', '/apiversion', { headers });
+    expect(reply.statusCode).toBe(status);
+    if (status === 401) expect(reply.body).toBe('Invalid API key\n');
+  });
+
+  it.each([
+    ['/randomPath', 404, 'Not found'],
+    ['/recipe/nothing-here', 404, 'Not found'],
+    ['/appid-/hello', 404, 'Not found'],
+  ])('answers unknown path %s with 404 and no API-key check', async (url, status, text) => {
+    const reply = await call(t.app, 'GET', url);
+    expect([reply.statusCode, reply.body, reply.contentType]).toEqual([status, `${text}\n`, 'text/html; charset=UTF-8']);
+  });
+
+  it('answers a known path with an unknown method 405, after the API-key check', async () => {
+    expect((await call(t.app, 'POST', '/apiversion')).statusCode).toBe(401);
+    const reply = await call(t.app, 'POST', '/apiversion', { headers: withKey });
+    expect([reply.statusCode, reply.body]).toEqual([405, 'Method not supported\n']);
+    expect((await call(t.app, 'PATCH', '/hello')).body).toBe('Method not supported\n');
+  });
+
+  it.each([
+    ['abc', 'cdi-version header is invalid'],
+    ['2.x', 'cdi-version header is invalid'],
+    ['1..0', 'cdi-version header is invalid'],
+    ['2,7', 'cdi-version header is invalid'],
+    ['5.7', 'cdi-version 5.7 not supported'],
+    ['6.0', 'cdi-version 6.0 not supported'],
+    ['2.6', 'cdi-version 2.6 not supported'],
+    ['5.0.0', 'cdi-version 5.0.0 not supported'],
+  ])('rejects cdi-version %s on a recipe-style route', async (version, message) => {
+    // /apiversion takes any well-formed version up to the maximum, so the membership error needs another route.
+    const reply = await call(t.app, 'GET', '/apiversion', { headers: { ...withKey, 'cdi-version': version } });
+    if (message.includes('not supported') && !['5.7', '6.0'].includes(version)) {
+      expect(reply.statusCode).toBe(200);
+    } else {
+      expect([reply.statusCode, reply.body.trim()]).toEqual([400, message]);
+    }
+  });
+
+  it('checks the cdi-version format on /hello too', async () => {
+    const reply = await call(t.app, 'GET', '/hello', { headers: { 'cdi-version': 'x' } });
+    expect([reply.statusCode, reply.body.trim()]).toEqual([400, 'cdi-version header is invalid']);
+    expect((await call(t.app, 'GET', '/hello', { headers: { 'cdi-version': '1.0' } })).statusCode).toBe(200);
+  });
+
+  it('handles tenant and app prefixes on an app-specific route', async () => {
+    const ok = await call(t.app, 'GET', '/appid-public/public/apiversion', { headers: withKey });
+    expect(ok.statusCode).toBe(200);
+    const otherTenant = await call(t.app, 'GET', '/tenant1/apiversion', { headers: withKey });
+    expect([otherTenant.statusCode, otherTenant.body.trim()]).toEqual([403, 'Only public tenantId can call this app specific API']);
+    const oldVersion = await call(t.app, 'GET', '/tenant1/apiversion', { headers: { ...withKey, 'cdi-version': '4.0' } });
+    expect(oldVersion.statusCode).toBe(200);
+    const veryOld = await call(t.app, 'GET', '/tenant1/apiversion', { headers: { ...withKey, 'cdi-version': '2.21' } });
+    expect([veryOld.statusCode, veryOld.body.trim()]).toEqual([404, 'Not found']);
+    const otherApp = await call(t.app, 'GET', '/appid-other/apiversion', { headers: withKey });
+    expect([otherApp.statusCode, otherApp.body.trim()]).toEqual([
+      400,
+      'AppId or tenantId not found => Tenant with the following connectionURIDomain, appId and tenantId combination not found: (, other, public)',
+    ]);
+  });
+
+  it('answers / with an unknown tenant 404', async () => {
+    const reply = await call(t.app, 'GET', '/tenant1');
+    expect([reply.statusCode, reply.body.trim()]).toEqual([404, 'Not found']);
+  });
+});
+
+describe('transport without API keys', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ base_path: '/Auth/' });
+  });
+  afterAll(() => t.close());
+
+  it('serves every route without a key and honours base_path', async () => {
+    expect((await call(t.app, 'GET', '/auth/apiversion')).statusCode).toBe(200);
+    expect((await call(t.app, 'GET', '/AUTH/public/apiversion', { headers: { 'api-key': 'anything' } })).statusCode).toBe(200);
+    expect((await call(t.app, 'GET', '/auth/hello')).body).toBe('Hello\n');
+  });
+});
