@@ -31,15 +31,19 @@ export interface Services {
 }
 
 export function createServices(deps: ServiceDependencies): Services {
+  const passwordless = new PasswordlessService(deps);
+  const bulkImport = new BulkImportService(deps);
   return {
     config: deps.config,
     health: new HealthService(deps.pool),
-    passwordless: new PasswordlessService(deps),
+    passwordless,
     emailPassword: new EmailPasswordService(deps),
     thirdParty: new ThirdPartyService(deps),
     users: new UserService(deps),
     userIdMapping: new UserIdMappingService(deps),
-    bulkImport: new BulkImportService(deps),
-    async stop() {},
+    bulkImport,
+    async stop() {
+      await Promise.all([passwordless.stop(), bulkImport.stop()]);
+    },
   };
 }
