@@ -7,6 +7,8 @@ export interface ConfigKey {
   aliases?: string[];
   schema: TSchema;
   default?: unknown;
+  // How the default is documented when it depends on the machine.
+  defaultText?: string;
   description: string;
 }
 
@@ -49,14 +51,14 @@ export const configKeys: ConfigKey[] = [
   { name: 'argon2_iterations', env: ['ARGON2_ITERATIONS'], schema: Int(), default: 1, description: 'argon2id time cost for new hashes' },
   { name: 'argon2_memory_kb', env: ['ARGON2_MEMORY_KB'], schema: Int(), default: 87795, description: 'argon2id memory (KiB) for new hashes' },
   { name: 'argon2_parallelism', env: ['ARGON2_PARALLELISM'], schema: Int(), default: 2, description: 'argon2id lanes for new hashes' },
-  { name: 'argon2_hashing_pool_size', env: ['ARGON2_HASHING_POOL_SIZE'], schema: Int(), default: cpuCount, description: 'concurrent argon2 hash/verify operations (default: CPU count)' },
-  { name: 'bcrypt_hashing_pool_size', env: ['BCRYPT_HASHING_POOL_SIZE'], schema: Int(1), default: cpuCount, description: 'concurrent bcrypt hash/verify operations (default: CPU count)' },
+  { name: 'argon2_hashing_pool_size', env: ['ARGON2_HASHING_POOL_SIZE'], schema: Int(), default: cpuCount, defaultText: 'number of CPUs', description: 'concurrent argon2 hash/verify operations' },
+  { name: 'bcrypt_hashing_pool_size', env: ['BCRYPT_HASHING_POOL_SIZE'], schema: Int(1), default: cpuCount, defaultText: 'number of CPUs', description: 'concurrent bcrypt hash/verify operations' },
   { name: 'idp_password_hashing_signer_key', env: ['IDP_PASSWORD_HASHING_SIGNER_KEY', 'FIREBASE_PASSWORD_HASHING_SIGNER_KEY'], aliases: ['firebase_password_hashing_signer_key'], schema: Str(), description: 'base64 signer key of the platform that exported $f_scrypt$ hashes' },
-  { name: 'idp_password_hashing_pool_size', env: ['IDP_PASSWORD_HASHING_POOL_SIZE', 'FIREBASE_PASSWORD_HASHING_POOL_SIZE'], aliases: ['firebase_password_hashing_pool_size'], schema: Int(1), default: cpuCount, description: 'concurrent scrypt verifications (default: CPU count)' },
+  { name: 'idp_password_hashing_pool_size', env: ['IDP_PASSWORD_HASHING_POOL_SIZE', 'FIREBASE_PASSWORD_HASHING_POOL_SIZE'], aliases: ['firebase_password_hashing_pool_size'], schema: Int(1), default: cpuCount, defaultText: 'number of CPUs', description: 'concurrent scrypt verifications' },
   { name: 'password_rehash_on_signin', env: ['PASSWORD_REHASH_ON_SIGNIN'], schema: Type.Boolean(), default: false, description: 'rewrite an imported hash with the configured algorithm after a successful sign-in' },
 
   { name: 'bulk_migration_batch_size', env: ['BULK_MIGRATION_BATCH_SIZE'], schema: Int(1), default: 8000, description: 'queue rows claimed per batch' },
-  { name: 'bulk_migration_parallelism', env: ['BULK_MIGRATION_PARALLELISM'], schema: Int(1), default: cpuCount, description: 'batches imported at once' },
+  { name: 'bulk_migration_parallelism', env: ['BULK_MIGRATION_PARALLELISM'], schema: Int(1), default: cpuCount, defaultText: 'number of CPUs', description: 'batches imported at once' },
   { name: 'bulk_migration_sleep_between_rounds_in_batch_ms', env: ['BULK_MIGRATION_SLEEP_BETWEEN_ROUNDS_IN_BATCH_MS'], schema: Int(0), default: 1000, description: 'pause when a sweep found nothing to do' },
   { name: 'bulk_import_interval_seconds', env: ['BULK_IMPORT_INTERVAL_SECONDS'], schema: Int(1), default: 60, description: 'sweep interval that also picks up rows left PROCESSING by a crash' },
 ];

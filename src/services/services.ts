@@ -2,6 +2,8 @@ import type pg from 'pg';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config/config.js';
 import { HealthService } from './health-service.js';
+import { PasswordHasher } from '../hashing/registry.js';
+import { hashingOptionsFromConfig } from '../hashing/options.js';
 import { PasswordlessService } from './passwordless-service.js';
 import { EmailPasswordService } from './emailpassword-service.js';
 import { ThirdPartyService } from './thirdparty-service.js';
@@ -14,6 +16,8 @@ export interface ServiceDependencies {
   pool: pg.Pool;
   clock: () => number;
   log: FastifyBaseLogger;
+  // One hasher for the process, so its concurrency limits hold across recipes and bulk import.
+  hasher: PasswordHasher;
 }
 
 // The composition root: every service gets what it needs here; nothing reads globals.
@@ -30,7 +34,8 @@ export interface Services {
   stop(): Promise<void>;
 }
 
-export function createServices(deps: ServiceDependencies): Services {
+export function createServices(base: Omit<ServiceDependencies, 'hasher'>): Services {
+  const deps = { ...base, hasher: new PasswordHasher(hashingOptionsFromConfig(base.config)) };
   const passwordless = new PasswordlessService(deps);
   const bulkImport = new BulkImportService(deps);
   return {

@@ -1,0 +1,60 @@
+import { timingSafeEqual } from 'node:crypto';
+import bcrypt from 'bcrypt';
+import { fail, type ParseResult, type Verifier } from './verifier.js';
+
+export interface BcryptHash {
+  cost: number;
+  /** The stored hash with its variant rewritten to `$2a`, which is what the native binding accepts. */
+  normalised: string;
+}
+
+const PREFIXES = ['$2a', '$2b', '$2x', '$2y'];
+const MIN_COST = 4;
+const MAX_COST = 31;
+const SALT_AND_HASH_LENGTH = 53;
+/** `$2a$NN$` plus the 22 salt characters. */
+const SALT_END = 29;
+
+export function parseBcrypt(hash: string): ParseResult<BcryptHash> {
+  if (!/^\$2[abxy]\$/.test(hash)) return fail('must start with $2a$, $2b$, $2x$ or $2y$');
+  const cost = hash.slice(4, 6);
+  if (!/^\d\d$/.test(cost)) return fail('cost must be two digits');
+  const rounds = Number(cost);
+  if (rounds < MIN_COST || rounds > MAX_COST) return fail('cost must be between 04 and 31');
+  if (hash[6] !== '$') return fail('cost must be followed by $');
+  const rest = hash.slice(7);
+  if (rest.length !== SALT_AND_HASH_LENGTH) {
+    return fail(`salt and hash must be exactly 53 characters, got ${rest.length}`);
+  }
+  if (!/^[./A-Za-z0-9]*$/.test(rest)) return fail('salt and hash must use only the characters ./A-Za-z0-9');
+  return { ok: true, value: { cost: rounds, normalised: '$2a' + hash.slice(3) } };
+}
+
+/** Below 4 the native binding silently uses 4; make that explicit so needsRehash agrees with it. */
+export function effectiveBcryptCost(rounds: number): number {
+  return Math.min(MAX_COST, Math.max(MIN_COST, rounds));
+}
+
+export function hashBcrypt(password: string, rounds: number): Promise<string> {
+  return bcrypt.hash(password, effectiveBcryptCost(rounds));
+}
+
+export const bcryptVerifier: Verifier<BcryptHash> = {
+  id: 'BCRYPT',
+  invalidMessage: 'Password hash is in invalid BCrypt format',
+  needsSignerKey: false,
+  hasPrefix: (hash) => PREFIXES.some((prefix) => hash.startsWith(prefix)),
+  parse: parseBcrypt,
+  verify: verifyBcrypt,
+};
+
+/**
+ * The binding's compare() checks the result with strcmp, so instead we recompute with the stored
+ * salt and compare in constant time. The binding encodes the password as UTF-8 and applies
+ * bcrypt's 72-byte limit.
+ */
+export async function verifyBcrypt(password: string, parsed: BcryptHash): Promise<boolean> {
+  const computed = Buffer.from(await bcrypt.hash(password, parsed.normalised.slice(0, SALT_END)));
+  const stored = Buffer.from(parsed.normalised);
+  return computed.length === stored.length && timingSafeEqual(computed, stored);
+}

@@ -1,0 +1,113 @@
+import { createCipheriv, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
+import { decodeBase64 } from './base64.js';
+import { fail, type ParseResult, type Verifier } from './verifier.js';
+
+/** The exporting platform's scrypt variant: `$f_scrypt$<hash>$<salt>$m=<mem_cost>$r=<rounds>$s=<separator>`. */
+export interface IdpScryptHash {
+  hash: Buffer;
+  salt: Buffer;
+  separator: Buffer;
+  memCost: number;
+  rounds: number;
+}
+
+// 1 GiB per verification is the most one imported hash may make a sign-in allocate; mem_cost and
+// rounds caps stop absurd values before the product is even computed.
+export const IDP_SCRYPT_LIMITS = {
+  minMemCost: 1,
+  maxMemCost: 20,
+  minRounds: 1,
+  maxRounds: 32,
+  maxMemoryBytes: 1024 ** 3,
+  minHashBytes: 16,
+} as const;
+
+export const IDP_SCRYPT_PREFIX = '$f_scrypt$';
+const DERIVED_KEY_BYTES = 64;
+const AES_KEY_BYTES = 32;
+/** OpenSSL also needs 128·r·(p + 2) bytes beside the 128·N·r table. */
+const MAXMEM_SLACK = 1024 * 1024;
+
+export function parseIdpScrypt(stored: string): ParseResult<IdpScryptHash> {
+  const pieces = stored.split('$');
+  // Java's String.split, which defines the format, drops trailing empty pieces.
+  while (pieces.length > 0 && pieces[pieces.length - 1] === '') pieces.pop();
+  if (pieces.length !== 7 || pieces[0] !== '' || pieces[1] !== 'f_scrypt') {
+    return fail('expected $f_scrypt$<hash>$<salt>$m=<mem_cost>$r=<rounds>$s=<separator>');
+  }
+  const named = new Map<string, string>();
+  for (const piece of pieces.slice(4)) {
+    const key = piece.slice(0, 2);
+    if (!['m=', 'r=', 's='].includes(key) || named.has(key)) {
+      return fail('the last three parts must be m=<mem_cost>, r=<rounds> and s=<separator>, once each');
+    }
+    named.set(key, piece.slice(2));
+  }
+  const memText = named.get('m=') ?? '';
+  const roundsText = named.get('r=') ?? '';
+  if (!/^\d+$/.test(memText) || !/^\d+$/.test(roundsText)) return fail('m and r must be decimal integers');
+
+  // From here on the string is recognisably this format; what follows are the stricter checks.
+  const memCost = Number(memText);
+  const rounds = Number(roundsText);
+  const { minMemCost, maxMemCost, minRounds, maxRounds, maxMemoryBytes, minHashBytes } = IDP_SCRYPT_LIMITS;
+  const hash = decodeBase64(pieces[2]);
+  if (!hash) return fail('password hash is not valid base64', true);
+  if (hash.length < minHashBytes) return fail(`password hash must decode to at least ${minHashBytes} bytes`, true);
+  const salt = decodeBase64(pieces[3]);
+  if (!salt) return fail('salt is not valid base64', true);
+  const separator = decodeBase64(named.get('s=') ?? '');
+  if (!separator) return fail('salt separator is not valid base64', true);
+  if (memCost < minMemCost || memCost > maxMemCost) {
+    return fail(`mem_cost must be between ${minMemCost} and ${maxMemCost}`, true);
+  }
+  if (rounds < minRounds || rounds > maxRounds) return fail(`rounds must be between ${minRounds} and ${maxRounds}`, true);
+  if (scryptMemoryBytes(memCost, rounds) > maxMemoryBytes) {
+    return fail('128 * 2^mem_cost * rounds must not exceed 1 GiB', true);
+  }
+  // scrypt itself requires N < 2^(16·r); Node rejects anything else, so such a hash can never verify.
+  if (memCost >= 16 * rounds) return fail('mem_cost must be less than 16 * rounds', true);
+  return { ok: true, value: { hash, salt, separator, memCost, rounds } };
+}
+
+function scryptMemoryBytes(memCost: number, rounds: number): number {
+  return 128 * 2 ** memCost * rounds;
+}
+
+function scryptAsync(password: Buffer, salt: Buffer, options: ScryptOptions): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    scrypt(password, salt, DERIVED_KEY_BYTES, options, (error, key) => (error ? reject(error) : resolve(key)));
+  });
+}
+
+export async function computeIdpScrypt(password: string, parsed: IdpScryptHash, signerKey: Buffer): Promise<Buffer> {
+  const derived = await scryptAsync(
+    Buffer.from(password, 'utf8'),
+    Buffer.concat([parsed.salt, parsed.separator]),
+    {
+      N: 2 ** parsed.memCost,
+      r: parsed.rounds,
+      p: 1,
+      maxmem: scryptMemoryBytes(parsed.memCost, parsed.rounds) + MAXMEM_SLACK,
+    },
+  );
+  const cipher = createCipheriv('aes-256-ctr', derived.subarray(0, AES_KEY_BYTES), Buffer.alloc(16));
+  return Buffer.concat([cipher.update(signerKey), cipher.final()]);
+}
+
+export async function verifyIdpScrypt(password: string, parsed: IdpScryptHash, signerKey: Buffer): Promise<boolean> {
+  const computed = await computeIdpScrypt(password, parsed, signerKey);
+  return computed.length === parsed.hash.length && timingSafeEqual(computed, parsed.hash);
+}
+
+export const idpScryptVerifier: Verifier<IdpScryptHash> = {
+  id: 'IDP_SCRYPT',
+  invalidMessage: 'Password hash is in invalid Firebase SCrypt format',
+  needsSignerKey: true,
+  hasPrefix: (hash) => hash.startsWith(IDP_SCRYPT_PREFIX),
+  parse: parseIdpScrypt,
+  verify: (password, parsed, context) => {
+    if (!context.signerKey) throw new Error('scrypt-variant verification needs the signer key');
+    return verifyIdpScrypt(password, parsed, context.signerKey);
+  },
+};
