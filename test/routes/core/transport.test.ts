@@ -122,3 +122,16 @@ describe('transport without API keys', () => {
     expect((await call(t.app, 'GET', '/auth/hello')).body).toBe('Hello\n');
   });
 });
+
+describe('request bodies on core routes', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ body_limit_bytes: 1024 });
+  });
+  afterAll(() => t.close());
+
+  it('lets /hello ignore any body', async () => {
+    const reply = await call(t.app, 'POST', '/hello', { body: '{not json', headers: { 'content-type': 'text/plain' } });
+    expect([reply.statusCode, reply.body]).toEqual([200, 'Hello\n']);
+  });
+});
