@@ -23,7 +23,7 @@ export const configKeys: ConfigKey[] = [
   { name: 'base_path', env: ['BASE_PATH'], schema: Str(), default: '', description: 'global path prefix, e.g. /auth' },
   { name: 'api_keys', env: ['API_KEYS'], schema: Str(), description: 'comma-separated API keys (>= 20 chars of A-Z a-z 0-9 = -); unset = no API-key check' },
   { name: 'log_level', env: ['LOG_LEVEL'], schema: Str(), default: 'INFO', description: 'DEBUG, INFO, WARN, ERROR or NONE' },
-  { name: 'max_server_pool_size', env: ['MAX_SERVER_POOL_SIZE'], schema: Int(1), default: 10, description: 'request concurrency bound' },
+  { name: 'max_server_pool_size', env: ['MAX_SERVER_POOL_SIZE'], schema: Int(1), default: 10, description: 'upper bound for argon2_hashing_pool_size (the reference core sizes its request threads with it)' },
   { name: 'body_limit_bytes', env: ['BODY_LIMIT_BYTES'], schema: Int(1024), default: 1048576, description: 'largest request body accepted (bulk import has its own limit)' },
   { name: 'bulk_import_body_limit_bytes', env: ['BULK_IMPORT_BODY_LIMIT_BYTES'], schema: Int(1024), default: 67108864, description: 'largest body accepted by POST /bulk-import/users' },
   { name: 'request_timeout_ms', env: ['REQUEST_TIMEOUT_MS'], schema: Int(0), default: 120000, description: 'time a client has to send a whole request' },
