@@ -12,6 +12,15 @@ const redactPaths = [
 
 const levels = { DEBUG: 'debug', INFO: 'info', WARN: 'warn', ERROR: 'error', NONE: 'silent' } as const;
 
+// Replaces Fastify's request serializer: a query string can carry a secret (GET /recipe/signinup/codes?deviceId=...),
+// so a request is logged by its path only.
+function requestWithoutQuery(req: { method: string; url: string; host?: string; ip?: string }) {
+  return { method: req.method, url: req.url.split('?')[0], host: req.host, remoteAddress: req.ip };
+}
+
 export function createLogger(config: Pick<Config, 'log_level'>, destination?: DestinationStream): Logger {
-  return pino({ level: levels[config.log_level], redact: { paths: redactPaths, censor: '[redacted]' } }, destination);
+  return pino(
+    { level: levels[config.log_level], redact: { paths: redactPaths, censor: '[redacted]' }, serializers: { req: requestWithoutQuery } },
+    destination,
+  );
 }

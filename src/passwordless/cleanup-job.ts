@@ -1,0 +1,28 @@
+import type { FastifyBaseLogger } from 'fastify';
+
+export interface CleanupJob {
+  /** Clears the timer and waits for a sweep in progress, so the pool can close after it. */
+  stop(): Promise<void>;
+}
+
+// Expired devices are swept on a timer rather than on the request path, so a sign-in never pays for them.
+export function startCleanupJob(intervalMs: number, sweep: () => Promise<number>, log: FastifyBaseLogger): CleanupJob {
+  let running: Promise<void> | undefined;
+  const timer = setInterval(() => {
+    if (running) return;
+    running = sweep()
+      .then((deleted) => log.debug({ deleted }, 'expired passwordless devices deleted'))
+      .catch((err: unknown) => log.error({ err }, 'passwordless cleanup failed'))
+      .finally(() => {
+        running = undefined;
+      });
+  }, intervalMs);
+  // The timer alone must not keep the process alive.
+  timer.unref();
+  return {
+    async stop() {
+      clearInterval(timer);
+      await running;
+    },
+  };
+}
