@@ -100,7 +100,7 @@ export async function countRows(db: TestDatabase, table: string): Promise<number
 // A snapshot of every table, to prove a rejected request wrote nothing.
 export async function snapshot(db: TestDatabase): Promise<Record<string, unknown[]>> {
   const result: Record<string, unknown[]> = {};
-  for (const table of userTables) result[table] = (await db.pool.query(`SELECT * FROM ${table} ORDER BY 1, 2`)).rows;
+  for (const table of userTables) result[table] = (await db.pool.query(`SELECT * FROM ${table} t ORDER BY t::text`)).rows;
   return result;
 }
 

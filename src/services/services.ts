@@ -38,17 +38,18 @@ export function createServices(base: Omit<ServiceDependencies, 'hasher'>): Servi
   const deps = { ...base, hasher: new PasswordHasher(hashingOptionsFromConfig(base.config)) };
   const passwordless = new PasswordlessService(deps);
   const bulkImport = new BulkImportService(deps);
+  const emailPassword = new EmailPasswordService(deps);
   return {
     config: deps.config,
     health: new HealthService(deps.pool),
     passwordless,
-    emailPassword: new EmailPasswordService(deps),
+    emailPassword,
     thirdParty: new ThirdPartyService(deps),
     users: new UserService(deps),
     userIdMapping: new UserIdMappingService(deps),
     bulkImport,
     async stop() {
-      await Promise.all([passwordless.stop(), bulkImport.stop()]);
+      await Promise.all([passwordless.stop(), bulkImport.stop(), emailPassword.stop()]);
     },
   };
 }

@@ -1,5 +1,14 @@
 import type { FastifyPluginAsync } from 'fastify';
+import passwordHashImport from './passwordhash-import.js';
+import signIn from './signin.js';
+import signUp from './signup.js';
+import user from './user.js';
 
-const routes: FastifyPluginAsync = async () => {};
+const emailPasswordRoutes: FastifyPluginAsync = async (app) => {
+  await app.register(passwordHashImport);
+  await app.register(signIn);
+  await app.register(signUp);
+  await app.register(user);
+};
 
-export default routes;
+export default emailPasswordRoutes;
