@@ -17,9 +17,11 @@ export interface UserRow {
 }
 
 // Select list for UserRow; the caller joins `users u LEFT JOIN user_id_mappings m ON m.user_id = u.user_id`.
+// OFFSET 0 keeps the EXISTS a per-row primary-key probe: without it PostgreSQL may hash the whole
+// email_verifications table for every multi-row query (a 500-user page read all 50k rows: 12.8 ms instead of 2.6 ms).
 export const userColumns = `u.user_id, u.tenant_id, u.recipe_id, u.time_joined, u.email, u.phone_number,
   u.third_party_id, u.third_party_user_id, m.external_user_id,
-  (u.email IS NULL OR EXISTS (SELECT 1 FROM email_verifications ev WHERE ev.user_id = u.user_id AND ev.email = u.email)) AS verified`;
+  (u.email IS NULL OR EXISTS (SELECT 1 FROM email_verifications ev WHERE ev.user_id = u.user_id AND ev.email = u.email OFFSET 0)) AS verified`;
 
 export const userFrom = 'users u LEFT JOIN user_id_mappings m ON m.user_id = u.user_id';
 
@@ -44,4 +46,15 @@ export async function findUserByInternalId(db: Queryable, userId: string): Promi
 
 export async function markEmailVerified(db: Queryable, userId: string, email: string): Promise<void> {
   await db.query('INSERT INTO email_verifications (user_id, email) VALUES ($1, $2) ON CONFLICT DO NOTHING', [userId, email]);
+}
+
+export async function userExists(db: Queryable, userId: string): Promise<boolean> {
+  const { rows } = await db.query<{ exists: boolean }>('SELECT EXISTS (SELECT 1 FROM users WHERE user_id = $1) AS exists', [userId]);
+  return rows[0].exists;
+}
+
+// One statement: the mapping, verification, metadata and role rows go with the user through ON DELETE CASCADE.
+export async function deleteUserByEitherId(db: Queryable, id: string): Promise<boolean> {
+  const { rowCount } = await db.query(`DELETE FROM users WHERE user_id = ${resolveIdSql}`, [id]);
+  return rowCount === 1;
 }
