@@ -1,32 +1,14 @@
+import type { Static } from '@sinclair/typebox';
 import type { UserRow } from '../db/users-repository.js';
+import type { UserSchema } from '../schemas/common.js';
 import { cdiAtLeast, type CdiVersion } from '../http/cdi-version.js';
 
-export interface LoginMethod {
-  tenantIds: string[];
-  recipeUserId: string;
-  verified: boolean;
-  timeJoined: number;
-  recipeId: string;
-  email?: string;
-  phoneNumber?: string;
-  thirdParty?: { id: string; userId: string };
-}
-
-export interface UserObject {
-  id: string;
-  isPrimaryUser: boolean;
-  tenantIds: string[];
-  timeJoined: number;
-  emails: string[];
-  phoneNumbers: string[];
-  thirdParty: { id: string; userId: string }[];
-  webauthn?: { credentialIds: string[] };
-  loginMethods: LoginMethod[];
-}
+export type WireUser = Static<typeof UserSchema>;
+type ThirdPartyInfo = { id: string; userId: string };
 
 // The one place a stored user becomes a wire user (contract §3, older shapes §11). Ids are the external id when
 // a mapping exists. Hashes are never part of a UserRow, so they cannot leak here.
-export function toUserObject(row: UserRow, cdiVersion: CdiVersion): Record<string, unknown> {
+export function toUserObject(row: UserRow, cdiVersion: CdiVersion): WireUser {
   const id = row.external_user_id ?? row.user_id;
   const thirdParty = row.third_party_id !== null ? { id: row.third_party_id, userId: row.third_party_user_id! } : undefined;
   if (!cdiAtLeast(cdiVersion, '4.0')) return legacyUserObject(row, id, thirdParty, cdiVersion);
@@ -55,7 +37,7 @@ export function toUserObject(row: UserRow, cdiVersion: CdiVersion): Record<strin
   };
 }
 
-function legacyUserObject(row: UserRow, id: string, thirdParty: LoginMethod['thirdParty'], cdiVersion: CdiVersion) {
+function legacyUserObject(row: UserRow, id: string, thirdParty: ThirdPartyInfo | undefined, cdiVersion: CdiVersion): WireUser {
   return {
     id,
     timeJoined: row.time_joined,
@@ -69,4 +51,9 @@ function legacyUserObject(row: UserRow, id: string, thirdParty: LoginMethod['thi
 // recipeUserId for sign-in/up responses (cdi >= 4.0 only).
 export function recipeUserIdField(row: UserRow, cdiVersion: CdiVersion): { recipeUserId?: string } {
   return cdiAtLeast(cdiVersion, '4.0') ? { recipeUserId: row.external_user_id ?? row.user_id } : {};
+}
+
+// The body of a successful sign-in or sign-up (email-password, passwordless consume, third party).
+export function signedInBody(row: UserRow, cdiVersion: CdiVersion) {
+  return { status: 'OK' as const, user: toUserObject(row, cdiVersion), ...recipeUserIdField(row, cdiVersion) };
 }

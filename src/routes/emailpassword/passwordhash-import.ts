@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { assertTenantScope } from '../../plugins/request-pipeline.js';
 import { ImportPasswordHashBody, ImportPasswordHashResponse, TextError } from '../../schemas/emailpassword.js';
-import { wireUser } from './wire-user.js';
+import { toUserObject } from '../../users/user-object.js';
 
 const passwordHashImport: FastifyPluginAsyncTypebox = async (app) => {
   app.post('/recipe/user/passwordhash/import', {
@@ -14,7 +14,7 @@ const passwordHashImport: FastifyPluginAsyncTypebox = async (app) => {
         { tenantId: request.tenantId, email, passwordHash, hashingAlgorithm },
         () => assertTenantScope(request),
       );
-      return { status: result.status, user: wireUser(result.user, request.cdiVersion), didUserAlreadyExist: result.didUserAlreadyExist };
+      return { status: result.status, user: toUserObject(result.user, request.cdiVersion), didUserAlreadyExist: result.didUserAlreadyExist };
     },
   });
 };

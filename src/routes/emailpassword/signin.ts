@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { CredentialsBody, SignInResponse, TextError } from '../../schemas/emailpassword.js';
-import { signedInBody } from './wire-user.js';
+import { signedInBody } from '../../users/user-object.js';
 
 const signIn: FastifyPluginAsyncTypebox = async (app) => {
   app.post('/recipe/signin', {

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { assertTenantScope } from '../../plugins/request-pipeline.js';
 import { CredentialsBody, SignUpResponse, TextError } from '../../schemas/emailpassword.js';
-import { signedInBody } from './wire-user.js';
+import { signedInBody } from '../../users/user-object.js';
 
 const signUp: FastifyPluginAsyncTypebox = async (app) => {
   app.post('/recipe/signup', {

@@ -4,7 +4,7 @@ import { badInput, invalidField } from '../../errors.js';
 import { cdiAtLeast } from '../../http/cdi-version.js';
 import { assertAppScope, assertTenantScope } from '../../plugins/request-pipeline.js';
 import { GetUserQuery, GetUserResponse, TextError, UpdateUserBody, UpdateUserResponse } from '../../schemas/emailpassword.js';
-import { wireUser } from './wire-user.js';
+import { toUserObject } from '../../users/user-object.js';
 
 // Declared without a rid constraint: every request whose rid is not passwordless/thirdparty lands here (§1.3).
 const user: FastifyPluginAsyncTypebox = async (app) => {
@@ -23,7 +23,7 @@ const user: FastifyPluginAsyncTypebox = async (app) => {
           ? await app.services.emailPassword.getUserById(userId)
           : await app.services.emailPassword.getUserByEmail(request.tenantId, email!);
       if (result.status !== 'OK') return result;
-      return { status: result.status, user: wireUser(result.user, request.cdiVersion) };
+      return { status: result.status, user: toUserObject(result.user, request.cdiVersion) };
     },
   });
 

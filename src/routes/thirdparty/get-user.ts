@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { badInput } from '../../errors.js';
 import { assertAppScope, assertTenantScope } from '../../plugins/request-pipeline.js';
-import { wireUser } from '../users/user-shape.js';
+import { toUserObject } from '../../users/user-object.js';
 import { GetThirdPartyUserQuery, GetThirdPartyUserResponse } from '../../schemas/thirdparty.js';
 
 type Lookup = { userId: string } | { thirdPartyId: string; thirdPartyUserId: string };
@@ -31,7 +31,7 @@ const getUser: FastifyPluginAsyncTypebox = async (app) => {
         'userId' in lookup
           ? await app.services.thirdParty.findUser(lookup.userId)
           : await app.services.thirdParty.findUserByThirdPartyId(request.tenantId, lookup.thirdPartyId, lookup.thirdPartyUserId);
-      return result.status === 'OK' ? { status: result.status, user: wireUser(result.user, request.cdiVersion) } : result;
+      return result.status === 'OK' ? { status: result.status, user: toUserObject(result.user, request.cdiVersion) } : result;
     },
   });
 };

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { cdiAtLeast } from '../../http/cdi-version.js';
 import { recipeUserIdField } from '../../users/user-object.js';
-import { wireUser } from '../users/user-shape.js';
+import { toUserObject } from '../../users/user-object.js';
 import { SignInUpBody, SignInUpResponse } from '../../schemas/thirdparty.js';
 
 const signInUp: FastifyPluginAsyncTypebox = async (app) => {
@@ -21,7 +21,7 @@ const signInUp: FastifyPluginAsyncTypebox = async (app) => {
       return {
         status: result.status,
         createdNewUser: result.createdNewUser,
-        user: wireUser(result.user, request.cdiVersion),
+        user: toUserObject(result.user, request.cdiVersion),
         ...recipeUserIdField(result.user, request.cdiVersion),
       };
     },

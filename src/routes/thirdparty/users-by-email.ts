@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { wireUser } from '../users/user-shape.js';
+import { toUserObject } from '../../users/user-object.js';
 import { UserListResponse, UsersByEmailQuery } from '../../schemas/thirdparty.js';
 
 // Deprecated: third-party users having exactly this email, oldest first.
@@ -9,7 +9,7 @@ const usersByEmail: FastifyPluginAsyncTypebox = async (app) => {
     schema: { querystring: UsersByEmailQuery, response: { 200: UserListResponse } },
     handler: async (request) => {
       const result = await app.services.thirdParty.listUsersByEmail(request.tenantId, request.query.email);
-      return { status: result.status, users: result.users.map((user) => wireUser(user, request.cdiVersion)) };
+      return { status: result.status, users: result.users.map((user) => toUserObject(user, request.cdiVersion)) };
     },
   });
 };

@@ -4,7 +4,8 @@ import { assertTenantScope } from '../../plugins/request-pipeline.js';
 import { normaliseEmail, normalisePhoneNumber } from '../../normalise/contact.js';
 import type { AccountInfo } from '../../db/user-listing-repository.js';
 import { UsersByAccountInfoQuery, UsersListResponse } from '../../schemas/users.js';
-import { atLeastCdi4, wireUser } from './user-shape.js';
+import { atLeastCdi4 } from './user-shape.js';
+import { toUserObject } from '../../users/user-object.js';
 
 function parseAccountInfo(query: UsersByAccountInfoQuery): { info: AccountInfo; union: boolean } {
   const { doUnionOfAccountInfo, thirdPartyId, thirdPartyUserId } = query;
@@ -31,7 +32,7 @@ const byAccountInfo: FastifyPluginAsyncTypebox = async (app) => {
       const { info, union } = parseAccountInfo(request.query);
       assertTenantScope(request);
       const result = await app.services.users.listUsersByAccountInfo(request.tenantId, info, union);
-      return { status: result.status, users: result.users.map((user) => wireUser(user, atLeastCdi4(request.cdiVersion))) };
+      return { status: result.status, users: result.users.map((user) => toUserObject(user, atLeastCdi4(request.cdiVersion))) };
     },
   });
 };

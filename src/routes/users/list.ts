@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { cdiAtLeast } from '../../http/cdi-version.js';
 import { integerQuery } from '../../http/query.js';
 import { assertTenantScope } from '../../plugins/request-pipeline.js';
-import { wireUser } from './user-shape.js';
+import { toUserObject } from '../../users/user-object.js';
 import { UsersPageQuery, UsersPageResponse } from '../../schemas/users.js';
 import { parseIncludeRecipeIds } from './recipe-ids.js';
 
@@ -27,7 +27,7 @@ const usersPage: FastifyPluginAsyncTypebox = async (app) => {
       const wrap = !cdiAtLeast(cdiVersion, '4.0');
       return {
         status: result.status,
-        users: result.users.map((user) => (wrap ? { recipeId: user.recipe_id, user: wireUser(user, cdiVersion) } : wireUser(user, cdiVersion))),
+        users: result.users.map((user) => (wrap ? { recipeId: user.recipe_id, user: toUserObject(user, cdiVersion) } : toUserObject(user, cdiVersion))),
         ...(result.nextPaginationToken !== undefined && { nextPaginationToken: result.nextPaginationToken }),
       };
     },

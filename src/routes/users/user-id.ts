@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { GetUserByIdQuery, GetUserByIdResponse } from '../../schemas/users.js';
-import { atLeastCdi4, wireUser } from './user-shape.js';
+import { atLeastCdi4 } from './user-shape.js';
+import { toUserObject } from '../../users/user-object.js';
 
 // Any recipe, either id.
 const userById: FastifyPluginAsyncTypebox = async (app) => {
@@ -9,7 +10,7 @@ const userById: FastifyPluginAsyncTypebox = async (app) => {
     schema: { querystring: GetUserByIdQuery, response: { 200: GetUserByIdResponse } },
     handler: async (request) => {
       const result = await app.services.users.findUser(request.query.userId);
-      return result.status === 'OK' ? { status: result.status, user: wireUser(result.user, atLeastCdi4(request.cdiVersion)) } : result;
+      return result.status === 'OK' ? { status: result.status, user: toUserObject(result.user, atLeastCdi4(request.cdiVersion)) } : result;
     },
   });
 };
