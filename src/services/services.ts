@@ -36,6 +36,8 @@ export interface Services {
 
 export function createServices(base: Omit<ServiceDependencies, 'hasher'>): Services {
   const deps = { ...base, hasher: new PasswordHasher(hashingOptionsFromConfig(base.config)) };
+  // Builds the decoy hash now, so the first sign-in of an unknown email costs no more than any other.
+  void deps.hasher.verifyDecoy('');
   const passwordless = new PasswordlessService(deps);
   const bulkImport = new BulkImportService(deps);
   const emailPassword = new EmailPasswordService(deps);

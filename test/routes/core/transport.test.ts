@@ -135,3 +135,41 @@ describe('request bodies on core routes', () => {
     expect([reply.statusCode, reply.body]).toEqual([200, 'Hello\n']);
   });
 });
+
+describe('JSON bodies', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(() => t.close());
+
+  it.each([
+    ['malformed', '{"email": '],
+    ['an array', '[1,2]'],
+    ['a string', '"text"'],
+    ['null', 'null'],
+    ['empty', ''],
+  ])('answers a body that is %s with Invalid Json Input', async (_name, body) => {
+    const reply = await call(t.app, 'POST', '/recipe/signin', { body, headers: { 'content-type': 'application/json' } });
+    expect([reply.statusCode, reply.body]).toEqual([400, 'Invalid Json Input\n']);
+  });
+
+  it('parses JSON whatever the content type says, or without one', async () => {
+    for (const headers of [{ 'content-type': 'text/plain' }, { 'content-type': 'application/x-www-form-urlencoded' }, {}]) {
+      const reply = await call(t.app, 'POST', '/recipe/signin', { body: '{"email":"nobody@example.com","password":"x"}', headers });
+      expect([reply.statusCode, reply.json]).toEqual([200, { status: 'WRONG_CREDENTIALS_ERROR' }]);
+    }
+  });
+
+  it('names a field of the wrong type, without coercing it', async () => {
+    const reply = await call(t.app, 'POST', '/recipe/signin', { body: { email: 12, password: 'x' } });
+    expect([reply.statusCode, reply.body]).toEqual([400, `Field name 'email' is invalid in JSON input\n`]);
+    const nested = await call(t.app, 'POST', '/recipe/signinup', { body: { thirdPartyId: 'google', thirdPartyUserId: '1', email: { id: true } } });
+    expect([nested.statusCode, nested.body]).toEqual([400, `Field name 'id' is invalid in JSON input\n`]);
+  });
+
+  it('rejects an unsupported cdi-version on a recipe route', async () => {
+    const reply = await call(t.app, 'POST', '/recipe/signin', { body: { email: 'a@b.c', password: 'x' }, headers: { 'cdi-version': '2.6' } });
+    expect([reply.statusCode, reply.body]).toEqual([400, 'cdi-version 2.6 not supported\n']);
+  });
+});
