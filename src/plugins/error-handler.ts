@@ -2,6 +2,7 @@ import fp from 'fastify-plugin';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config/config.js';
 import { CoreError, coreError } from '../errors.js';
+import { describeError } from '../db/database-errors.js';
 import { jsonContentType, textContentType } from '../http/reply.js';
 import { resolvedPathOf, runPipelineChecks } from './request-pipeline.js';
 
@@ -24,10 +25,10 @@ function translateValidationError(error: FastifyError): CoreError {
   return coreError('INVALID_FIELD', field);
 }
 
-function toCoreError(error: FastifyError): CoreError | undefined {
+function toCoreError(error: FastifyError, bodyLimit: number): CoreError | undefined {
   if (error instanceof CoreError) return error;
   if (error.validation) return translateValidationError(error);
-  if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return new CoreError('BODY_TOO_LARGE', error.message);
+  if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return coreError('BODY_TOO_LARGE', bodyLimit);
   if (error.code?.startsWith('FST_ERR_CTP_') || error instanceof SyntaxError) return coreError('INVALID_JSON');
   return undefined;
 }
@@ -43,13 +44,13 @@ export function sendError(reply: FastifyReply, error: CoreError): void {
 export default fp(
   async (app, { config }: { config: Config }) => {
     app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
-      const known = toCoreError(error);
+      const known = toCoreError(error, request.routeOptions.bodyLimit ?? config.body_limit_bytes);
       if (known) {
-        if (known.statusCode >= 500) request.log.error({ err: known.cause ?? known }, known.code);
+        if (known.statusCode >= 500) request.log.error({ err: describeError(known.cause ?? known) }, known.code);
         return sendError(reply, known);
       }
       // Method and route only: never the query string or the body, which can carry secrets.
-      request.log.error({ err: error, method: request.method, route: request.routeOptions.url }, 'unexpected error');
+      request.log.error({ err: describeError(error), method: request.method, route: request.routeOptions.url }, 'unexpected error');
       sendError(reply, coreError('INTERNAL'));
     });
 

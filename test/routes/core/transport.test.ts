@@ -155,7 +155,8 @@ describe('JSON bodies', () => {
   });
 
   it('parses JSON whatever the content type says, or without one', async () => {
-    for (const headers of [{ 'content-type': 'text/plain' }, { 'content-type': 'application/x-www-form-urlencoded' }, {}]) {
+    const contentTypes: Record<string, string>[] = [{ 'content-type': 'text/plain' }, { 'content-type': 'application/x-www-form-urlencoded' }, {}];
+    for (const headers of contentTypes) {
       const reply = await call(t.app, 'POST', '/recipe/signin', { body: '{"email":"nobody@example.com","password":"x"}', headers });
       expect([reply.statusCode, reply.json]).toEqual([200, { status: 'WRONG_CREDENTIALS_ERROR' }]);
     }

@@ -1,0 +1,92 @@
+import crypto from 'node:crypto';
+import type pg from 'pg';
+import { jsonBadInput } from '../errors.js';
+import { findExistingRoles, insertQueueRows } from '../db/bulk-import-repository.js';
+import type { PasswordHasher } from '../hashing/registry.js';
+import { javaTrim } from '../normalise/java-trim.js';
+import { detectConflicts } from './conflicts.js';
+import { isJsonObject, type JsonObject } from './fields.js';
+import { validateUser } from './validate-user.js';
+import type { ImportUser } from './types.js';
+import type { EnqueuedUser } from '../schemas/bulk-import.js';
+
+export type { EnqueuedUser };
+
+export const maxUsersPerRequest = 10000;
+const invalidUsersMessage = 'Data has missing or invalid fields. Please check the users field for more details.';
+
+export function assertBatchSize(count: number): void {
+  if (count > maxUsersPerRequest) throw jsonBadInput({ error: `You can only add ${maxUsersPerRequest} users at a time.` });
+}
+
+export interface ValidatedBatch {
+  users: ImportUser[];
+  errors: { index: number; errors: string[] }[];
+}
+
+// Validates a whole request; roles are looked up once for all users.
+export async function validateBatch(db: pg.Pool, input: JsonObject[], hasher: PasswordHasher, now: number): Promise<ValidatedBatch> {
+  const roles = new Set(await findExistingRoles(db, rolesNamedIn(input)));
+  const context = { now, roles, hasher, externalUserIds: new Set<string>(), ids: 'generate' as const };
+  const batch: ValidatedBatch = { users: [], errors: [] };
+  input.forEach((user, index) => {
+    const result = validateUser(user, context);
+    if (result.ok) batch.users.push(result.user);
+    else batch.errors.push({ index, errors: result.errors });
+  });
+  return batch;
+}
+
+export function throwIfInvalid(errors: ValidatedBatch['errors']): void {
+  if (errors.length > 0) throw jsonBadInput({ error: invalidUsersMessage, users: errors });
+}
+
+// [BEYOND] dry run: what the worker would say about each user, from the live database, without writing. Import
+// conflicts join the validation errors of the same user, in the same body as a validation failure.
+export async function dryRun(db: pg.Pool, input: JsonObject[], batch: ValidatedBatch): Promise<void> {
+  const invalid = new Set(batch.errors.map(({ index }) => index));
+  const validIndexes = input.map((_, index) => index).filter((index) => !invalid.has(index));
+  const conflicts = await detectConflicts(db, batch.users);
+  const errors = [...batch.errors];
+  for (const [position, message] of conflicts) errors.push({ index: validIndexes[position], errors: [message] });
+  errors.sort((a, b) => a.index - b.index);
+  throwIfInvalid(errors);
+}
+
+// One INSERT for the whole request. A row id that already exists (a UUID collision) regenerates every id and retries.
+export async function enqueueUsers(db: pg.Pool, users: ImportUser[], now: number): Promise<EnqueuedUser[]> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await insertQueueRows(db, JSON.stringify(users), now);
+      return users.map(toEnqueuedUser);
+    } catch (error) {
+      if ((error as { constraint?: string }).constraint !== 'bulk_import_users__pkey' || attempt >= 3) throw error;
+      for (const user of users) user.id = user.loginMethods[0].superTokensUserId = crypto.randomUUID();
+    }
+  }
+}
+
+function toEnqueuedUser(user: ImportUser): EnqueuedUser {
+  const method = user.loginMethods[0];
+  const item: EnqueuedUser['loginMethods'][number] = { recipeId: method.recipeId, userId: method.superTokensUserId, tenants: method.tenantIds };
+  if (method.recipeId === 'emailpassword') item.email = method.email;
+  else if (method.recipeId === 'thirdparty') {
+    item.email = method.email;
+    item.thirdpartyId = method.thirdPartyId;
+    item.thirdpartyUserId = method.thirdPartyUserId;
+  } else {
+    item.email = method.email ?? null;
+    item.phoneNumber = method.phoneNumber ?? null;
+  }
+  return { userId: user.externalUserId ?? user.id, loginMethods: [item] };
+}
+
+export function rolesNamedIn(users: unknown[]): string[] {
+  const roles = new Set<string>();
+  for (const user of users) {
+    const userRoles = isJsonObject(user) ? user.userRoles : undefined;
+    if (!Array.isArray(userRoles)) continue;
+    for (const item of userRoles) if (isJsonObject(item) && typeof item.role === 'string') roles.add(javaTrim(item.role));
+  }
+  return [...roles];
+}

@@ -1,0 +1,114 @@
+import type { FastifyBaseLogger } from 'fastify';
+import { describeError } from '../db/database-errors.js';
+
+const maxAttempts = 3;
+
+export interface WorkerOptions {
+  // Batch loops run at once in this process (each on its own connection and transaction).
+  parallelism: number;
+  // Sweep interval: also picks up rows whose processor died (contract §10.5).
+  intervalMs: number;
+  // Pause before retrying a batch that rolled back (a deadlock with another core, a lost connection).
+  retryDelayMs: number;
+  log: FastifyBaseLogger;
+}
+
+// Runs processBatch in `parallelism` loops until nothing is left to claim. A run starts on kick() (after an enqueue)
+// and on every sweep; a kick during a run makes it look once more when it ends, so no enqueued row waits for the
+// next sweep.
+export class BulkImportWorker {
+  private timer: NodeJS.Timeout | undefined;
+  private run: Promise<void> | undefined;
+  private again = false;
+  private stopped = false;
+  private paused = false;
+  private lastError: unknown;
+  private wakeSleepers: (() => void)[] = [];
+
+  constructor(
+    private readonly processBatch: () => Promise<number>,
+    private readonly options: WorkerOptions,
+  ) {}
+
+  start(): void {
+    this.timer = setInterval(() => this.kick(), this.options.intervalMs);
+    this.timer.unref();
+    this.kick();
+  }
+
+  kick(force = false): void {
+    if (this.stopped || (this.paused && !force)) return;
+    if (this.run) {
+      this.again = true;
+      return;
+    }
+    this.run = this.drain().finally(() => {
+      this.run = undefined;
+      if (this.again) {
+        this.again = false;
+        this.kick(true);
+      }
+    });
+  }
+
+  // Automatic runs (kicks and sweeps) stop while paused; processUntilEmpty still works.
+  setPaused(paused: boolean): void {
+    this.paused = paused;
+  }
+
+  // Resolves once a run that started after this call found nothing left to claim; rethrows what made it stop early.
+  async processUntilEmpty(): Promise<void> {
+    this.lastError = undefined;
+    this.kick(true);
+    while (this.run) await this.run;
+    if (this.lastError !== undefined) throw this.lastError;
+  }
+
+  // Resolves when no run is in progress (it starts none).
+  async idle(): Promise<void> {
+    while (this.run) await this.run;
+  }
+
+  // Stops sweeping and waits for the batches in flight to commit or roll back.
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearInterval(this.timer);
+    for (const wake of this.wakeSleepers.splice(0)) wake();
+    while (this.run) await this.run;
+  }
+
+  private async drain(): Promise<void> {
+    await Promise.all(Array.from({ length: this.options.parallelism }, () => this.loop()));
+  }
+
+  // A batch that rolled back is retried a few times (its rows are still queued); then the loop leaves them to the
+  // next kick or sweep, so a database outage does not spin.
+  private async loop(): Promise<void> {
+    let failures = 0;
+    while (!this.stopped) {
+      try {
+        if ((await this.processBatch()) === 0) return;
+        failures = 0;
+      } catch (error) {
+        this.options.log.error({ error: describeError(error) }, 'bulk import: batch rolled back; its rows stay queued');
+        if (++failures >= maxAttempts) {
+          this.lastError = error;
+          return;
+        }
+        await this.sleep(this.options.retryDelayMs);
+      }
+    }
+  }
+
+  private sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const wake = () => {
+        clearTimeout(timer);
+        this.wakeSleepers = this.wakeSleepers.filter((sleeper) => sleeper !== wake);
+        resolve();
+      };
+      const timer = setTimeout(wake, ms);
+      this.wakeSleepers.push(wake);
+    });
+  }
+}
