@@ -1,0 +1,54 @@
+// The user JSON of POST /bulk-import/users (contract §10.1), restricted to what the readers produce.
+export type RecipeId = 'emailpassword' | 'thirdparty' | 'passwordless';
+
+export interface LoginMethod {
+  recipeId: RecipeId;
+  email?: string;
+  passwordHash?: string;
+  hashingAlgorithm?: string;
+  phoneNumber?: string;
+  thirdPartyId?: string;
+  thirdPartyUserId?: string;
+  isVerified?: boolean;
+  timeJoinedInMSSinceEpoch?: number;
+}
+
+export interface BulkImportUser {
+  externalUserId?: string;
+  loginMethods: [LoginMethod];
+}
+
+/** A login method as the report shows it: never the password hash. */
+export interface MethodSummary {
+  recipeId: RecipeId;
+  email?: string;
+  phoneNumber?: string;
+  thirdPartyId?: string;
+  thirdPartyUserId?: string;
+  /** Why this method could not have been imported even on its own. */
+  problem?: string;
+}
+
+/** One user of the export, after mapping. */
+export interface SourceRecord {
+  /** 0-based position in the export; the state file counts in these. */
+  index: number;
+  /** How the report names the user: the old user id, else the email or phone number. */
+  key: string;
+  user?: BulkImportUser;
+  /** Set when `user` is undefined: why it will not be sent. */
+  problem?: { kind: 'invalid' | 'skipped'; reason: string };
+  /** Login methods of this user that are not imported (no account linking here). */
+  collisions: MethodSummary[];
+}
+
+export function summariseMethod(method: LoginMethod, problem?: string): MethodSummary {
+  return {
+    recipeId: method.recipeId,
+    ...(method.email !== undefined && { email: method.email }),
+    ...(method.phoneNumber !== undefined && { phoneNumber: method.phoneNumber }),
+    ...(method.thirdPartyId !== undefined && { thirdPartyId: method.thirdPartyId }),
+    ...(method.thirdPartyUserId !== undefined && { thirdPartyUserId: method.thirdPartyUserId }),
+    ...(problem !== undefined && { problem }),
+  };
+}

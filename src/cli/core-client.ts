@@ -1,0 +1,200 @@
+import type { BulkImportUser } from './bulk-user.js';
+import { CliError } from './cli-error.js';
+
+export interface CoreReply {
+  status: number;
+  text: string;
+  json: unknown;
+}
+
+export interface CoreClientOptions {
+  baseUrl: string;
+  apiKey?: string;
+  /** Attempts for network errors and 5xx answers before giving up. */
+  attempts?: number;
+  retryDelayMs?: number;
+  requestTimeoutMs?: number;
+  /** Stops retry waits early when the run is interrupted. */
+  signal?: AbortSignal;
+}
+
+/** A queue row of GET /bulk-import/users (contract §10.4). */
+export interface QueueRow {
+  id: string;
+  status: string;
+  externalUserId?: string;
+  errorMessage?: string;
+  loginMethods?: { recipeId?: string; email?: string; phoneNumber?: string; thirdPartyId?: string; thirdPartyUserId?: string }[];
+}
+
+export type EnqueueResult = { ok: true } | { ok: false; invalid: { index: number; errors: string[] }[] };
+
+const SIGNER_KEY_MISSING = 'idp_password_hashing_signer_key';
+
+/** The core answered 404 for a route: an older core, or a route not written yet. */
+export class RouteMissingError extends CliError {}
+
+export class CoreClient {
+  private readonly baseUrl: string;
+
+  constructor(private readonly options: CoreClientOptions) {
+    this.baseUrl = options.baseUrl.replace(/\/+$/, '');
+  }
+
+  /** Proves the core answers and accepts the API key before anything is read or sent. */
+  async checkConnection(): Promise<void> {
+    const reply = await this.send('GET', '/apiversion');
+    if (reply.status !== 200) throw this.unexpected('GET', '/apiversion', reply);
+  }
+
+  async enqueue(users: BulkImportUser[]): Promise<EnqueueResult> {
+    const reply = await this.send('POST', '/bulk-import/users', { body: { users } });
+    if (reply.status === 200) return { ok: true };
+    const invalid = invalidUsers(reply);
+    if (invalid) return { ok: false, invalid };
+    throw this.unexpected('POST', '/bulk-import/users', reply);
+  }
+
+  /** The raw answer of the server's dry run; dry-run.ts interprets it. */
+  dryRun(users: BulkImportUser[]): Promise<CoreReply> {
+    return this.send('POST', '/bulk-import/users', { query: { dryRun: 'true' }, body: { users } });
+  }
+
+  async importUser(user: BulkImportUser): Promise<{ ok: true; userId: string } | { ok: false; errors: string[] }> {
+    const reply = await this.send('POST', '/bulk-import/import', { body: user });
+    const body = asRecord(reply.json);
+    if (reply.status === 200 && body.status === 'OK') return { ok: true, userId: String(asRecord(body.user).id) };
+    if (reply.status === 400 && Array.isArray(body.errors)) return { ok: false, errors: body.errors.map(String) };
+    throw this.unexpected('POST', '/bulk-import/import', reply);
+  }
+
+  async signIn(email: string, password: string): Promise<string> {
+    const reply = await this.send('POST', '/recipe/signin', { body: { email, password } });
+    const status = asRecord(reply.json).status;
+    if (reply.status === 200 && typeof status === 'string') return status;
+    throw this.unexpected('POST', '/recipe/signin', reply);
+  }
+
+  async removeUser(userId: string): Promise<void> {
+    const reply = await this.send('POST', '/user/remove', { body: { userId } });
+    if (reply.status !== 200) throw this.unexpected('POST', '/user/remove', reply);
+  }
+
+  /** The user with this (external) id, or undefined. */
+  async findUser(userId: string): Promise<Record<string, unknown> | undefined> {
+    const reply = await this.send('GET', '/user/id', { query: { userId } });
+    const body = asRecord(reply.json);
+    if (reply.status === 200 && body.status === 'OK') return asRecord(body.user);
+    if (reply.status === 200 && body.status === 'UNKNOWN_USER_ID_ERROR') return undefined;
+    throw this.unexpected('GET', '/user/id', reply);
+  }
+
+  async countQueue(status: 'NEW' | 'PROCESSING' | 'FAILED'): Promise<number> {
+    const reply = await this.send('GET', '/bulk-import/users/count', { query: { status } });
+    const count = asRecord(reply.json).count;
+    if (reply.status === 200 && typeof count === 'number') return count;
+    throw this.unexpected('GET', '/bulk-import/users/count', reply);
+  }
+
+  async listQueue(status: 'FAILED', paginationToken?: string): Promise<{ rows: QueueRow[]; next?: string }> {
+    const query: Record<string, string> = { status, limit: '500', ...(paginationToken !== undefined && { paginationToken }) };
+    const reply = await this.send('GET', '/bulk-import/users', { query });
+    const body = asRecord(reply.json);
+    if (reply.status !== 200 || !Array.isArray(body.users)) throw this.unexpected('GET', '/bulk-import/users', reply);
+    const next = typeof body.nextPaginationToken === 'string' ? body.nextPaginationToken : undefined;
+    return { rows: body.users as QueueRow[], next };
+  }
+
+  async removeQueueRows(ids: string[]): Promise<void> {
+    const reply = await this.send('POST', '/bulk-import/users/remove', { body: { ids } });
+    if (reply.status !== 200) throw this.unexpected('POST', '/bulk-import/users/remove', reply);
+  }
+
+  async send(method: 'GET' | 'POST', path: string, request: { query?: Record<string, string>; body?: unknown } = {}): Promise<CoreReply> {
+    const url = `${this.baseUrl}${path}${request.query ? `?${new URLSearchParams(request.query)}` : ''}`;
+    const attempts = this.options.attempts ?? 5;
+    for (let attempt = 1; ; attempt++) {
+      let reply: CoreReply | undefined;
+      let failure: unknown;
+      try {
+        reply = await this.fetchOnce(method, url, request.body);
+      } catch (error) {
+        failure = error;
+      }
+      if (reply && !isTransient(reply)) return reply;
+      if (attempt >= attempts || this.options.signal?.aborted) {
+        if (reply) return reply;
+        throw new CliError(`cannot reach the core at ${this.baseUrl} (${describe(failure)}): is it running? (--core-url)`);
+      }
+      await delay((this.options.retryDelayMs ?? 500) * 2 ** (attempt - 1), this.options.signal);
+    }
+  }
+
+  private async fetchOnce(method: string, url: string, body: unknown): Promise<CoreReply> {
+    const headers: Record<string, string> = { ...(this.options.apiKey && { 'api-key': this.options.apiKey }) };
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    const response = await fetch(url, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+      signal: AbortSignal.timeout(this.options.requestTimeoutMs ?? 300_000),
+    });
+    const text = await response.text();
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch {
+      json = undefined;
+    }
+    return { status: response.status, text, json };
+  }
+
+  private unexpected(method: string, path: string, reply: CoreReply): CliError {
+    const text = reply.text.trim();
+    if (reply.status === 401) return new CliError('the core rejected the API key (401): pass --api-key or set IDENTITY_CORE_API_KEY');
+    if (text.includes(SIGNER_KEY_MISSING)) {
+      return new CliError(`the core has no signer key, so it cannot take $f_scrypt$ hashes: set idp_password_hashing_signer_key (env IDP_PASSWORD_HASHING_SIGNER_KEY) on the core to base64_signer_key of the hash config, restart it, and run again`);
+    }
+    if (reply.status === 404) return new RouteMissingError(`the core at ${this.baseUrl} has no ${method} ${path} (404): is it an identity-core with bulk import?`);
+    return new CliError(`${method} ${path} answered ${reply.status}: ${text.slice(0, 500)}`);
+  }
+}
+
+// 500 with the signer-key text is a configuration answer, not a passing failure.
+function isTransient(reply: CoreReply): boolean {
+  return reply.status >= 500 && !reply.text.includes(SIGNER_KEY_MISSING);
+}
+
+function invalidUsers(reply: CoreReply): { index: number; errors: string[] }[] | undefined {
+  const users = asRecord(reply.json).users;
+  if (reply.status !== 400 || !Array.isArray(users)) return undefined;
+  return users.map((entry) => {
+    const item = asRecord(entry);
+    return { index: Number(item.index), errors: Array.isArray(item.errors) ? item.errors.map(String) : [] };
+  });
+}
+
+export function asRecord(value: unknown): Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+}
+
+function describe(error: unknown): string {
+  if (error instanceof Error) {
+    const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+    return cause?.code ?? cause?.message ?? error.message;
+  }
+  return String(error);
+}
+
+export function delay(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal?.aborted) return resolve();
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    }
+    signal?.addEventListener('abort', done, { once: true });
+  });
+}

@@ -1,0 +1,145 @@
+import { parseArgs } from 'node:util';
+import { CliError } from './cli-error.js';
+import { SOURCES, type SourceName } from './readers/index.js';
+
+export interface PasswordCheck {
+  email: string;
+  password: string;
+}
+
+export interface MigrateOptions {
+  source: SourceName;
+  file: string;
+  coreUrl: string;
+  apiKey?: string;
+  format?: string;
+  hashConfigPath?: string;
+  passwordHashesPath?: string;
+  dryRun: boolean;
+  checks: PasswordCheck[];
+  /** Given with --report; otherwise `<file>.migrate-report.json` (not written by a dry run). */
+  reportPath?: string;
+  batchSize: number;
+  maxQueued: number;
+  pollIntervalMs: number;
+  waitTimeoutMs: number;
+  /** Extra attempts for a request that hit a network error or a 5xx answer. */
+  retries: number;
+  includeDisabled: boolean;
+  providerOverrides: Map<string, string>;
+  restart: boolean;
+}
+
+export const MAX_BATCH = 10_000;
+
+export const MIGRATE_USAGE = `Usage: identity-core migrate <source> <file> [options]
+
+Sources:
+  firebase   auth:export output, JSON or CSV (needs --hash-config for password users)
+  auth0      user export (NDJSON), joined by email with --password-hashes
+  csv        generic CSV with a header row
+  ndjson     generic NDJSON, one user per line
+
+Options:
+  --core-url <url>              core to import into (default http://localhost:3567)
+  --api-key <key>               API key (default: env IDENTITY_CORE_API_KEY)
+  --hash-config <file>          firebase: the console's hash_config block, or JSON
+  --password-hashes <file>      auth0: the password-hash export (NDJSON)
+  --format json|csv             firebase: file format when the extension does not say
+  --dry-run                     ask the core what would happen; write nothing
+  --check-password <email:pw>   canary: import this user first and sign in (repeatable)
+  --report <file>               JSON report (default <file>.migrate-report.json)
+  --batch-size <n>              users per request, at most 10000 (default 10000)
+  --max-queued <n>              pause sending while the core's queue holds more (default 100000)
+  --include-disabled            also import users disabled/blocked in the source
+  --map-provider <from=to>      third-party id to use for a provider (repeatable)
+  --poll-interval <seconds>     how often to look at the core's queue (default 1)
+  --wait-timeout <seconds>      stop waiting when the queue makes no progress this long (default 600)
+  --retries <n>                 retries of a request after a network error or 5xx, with backoff (default 4)
+  --restart                     forget the saved position and start from the first user
+  -h, --help                    this text
+`;
+
+export function parseMigrateArgs(argv: string[], env: Readonly<Record<string, string | undefined>>): MigrateOptions {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      strict: true,
+      options: {
+        'core-url': { type: 'string' },
+        'api-key': { type: 'string' },
+        format: { type: 'string' },
+        'hash-config': { type: 'string' },
+        'password-hashes': { type: 'string' },
+        'dry-run': { type: 'boolean' },
+        'check-password': { type: 'string', multiple: true },
+        report: { type: 'string' },
+        'batch-size': { type: 'string' },
+        'max-queued': { type: 'string' },
+        'include-disabled': { type: 'boolean' },
+        'map-provider': { type: 'string', multiple: true },
+        'poll-interval': { type: 'string' },
+        'wait-timeout': { type: 'string' },
+        retries: { type: 'string' },
+        restart: { type: 'boolean' },
+      },
+    });
+  } catch (error) {
+    throw new CliError(`${(error as Error).message}\n\n${MIGRATE_USAGE}`);
+  }
+  const { values, positionals } = parsed;
+  const [source, file, ...extra] = positionals;
+  if (!source || !file || extra.length > 0) throw new CliError(`expected <source> and <file>\n\n${MIGRATE_USAGE}`);
+  if (!(SOURCES as readonly string[]).includes(source)) throw new CliError(`unknown source "${source}": use one of ${SOURCES.join(', ')}`);
+  if (values['hash-config'] !== undefined && source !== 'firebase') throw new CliError('--hash-config only applies to the firebase source');
+  if (values['password-hashes'] !== undefined && source !== 'auth0') throw new CliError('--password-hashes only applies to the auth0 source');
+  if (values.format !== undefined && source !== 'firebase') throw new CliError('--format only applies to the firebase source');
+
+  return {
+    source: source as SourceName,
+    file,
+    coreUrl: values['core-url'] ?? 'http://localhost:3567',
+    apiKey: values['api-key'] ?? (env.IDENTITY_CORE_API_KEY || undefined),
+    format: values.format,
+    hashConfigPath: values['hash-config'],
+    passwordHashesPath: values['password-hashes'],
+    dryRun: values['dry-run'] ?? false,
+    checks: (values['check-password'] ?? []).map(parseCheck),
+    reportPath: values.report,
+    batchSize: integerOption(values['batch-size'], 'batch-size', MAX_BATCH, 1, MAX_BATCH),
+    maxQueued: integerOption(values['max-queued'], 'max-queued', 100_000, 1, Number.MAX_SAFE_INTEGER),
+    pollIntervalMs: secondsOption(values['poll-interval'], 'poll-interval', 1),
+    waitTimeoutMs: secondsOption(values['wait-timeout'], 'wait-timeout', 600),
+    retries: integerOption(values.retries, 'retries', 4, 0, 20),
+    includeDisabled: values['include-disabled'] ?? false,
+    providerOverrides: new Map((values['map-provider'] ?? []).map(parseMapping)),
+    restart: values.restart ?? false,
+  };
+}
+
+function parseCheck(value: string): PasswordCheck {
+  const separator = value.indexOf(':');
+  if (separator <= 0 || separator === value.length - 1) throw new CliError('--check-password takes <email>:<password>');
+  return { email: value.slice(0, separator), password: value.slice(separator + 1) };
+}
+
+function parseMapping(value: string): [string, string] {
+  const [from, to, ...rest] = value.split('=');
+  if (!from || !to || rest.length > 0) throw new CliError('--map-provider takes <provider>=<thirdPartyId>, e.g. google.com=google');
+  return [from, to];
+}
+
+function integerOption(value: string | undefined, name: string, fallback: number, min: number, max: number): number {
+  if (value === undefined) return fallback;
+  const number = Number(value);
+  if (!/^\d+$/.test(value) || number < min || number > max) throw new CliError(`--${name} must be an integer from ${min} to ${max}`);
+  return number;
+}
+
+function secondsOption(value: string | undefined, name: string, fallback: number): number {
+  const seconds = value === undefined ? fallback : Number(value);
+  if (!Number.isFinite(seconds) || seconds <= 0) throw new CliError(`--${name} must be a positive number of seconds`);
+  return Math.round(seconds * 1000);
+}

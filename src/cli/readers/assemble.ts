@@ -1,0 +1,78 @@
+import { summariseMethod, type LoginMethod, type SourceRecord } from '../bulk-user.js';
+
+/** A login method found in the export; `problem` says why it cannot be imported. */
+export interface Candidate {
+  method: LoginMethod;
+  problem?: string;
+}
+
+export interface RecordParts {
+  index: number;
+  externalUserId?: string;
+  /** Candidates in preference order: the first usable one is imported. */
+  candidates: Candidate[];
+  /** Set for users the source marks as disabled or blocked. */
+  skipReason?: string;
+  /** Set when the record as a whole cannot be read (a bad date, say). */
+  invalidReason?: string;
+}
+
+// Without account linking a user keeps exactly one login method; the readers list password first so
+// that the method users most often sign in with survives, and the others go to the report.
+export function assembleRecord(parts: RecordParts): SourceRecord {
+  const { index, externalUserId, candidates } = parts;
+  const firstMethod = candidates[0]?.method;
+  const key = externalUserId ?? firstMethod?.email ?? firstMethod?.phoneNumber ?? `record ${index + 1}`;
+  const chosen = candidates.find((candidate) => candidate.problem === undefined);
+  const collisions = candidates
+    .filter((candidate) => candidate !== chosen)
+    .map((candidate) => summariseMethod(candidate.method, candidate.problem));
+
+  if (parts.skipReason !== undefined) {
+    return { index, key, problem: { kind: 'skipped', reason: parts.skipReason }, collisions: [] };
+  }
+  if (parts.invalidReason !== undefined) {
+    return { index, key, problem: { kind: 'invalid', reason: parts.invalidReason }, collisions: [] };
+  }
+  if (!chosen) {
+    const reasons = candidates.map((candidate) => candidate.problem);
+    const reason = reasons.length === 0 ? 'no login method (no email, phone number or identity provider)' : reasons.join('; ');
+    return { index, key, problem: { kind: 'invalid', reason }, collisions: [] };
+  }
+  return {
+    index,
+    key,
+    user: { ...(externalUserId !== undefined && { externalUserId }), loginMethods: [chosen.method] },
+    collisions,
+  };
+}
+
+/** Drops keys whose value is undefined, so the JSON sent carries only what the export had. */
+export function compact<T extends object>(value: T): T {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
+}
+
+export function nonEmpty(value: unknown): string | undefined {
+  if (typeof value !== 'string' && typeof value !== 'number') return undefined;
+  const text = String(value).trim();
+  return text === '' ? undefined : text;
+}
+
+/** Milliseconds since the epoch from a number, a digit string or an ISO date; NaN when unreadable. */
+export function parseTime(value: unknown): number | undefined {
+  if (value === undefined || value === null || value === '') return undefined;
+  if (typeof value === 'object' && value !== null && '$date' in value) return parseTime((value as { $date: unknown }).$date);
+  if (typeof value === 'number') return Number.isSafeInteger(value) ? value : Number.NaN;
+  const text = String(value).trim();
+  if (/^\d+$/.test(text)) return Number(text);
+  return Date.parse(text);
+}
+
+export function parseBoolean(value: unknown): boolean | undefined {
+  if (typeof value === 'boolean') return value;
+  const text = nonEmpty(value)?.toLowerCase();
+  if (text === undefined) return undefined;
+  if (['true', '1', 'yes', 'y'].includes(text)) return true;
+  if (['false', '0', 'no', 'n'].includes(text)) return false;
+  return undefined;
+}

@@ -1,0 +1,114 @@
+import type { LoginMethod, SourceRecord } from '../bulk-user.js';
+import { CliError } from '../cli-error.js';
+import { assembleRecord, compact, nonEmpty, parseBoolean, parseTime, type Candidate } from './assemble.js';
+import type { Auth0PasswordHashes } from './auth0-hashes.js';
+import type { FileSource } from './file-source.js';
+import { auth0ThirdPartyId, type ProviderOverrides } from './provider-names.js';
+
+export interface Auth0Options {
+  /** Undefined when --password-hashes was not given. */
+  hashes?: Auth0PasswordHashes;
+  includeDisabled: boolean;
+  providerOverrides: ProviderOverrides;
+}
+
+interface Identity {
+  provider: string;
+  userId?: string;
+  email?: string;
+  phoneNumber?: string;
+}
+
+// Database (password) identities first, social ones next, passwordless last: see assembleRecord.
+const RANK = (identity: Identity) => (identity.provider === 'auth0' ? 0 : identity.provider === 'email' || identity.provider === 'sms' ? 2 : 1);
+
+export async function* readAuth0(source: FileSource, options: Auth0Options): AsyncGenerator<SourceRecord> {
+  let index = 0;
+  for await (const line of source.lines()) {
+    if (line.trim() === '') continue;
+    let user: Record<string, unknown>;
+    try {
+      user = JSON.parse(line) as Record<string, unknown>;
+    } catch {
+      throw new CliError(`${source.path} record ${index + 1} is not JSON: the user export must be NDJSON (format "json")`);
+    }
+    yield auth0Record(user, index++, options);
+  }
+}
+
+export function auth0Record(user: Record<string, unknown>, index: number, options: Auth0Options): SourceRecord {
+  const userId = nonEmpty(user.user_id ?? user.Id);
+  const email = nonEmpty(user.email);
+  const timeJoined = parseTime(user.created_at);
+  const common = compact({ isVerified: parseBoolean(user.email_verified) ?? false, timeJoinedInMSSinceEpoch: timeJoined });
+  const candidates = identitiesOf(user, userId)
+    .sort((a, b) => RANK(a) - RANK(b))
+    .map((identity) => candidateFor(identity, email, nonEmpty(user.phone_number), userId, common, options));
+  return assembleRecord({
+    index,
+    externalUserId: userId,
+    candidates,
+    invalidReason: timeJoined !== undefined && Number.isNaN(timeJoined) ? `created_at ${String(user.created_at)} is not a time` : undefined,
+    skipReason: parseBoolean(user.blocked) === true && !options.includeDisabled
+      ? 'blocked in the source (pass --include-disabled to import blocked users)'
+      : undefined,
+  });
+}
+
+function candidateFor(
+  identity: Identity,
+  email: string | undefined,
+  phoneNumber: string | undefined,
+  userId: string | undefined,
+  common: Partial<LoginMethod>,
+  options: Auth0Options,
+): Candidate {
+  if (identity.provider === 'auth0') {
+    const method: LoginMethod = compact({ recipeId: 'emailpassword' as const, email, hashingAlgorithm: 'bcrypt', ...common });
+    if (!email) return { method, problem: 'database user without an email' };
+    if (!options.hashes) return { method, problem: 'no password hash: pass --password-hashes <file> (the password-hash export)' };
+    const found = options.hashes.find(email, userId);
+    if ('problem' in found) return { method, problem: found.problem };
+    return { method: { ...method, passwordHash: found.hash } };
+  }
+  if (identity.provider === 'email' || identity.provider === 'sms') {
+    const method: LoginMethod = compact({
+      recipeId: 'passwordless' as const,
+      email: identity.provider === 'email' ? identity.email ?? email : undefined,
+      phoneNumber: identity.provider === 'sms' ? identity.phoneNumber ?? phoneNumber : undefined,
+      ...common,
+    });
+    return { method, problem: method.email || method.phoneNumber ? undefined : `${identity.provider} identity without ${identity.provider === 'sms' ? 'a phone number' : 'an email'}` };
+  }
+  const method: LoginMethod = compact({
+    recipeId: 'thirdparty' as const,
+    email: identity.email ?? email,
+    thirdPartyId: auth0ThirdPartyId(identity.provider, options.providerOverrides),
+    thirdPartyUserId: identity.userId,
+    ...common,
+  });
+  const problem = !method.thirdPartyUserId
+    ? `${identity.provider} identity has no user_id`
+    : !method.email ? `${identity.provider} identity has no email (the core needs one for third-party users)` : undefined;
+  return { method, problem };
+}
+
+// Exports made without the `identities` field still carry the provider in `user_id` (`google-oauth2|123`).
+function identitiesOf(user: Record<string, unknown>, userId: string | undefined): Identity[] {
+  if (Array.isArray(user.identities) && user.identities.length > 0) {
+    return (user.identities as Record<string, unknown>[])
+      .filter((identity) => identity !== null && typeof identity === 'object' && nonEmpty(identity.provider) !== undefined)
+      .map((identity) => {
+        const profile = (identity.profileData ?? {}) as Record<string, unknown>;
+        return compact({
+          provider: nonEmpty(identity.provider) as string,
+          userId: nonEmpty(identity.user_id),
+          email: nonEmpty(profile.email),
+          phoneNumber: nonEmpty(profile.phone_number),
+        });
+      });
+  }
+  const separator = userId?.indexOf('|') ?? -1;
+  if (userId === undefined || separator <= 0) return [];
+  return [{ provider: userId.slice(0, separator), userId: userId.slice(separator + 1) }];
+}

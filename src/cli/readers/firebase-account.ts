@@ -1,0 +1,152 @@
+import { decodeBase64 } from '../../hashing/base64.js';
+import type { LoginMethod, SourceRecord } from '../bulk-user.js';
+import { CliError } from '../cli-error.js';
+import { assembleRecord, compact, nonEmpty, parseBoolean, parseTime, type Candidate } from './assemble.js';
+import type { HashConfig } from './hash-config.js';
+import { firebaseThirdPartyId, type ProviderOverrides } from './provider-names.js';
+
+/** One user of the platform's export, whichever file format it came from. */
+export interface FirebaseAccount {
+  localId?: string;
+  email?: string;
+  emailVerified?: boolean;
+  passwordHash?: string;
+  salt?: string;
+  createdAt?: unknown;
+  phoneNumber?: string;
+  disabled?: boolean;
+  providers: { providerId: string; rawId?: string; email?: string }[];
+}
+
+export interface FirebaseOptions {
+  hashConfig?: HashConfig;
+  includeDisabled: boolean;
+  providerOverrides: ProviderOverrides;
+}
+
+// Password and phone sign-in show up as provider entries in Admin SDK dumps; the top-level fields
+// already carry them.
+const NOT_THIRD_PARTY = new Set(['password', 'phone', 'emailLink', 'anonymous', 'firebase']);
+
+export function firebaseRecord(account: FirebaseAccount, index: number, options: FirebaseOptions): SourceRecord {
+  const email = nonEmpty(account.email);
+  const phoneNumber = nonEmpty(account.phoneNumber);
+  const isVerified = account.emailVerified === true;
+  const timeJoined = parseTime(account.createdAt);
+  const common = compact({ isVerified, timeJoinedInMSSinceEpoch: timeJoined });
+  const candidates: Candidate[] = [];
+
+  if (nonEmpty(account.passwordHash) !== undefined) {
+    candidates.push(passwordCandidate(account, email, common, options.hashConfig));
+  }
+  for (const provider of account.providers) {
+    if (NOT_THIRD_PARTY.has(provider.providerId)) continue;
+    const method: LoginMethod = compact({
+      recipeId: 'thirdparty' as const,
+      email: nonEmpty(provider.email) ?? email,
+      thirdPartyId: firebaseThirdPartyId(provider.providerId, options.providerOverrides),
+      thirdPartyUserId: nonEmpty(provider.rawId),
+      ...common,
+    });
+    const problem = !method.thirdPartyUserId
+      ? `${provider.providerId} identity has no rawId`
+      : !method.email ? `${provider.providerId} identity has no email (the core needs one for third-party users)` : undefined;
+    candidates.push({ method, problem });
+  }
+  // Email-link users have an email and nothing else; phone users may also have an email on file.
+  if (phoneNumber !== undefined || candidates.length === 0) {
+    if (phoneNumber !== undefined || email !== undefined) {
+      const onlyMethod = candidates.length === 0;
+      candidates.push({
+        method: compact({ recipeId: 'passwordless' as const, email: onlyMethod ? email : undefined, phoneNumber, ...common }),
+      });
+    }
+  }
+  const timeProblem = timeJoined !== undefined && Number.isNaN(timeJoined) ? `createdAt ${String(account.createdAt)} is not a time` : undefined;
+  return assembleRecord({
+    index,
+    externalUserId: nonEmpty(account.localId),
+    candidates,
+    invalidReason: timeProblem,
+    skipReason: account.disabled === true && !options.includeDisabled
+      ? 'disabled in the source (pass --include-disabled to import disabled users)'
+      : undefined,
+  });
+}
+
+function passwordCandidate(
+  account: FirebaseAccount,
+  email: string | undefined,
+  common: Partial<LoginMethod>,
+  hashConfig: HashConfig | undefined,
+): Candidate {
+  if (!hashConfig) {
+    throw new CliError("this export holds password hashes: pass --hash-config <file> with the project's hash_config block");
+  }
+  const hash = standardBase64(account.passwordHash);
+  const salt = standardBase64(account.salt);
+  const problem = !email
+    ? 'password user without an email'
+    : !hash ? 'passwordHash is not valid Base64' : !salt ? 'salt is missing or not valid Base64' : undefined;
+  const passwordHash = hash && salt
+    ? `$f_scrypt$${hash}$${salt}$m=${hashConfig.memCost}$r=${hashConfig.rounds}$s=${hashConfig.saltSeparator}`
+    : undefined;
+  return {
+    method: compact({ recipeId: 'emailpassword' as const, email, passwordHash, hashingAlgorithm: 'idp_scrypt', ...common }),
+    problem,
+  };
+}
+
+/** Exports use the standard alphabet (CLI) or the URL-safe one (Admin SDK); the core gets standard. */
+export function standardBase64(value: unknown): string | undefined {
+  const text = nonEmpty(value);
+  if (text === undefined) return undefined;
+  const bytes = decodeBase64(text);
+  return bytes && bytes.length > 0 ? bytes.toString('base64') : undefined;
+}
+
+export function fromJsonUser(raw: unknown): FirebaseAccount {
+  const user = (raw ?? {}) as Record<string, unknown>;
+  const providers = Array.isArray(user.providerUserInfo) ? (user.providerUserInfo as Record<string, unknown>[]) : [];
+  return {
+    localId: nonEmpty(user.localId ?? user.uid),
+    email: nonEmpty(user.email),
+    emailVerified: parseBoolean(user.emailVerified),
+    passwordHash: nonEmpty(user.passwordHash),
+    salt: nonEmpty(user.salt ?? user.passwordSalt),
+    createdAt: user.createdAt ?? (user.metadata as { creationTime?: unknown } | undefined)?.creationTime,
+    phoneNumber: nonEmpty(user.phoneNumber),
+    disabled: parseBoolean(user.disabled),
+    providers: providers
+      .filter((p) => p !== null && typeof p === 'object' && typeof p.providerId === 'string')
+      .map((p) => ({ providerId: p.providerId as string, rawId: nonEmpty(p.rawId ?? p.uid), email: nonEmpty(p.email) })),
+  };
+}
+
+// Column positions of the platform CLI's CSV export (no header row): four columns per provider.
+const CSV_PROVIDER_COLUMNS: ReadonlyArray<[string, number]> = [
+  ['google.com', 7],
+  ['facebook.com', 11],
+  ['twitter.com', 15],
+  ['github.com', 19],
+];
+
+export function fromCsvRow(row: string[]): FirebaseAccount {
+  const cell = (i: number) => nonEmpty(row[i]);
+  const providers = CSV_PROVIDER_COLUMNS.filter(([, column]) => cell(column) !== undefined).map(([providerId, column]) => ({
+    providerId,
+    rawId: cell(column),
+    email: cell(column + 1),
+  }));
+  return {
+    localId: cell(0),
+    email: cell(1),
+    emailVerified: parseBoolean(row[2]),
+    passwordHash: cell(3),
+    salt: cell(4),
+    createdAt: cell(23),
+    phoneNumber: cell(25),
+    disabled: parseBoolean(row[26]),
+    providers,
+  };
+}

@@ -1,0 +1,100 @@
+import type { LoginMethod, SourceRecord } from '../bulk-user.js';
+import { CliError } from '../cli-error.js';
+import { assembleRecord, compact, nonEmpty, parseBoolean, parseTime, type Candidate } from './assemble.js';
+import { streamCsvRecords } from './csv-records.js';
+import type { FileSource } from './file-source.js';
+
+/** The documented columns (CSV header names) or fields (NDJSON keys) of the generic format. */
+export const GENERIC_FIELDS = [
+  'email',
+  'passwordHash',
+  'hashingAlgorithm',
+  'phoneNumber',
+  'thirdPartyId',
+  'thirdPartyUserId',
+  'externalUserId',
+  'timeJoined',
+  'emailVerified',
+] as const;
+
+type GenericRow = Partial<Record<(typeof GENERIC_FIELDS)[number], unknown>>;
+
+export async function* readGenericCsv(source: FileSource): AsyncGenerator<SourceRecord> {
+  let columns: ((typeof GENERIC_FIELDS)[number] | undefined)[] | undefined;
+  let index = 0;
+  for await (const cells of streamCsvRecords(source.chunks())) {
+    if (!columns) {
+      columns = cells.map((name) => GENERIC_FIELDS.find((field) => field.toLowerCase() === name.trim().toLowerCase()));
+      if (!columns.some((column) => column === 'email' || column === 'phoneNumber' || column === 'thirdPartyUserId')) {
+        throw new CliError(`${source.path}: the first line must be a header naming the columns (${GENERIC_FIELDS.join(', ')})`);
+      }
+      continue;
+    }
+    const row: GenericRow = {};
+    cells.forEach((cell, i) => {
+      const column = columns?.[i];
+      if (column) row[column] = cell;
+    });
+    yield genericRecord(row, index++);
+  }
+}
+
+export async function* readGenericNdjson(source: FileSource): AsyncGenerator<SourceRecord> {
+  let index = 0;
+  for await (const line of source.lines()) {
+    if (line.trim() === '') continue;
+    let row: GenericRow;
+    try {
+      row = JSON.parse(line) as GenericRow;
+    } catch {
+      throw new CliError(`${source.path} record ${index + 1} is not JSON`);
+    }
+    yield genericRecord(row, index++);
+  }
+}
+
+export function genericRecord(row: GenericRow, index: number): SourceRecord {
+  const email = nonEmpty(row.email);
+  const phoneNumber = nonEmpty(row.phoneNumber);
+  const passwordHash = nonEmpty(row.passwordHash);
+  const thirdPartyId = nonEmpty(row.thirdPartyId);
+  const thirdPartyUserId = nonEmpty(row.thirdPartyUserId);
+  const timeJoined = parseTime(row.timeJoined);
+  const verified = parseBoolean(row.emailVerified);
+  const common = compact({ isVerified: verified, timeJoinedInMSSinceEpoch: timeJoined });
+  const candidates: Candidate[] = [];
+
+  if (passwordHash !== undefined) {
+    const hashingAlgorithm = nonEmpty(row.hashingAlgorithm) ?? detectAlgorithm(passwordHash);
+    const method: LoginMethod = compact({ recipeId: 'emailpassword' as const, email, passwordHash, hashingAlgorithm, ...common });
+    const problem = !email
+      ? 'passwordHash without an email'
+      : !hashingAlgorithm ? 'hashingAlgorithm is missing and the hash is not bcrypt, argon2 or $f_scrypt$' : undefined;
+    candidates.push({ method, problem });
+  }
+  if (thirdPartyId !== undefined || thirdPartyUserId !== undefined) {
+    const method: LoginMethod = compact({ recipeId: 'thirdparty' as const, email, thirdPartyId, thirdPartyUserId, ...common });
+    const problem = !thirdPartyId || !thirdPartyUserId
+      ? 'thirdPartyId and thirdPartyUserId must be given together'
+      : !email ? 'a third-party user needs an email' : undefined;
+    candidates.push({ method, problem });
+  }
+  // The email belongs to the password or third-party method when there is one; a phone number
+  // beside those is a second login method.
+  if (phoneNumber !== undefined || (candidates.length === 0 && email !== undefined)) {
+    const onlyMethod = candidates.length === 0;
+    candidates.push({ method: compact({ recipeId: 'passwordless' as const, email: onlyMethod ? email : undefined, phoneNumber, ...common }) });
+  }
+  const timeProblem = timeJoined !== undefined && Number.isNaN(timeJoined) ? `timeJoined ${String(row.timeJoined)} is not a time` : undefined;
+  const verifiedProblem = nonEmpty(row.emailVerified) !== undefined && verified === undefined
+    ? `emailVerified ${String(row.emailVerified)} is not true or false`
+    : undefined;
+  return assembleRecord({ index, externalUserId: nonEmpty(row.externalUserId), candidates, invalidReason: timeProblem ?? verifiedProblem });
+}
+
+function detectAlgorithm(hash: string): string | undefined {
+  if (/^\$2[abxy]\$/.test(hash)) return 'bcrypt';
+  if (hash.startsWith('$argon2')) return 'argon2';
+  if (hash.startsWith('$f_scrypt$')) return 'idp_scrypt';
+  return undefined;
+}

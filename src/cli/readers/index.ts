@@ -1,0 +1,58 @@
+import fs from 'node:fs';
+import type { SourceRecord } from '../bulk-user.js';
+import { CliError } from '../cli-error.js';
+import { readAuth0 } from './auth0.js';
+import { Auth0PasswordHashes } from './auth0-hashes.js';
+import { FileSource } from './file-source.js';
+import { firebaseFormat, readFirebase } from './firebase.js';
+import { readGenericCsv, readGenericNdjson } from './generic.js';
+import type { HashConfig } from './hash-config.js';
+import type { ProviderOverrides } from './provider-names.js';
+
+export const SOURCES = ['firebase', 'auth0', 'csv', 'ndjson'] as const;
+export type SourceName = (typeof SOURCES)[number];
+
+export interface ReaderOptions {
+  format?: string;
+  hashConfig?: HashConfig;
+  /** Loaded once per run and shared by every pass over the export. */
+  auth0Hashes?: Auth0PasswordHashes;
+  includeDisabled: boolean;
+  providerOverrides: ProviderOverrides;
+}
+
+export interface OpenedSource {
+  records: AsyncGenerator<SourceRecord>;
+  totalBytes: number;
+  bytesRead(): number;
+}
+
+/** Opens one pass over the export; each call reads the file again from the start. */
+export function openSource(source: SourceName, file: string, options: ReaderOptions): OpenedSource {
+  let fileSource: FileSource;
+  try {
+    fileSource = new FileSource(file);
+  } catch {
+    throw new CliError(`cannot read ${file}`);
+  }
+  return { records: recordsOf(source, fileSource, options), totalBytes: fileSource.totalBytes, bytesRead: () => fileSource.bytesRead() };
+}
+
+function recordsOf(source: SourceName, file: FileSource, options: ReaderOptions): AsyncGenerator<SourceRecord> {
+  const common = { includeDisabled: options.includeDisabled, providerOverrides: options.providerOverrides };
+  switch (source) {
+    case 'firebase':
+      return readFirebase(file, firebaseFormat(file.path, options.format), { ...common, hashConfig: options.hashConfig });
+    case 'auth0':
+      return readAuth0(file, { ...common, hashes: options.auth0Hashes });
+    case 'csv':
+      return readGenericCsv(file);
+    case 'ndjson':
+      return readGenericNdjson(file);
+  }
+}
+
+export async function loadAuth0Hashes(file: string): Promise<Auth0PasswordHashes> {
+  if (!fs.existsSync(file)) throw new CliError(`cannot read ${file}`);
+  return Auth0PasswordHashes.load(file);
+}

@@ -1,0 +1,89 @@
+// Yields the objects of one array in a JSON document without holding the document in memory: the
+// array is the value of `key` in the top-level object, or the top-level value itself. Only one
+// element is buffered at a time, so a 1 GB export needs about as much memory as its largest user.
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const OPEN_OBJECT = 0x7b;
+const CLOSE_OBJECT = 0x7d;
+const OPEN_ARRAY = 0x5b;
+const CLOSE_ARRAY = 0x5d;
+const COMMA = 0x2c;
+
+export class JsonStreamError extends Error {}
+
+export async function* streamJsonArray(chunks: AsyncIterable<string>, key: string): AsyncGenerator<unknown> {
+  let depth = 0;
+  let inString = false;
+  let escaped = false;
+  // Depth at which the wanted array's elements sit; 0 until the array is found.
+  let arrayDepth = 0;
+  let arrayDone = false;
+  let expectKey = false;
+  let keyText: string | undefined;
+  let lastKey: string | undefined;
+  let element: string[] | undefined;
+  let sawContent = false;
+
+  for await (const chunk of chunks) {
+    let elementStart = element ? 0 : -1;
+    for (let i = 0; i < chunk.length; i++) {
+      const code = chunk.charCodeAt(i);
+      if (inString) {
+        if (escaped) escaped = false;
+        else if (code === BACKSLASH) escaped = true;
+        else if (code === QUOTE) {
+          inString = false;
+          if (keyText !== undefined) {
+            lastKey = JSON.parse(`"${keyText}"`) as string;
+            keyText = undefined;
+            expectKey = false;
+          }
+          continue;
+        }
+        if (keyText !== undefined) keyText += chunk[i];
+        continue;
+      }
+      if (code <= 0x20) continue;
+      if (!sawContent) {
+        sawContent = true;
+        if (code === OPEN_ARRAY) arrayDepth = 1;
+        else if (code !== OPEN_OBJECT) throw new JsonStreamError('expected a JSON object or array');
+      }
+      if (code === QUOTE) {
+        inString = true;
+        if (depth === 1 && expectKey && arrayDepth === 0) keyText = '';
+        continue;
+      }
+      if (code === OPEN_OBJECT || code === OPEN_ARRAY) {
+        if (depth === 0 && code === OPEN_OBJECT) expectKey = true;
+        if (depth === 1 && code === OPEN_ARRAY && lastKey === key && arrayDepth === 0 && !arrayDone) arrayDepth = 2;
+        else if (arrayDepth !== 0 && depth === arrayDepth && code === OPEN_OBJECT) {
+          element = [];
+          elementStart = i;
+        }
+        depth++;
+        continue;
+      }
+      if (code === CLOSE_OBJECT || code === CLOSE_ARRAY) {
+        depth--;
+        if (depth < 0) throw new JsonStreamError('unbalanced brackets');
+        if (element && depth === arrayDepth) {
+          element.push(chunk.slice(elementStart, i + 1));
+          const text = element.join('');
+          element = undefined;
+          elementStart = -1;
+          yield JSON.parse(text) as unknown;
+        } else if (arrayDepth !== 0 && depth === arrayDepth - 1 && code === CLOSE_ARRAY) {
+          arrayDone = true;
+          arrayDepth = 0;
+        }
+        continue;
+      }
+      if (code === COMMA && depth === 1 && arrayDepth === 0) expectKey = true;
+    }
+    if (element && elementStart !== -1) element.push(chunk.slice(elementStart));
+  }
+  if (inString || depth !== 0) throw new JsonStreamError('the file ends in the middle of a JSON value');
+  if (!arrayDone) throw new JsonStreamError(`no "${key}" array found`);
+}

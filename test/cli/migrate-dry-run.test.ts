@@ -1,0 +1,87 @@
+import fs from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call, countRows, snapshot } from '../helper.js';
+import { bcryptHash, firebaseJsonExport, firebasePassword, hashConfigBlock, makeTempDir } from './fixtures.js';
+import { apiKey, migrateArgs, runCommand, startCore, type RunningCore } from './harness.js';
+
+describe('migrate --dry-run', () => {
+  const temp = makeTempDir();
+  let core: RunningCore;
+  const hash = bcryptHash('pw');
+  beforeAll(async () => {
+    core = await startCore();
+    // Someone else's account with an email of the export, and a user an earlier run imported.
+    for (const user of [
+      { externalUserId: 'someone-else', loginMethods: [{ recipeId: 'emailpassword', email: 'taken@example.com', passwordHash: hash, hashingAlgorithm: 'bcrypt' }] },
+      { externalUserId: 'old-2', loginMethods: [{ recipeId: 'emailpassword', email: 'earlier@example.com', passwordHash: hash, hashingAlgorithm: 'bcrypt' }] },
+    ]) {
+      expect((await call(core.t.app, 'POST', '/bulk-import/import', { body: user, headers: { 'api-key': apiKey } })).statusCode).toBe(200);
+    }
+  });
+  afterAll(async () => {
+    await core.t.close();
+    temp.remove();
+  });
+
+  const lines = [
+    { externalUserId: 'old-1', email: 'new@example.com', passwordHash: hash },
+    { externalUserId: 'old-2', email: 'earlier@example.com', passwordHash: hash },
+    { externalUserId: 'old-3', email: 'TAKEN@example.com', passwordHash: hash },
+    { externalUserId: 'old-4', email: 'bad@example.com', passwordHash: '$2a$10$short', hashingAlgorithm: 'bcrypt' },
+    { externalUserId: 'old-5', thirdPartyId: 'google', thirdPartyUserId: 'g-5' },
+    { externalUserId: 'old-6', email: 'multi@example.com', passwordHash: hash, thirdPartyId: 'google', thirdPartyUserId: 'g-6' },
+  ];
+
+  it('says what would be imported, what conflicts and what is invalid, and writes nothing', async () => {
+    const file = temp.file('users.ndjson', lines.map((line) => JSON.stringify(line)).join('\n'));
+    const before = await snapshot(core.t.db);
+
+    const result = await runCommand([...migrateArgs(core, 'ndjson', file, '--dry-run'), '--batch-size', '4']);
+
+    expect(result.code).toBe(1);
+    expect(await snapshot(core.t.db)).toEqual(before);
+    expect(fs.readdirSync(temp.dir).sort()).toEqual(['users.ndjson']);
+    expect(result.stdout).toBe([
+      `Dry run of ${file} (ndjson) into ${core.url}`,
+      '  users read                                       6',
+      '  would be imported                                2',
+      '  already in the core (sent twice or earlier run)  1',
+      '  conflict with existing users                     1',
+      '  invalid                                          2',
+      '  skipped                                          0',
+      '  imported with one login method of several        1',
+      '',
+      'Would not be imported:',
+      '  old-3 (record 3, conflicts with an existing user): E003: A user with email taken@example.com already exists in emailpassword loginMethod.',
+      '  old-4 (record 4, refused by the core): Password hash is in invalid BCrypt format: salt and hash must be exactly 53 characters, got 5',
+      '  old-5 (record 5, invalid in the export): a third-party user needs an email',
+      '',
+      'Collisions (no account linking: only one login method per user is imported):',
+      '  old-6 (record 6): kept emailpassword multi@example.com; not imported: thirdparty google/g-6 multi@example.com',
+      '',
+    ].join('\n'));
+  });
+
+  it('writes the report only where --report says, and checks canary passwords locally', async () => {
+    const alice = await firebasePassword('alice-pw');
+    const file = temp.file('users.json', firebaseJsonExport([{ localId: 'a', email: 'alice@example.com', ...alice }]));
+    const hashConfig = temp.file('hash.txt', hashConfigBlock);
+    const reportPath = `${temp.dir}/dry-report.json`;
+    const before = await snapshot(core.t.db);
+
+    const result = await runCommand(migrateArgs(core, 'firebase', file, '--hash-config', hashConfig, '--dry-run',
+      '--report', reportPath, '--check-password', 'alice@example.com:alice-pw'));
+
+    expect(result.code).toBe(0);
+    expect(await snapshot(core.t.db)).toEqual(before);
+    expect(fs.existsSync(`${file}.migrate-state.json`)).toBe(false);
+    const report = JSON.parse(fs.readFileSync(reportPath, 'utf8'));
+    expect(report).toMatchObject({
+      dryRun: true,
+      totals: { read: 1, wouldImport: 1, alreadyImported: 0, conflicts: 0, invalid: 0, skipped: 0, withCollisions: 0 },
+      notImported: [],
+      canary: [{ email: 'alice@example.com', result: 'password verifies against the export (checked locally: dry run)' }],
+    });
+    expect(await countRows(core.t.db, 'bulk_import_users')).toBe(0);
+  });
+});

@@ -1,0 +1,78 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { openSource, type SourceName } from '../../../src/cli/readers/index.js';
+import { bcryptHash, collect, makeTempDir } from '../fixtures.js';
+
+const bcrypt = bcryptHash('pw');
+const argon = '$argon2id$v=19$m=1024,t=1,p=1$c29tZXNhbHRzb21lc2FsdA$Q0hBTkdFTUVDSEFOR0VNRUNIQU5HRU1F';
+const scrypt = '$f_scrypt$qZM035es5AXYqavsKD6/rhtxg7t5PhcyRgv5blc3doYbChX8keMfQLq1ra96O2Pf2TP/eZrR5xtPCYN6mX3ESA==$/cj0jC1br5o4+w==$m=14$r=8$s=Bw==';
+
+const rows = [
+  { email: 'a@example.com', passwordHash: bcrypt, externalUserId: 'old-1', timeJoined: '1600000000000', emailVerified: 'true' },
+  { email: 'b@example.com', passwordHash: argon, hashingAlgorithm: 'ARGON2', timeJoined: '2020-09-13T12:26:40Z', emailVerified: 'no' },
+  { email: 'c@example.com', passwordHash: scrypt, externalUserId: 'old-3' },
+  { email: 'd@example.com', thirdPartyId: 'google', thirdPartyUserId: 'g-1', externalUserId: 'old-4', emailVerified: '1' },
+  { phoneNumber: '+14155552671', externalUserId: 'old-5' },
+  { email: 'e@example.com', phoneNumber: '+442071838751' },
+  { email: 'f@example.com', passwordHash: bcrypt, thirdPartyId: 'github', thirdPartyUserId: '7', phoneNumber: '+33612345678', externalUserId: 'old-7' },
+  { email: 'g@example.com', passwordHash: 'plain-text?', externalUserId: 'old-8' },
+  { thirdPartyId: 'google', externalUserId: 'old-9' },
+  { email: 'h@example.com', timeJoined: 'soon', externalUserId: 'old-10' },
+];
+
+const expected = [
+  { index: 0, key: 'old-1', collisions: [], user: { externalUserId: 'old-1', loginMethods: [
+    { recipeId: 'emailpassword', email: 'a@example.com', passwordHash: bcrypt, hashingAlgorithm: 'bcrypt', isVerified: true, timeJoinedInMSSinceEpoch: 1600000000000 },
+  ] } },
+  { index: 1, key: 'b@example.com', collisions: [], user: { loginMethods: [
+    { recipeId: 'emailpassword', email: 'b@example.com', passwordHash: argon, hashingAlgorithm: 'ARGON2', isVerified: false, timeJoinedInMSSinceEpoch: 1600000000000 },
+  ] } },
+  { index: 2, key: 'old-3', collisions: [], user: { externalUserId: 'old-3', loginMethods: [
+    { recipeId: 'emailpassword', email: 'c@example.com', passwordHash: scrypt, hashingAlgorithm: 'idp_scrypt' },
+  ] } },
+  { index: 3, key: 'old-4', collisions: [], user: { externalUserId: 'old-4', loginMethods: [
+    { recipeId: 'thirdparty', email: 'd@example.com', thirdPartyId: 'google', thirdPartyUserId: 'g-1', isVerified: true },
+  ] } },
+  { index: 4, key: 'old-5', collisions: [], user: { externalUserId: 'old-5', loginMethods: [{ recipeId: 'passwordless', phoneNumber: '+14155552671' }] } },
+  { index: 5, key: 'e@example.com', collisions: [], user: { loginMethods: [{ recipeId: 'passwordless', email: 'e@example.com', phoneNumber: '+442071838751' }] } },
+  { index: 6, key: 'old-7', user: { externalUserId: 'old-7', loginMethods: [
+    { recipeId: 'emailpassword', email: 'f@example.com', passwordHash: bcrypt, hashingAlgorithm: 'bcrypt' },
+  ] }, collisions: [
+    { recipeId: 'thirdparty', email: 'f@example.com', thirdPartyId: 'github', thirdPartyUserId: '7' },
+    { recipeId: 'passwordless', phoneNumber: '+33612345678' },
+  ] },
+  { index: 7, key: 'old-8', problem: { kind: 'invalid', reason: 'hashingAlgorithm is missing and the hash is not bcrypt, argon2 or $f_scrypt$' }, collisions: [] },
+  { index: 8, key: 'old-9', problem: { kind: 'invalid', reason: 'thirdPartyId and thirdPartyUserId must be given together' }, collisions: [] },
+  { index: 9, key: 'old-10', problem: { kind: 'invalid', reason: 'timeJoined soon is not a time' }, collisions: [] },
+];
+
+const columns = ['email', 'passwordHash', 'hashingAlgorithm', 'phoneNumber', 'thirdPartyId', 'thirdPartyUserId', 'externalUserId', 'timeJoined', 'emailVerified'] as const;
+
+function csvCell(value: string | undefined): string {
+  if (value === undefined) return '';
+  return /[",\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
+}
+
+describe('generic readers', () => {
+  const temp = makeTempDir();
+  afterAll(() => temp.remove());
+
+  const read = (source: SourceName, file: string) => collect(openSource(source, file, { includeDisabled: false, providerOverrides: new Map() }).records);
+
+  it('reads the documented CSV columns, in any order, with a header', async () => {
+    const order = [...columns].reverse();
+    const lines = [order.join(','), ...rows.map((row) => order.map((column) => csvCell((row as Record<string, string | undefined>)[column])).join(','))];
+    expect(await read('csv', temp.file('users.csv', `${lines.join('\n')}\n`))).toEqual(expected);
+  });
+
+  it('reads the same fields from NDJSON, with JSON booleans and numbers too', async () => {
+    const text = rows.map((row) => JSON.stringify(row)).join('\n');
+    expect(await read('ndjson', temp.file('users.ndjson', text))).toEqual(expected);
+    const typed = temp.file('typed.ndjson', JSON.stringify({ email: 'x@example.com', emailVerified: true, timeJoined: 1600000000000 }));
+    expect((await read('ndjson', typed))[0].user?.loginMethods[0]).toEqual({ recipeId: 'passwordless', email: 'x@example.com', isVerified: true, timeJoinedInMSSinceEpoch: 1600000000000 });
+  });
+
+  it('rejects a CSV without a header and NDJSON lines that are not JSON', async () => {
+    await expect(read('csv', temp.file('noheader.csv', 'a@example.com,$2a$...\n'))).rejects.toThrow('the first line must be a header naming the columns');
+    await expect(read('ndjson', temp.file('bad.ndjson', '{"email": "a@example.com"}\nnot json\n'))).rejects.toThrow('record 2 is not JSON');
+  });
+});

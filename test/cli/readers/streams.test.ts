@@ -1,0 +1,52 @@
+import { describe, expect, it } from 'vitest';
+import { streamJsonArray } from '../../../src/cli/readers/json-array-stream.js';
+import { streamCsvRecords } from '../../../src/cli/readers/csv-records.js';
+import { chunksOf, collect } from '../fixtures.js';
+
+describe('streamJsonArray', () => {
+  const users = [
+    { localId: 'a', displayName: 'brackets ] } [ { and "quotes" and \\ backslash', nested: { users: [{ no: 1 }] } },
+    { localId: 'b', displayName: 'Zoë 🚀 \u2028', providerUserInfo: [{ providerId: 'google.com', rawId: '1' }] },
+  ];
+  const document = `{"kind": "export", "users\\u0020": [{"x": 1}], "meta": {"users": [1]}, "users": ${JSON.stringify(users, null, 2)}, "after": ["x"]}`;
+
+  it('yields the elements of the top-level "users" array only', async () => {
+    expect(await collect(streamJsonArray(chunksOf(document), 'users'))).toEqual(users);
+  });
+
+  it('gives the same result wherever the chunks are cut', async () => {
+    for (let cut = 1; cut < document.length; cut += 3) {
+      const result = await collect(streamJsonArray(chunksOf(document, cut, Math.min(document.length, cut + 7)), 'users'));
+      expect(result, `cut at ${cut}`).toEqual(users);
+    }
+  });
+
+  it('accepts a top-level array', async () => {
+    expect(await collect(streamJsonArray(chunksOf(` ${JSON.stringify(users)} `, 5), 'users'))).toEqual(users);
+  });
+
+  it.each([
+    ['no users key', '{"accounts": []}', 'no "users" array found'],
+    ['truncated', '{"users": [{"a": "b', 'the file ends in the middle of a JSON value'],
+    ['not an object', '"users"', 'expected a JSON object or array'],
+    ['empty', '', 'no "users" array found'],
+  ])('rejects %s', async (_name, text, message) => {
+    await expect(collect(streamJsonArray(chunksOf(text), 'users'))).rejects.toThrow(message);
+  });
+});
+
+describe('streamCsvRecords', () => {
+  const text = 'a,"b,1","say ""hi""",\r\n"multi\nline",x"y,\n\n"",last\r\nno newline at end';
+
+  it('splits fields and records the RFC 4180 way, keeping stray quotes in unquoted fields', async () => {
+    const expected = [['a', 'b,1', 'say "hi"', ''], ['multi\nline', 'x"y', ''], ['', 'last'], ['no newline at end']];
+    expect(await collect(streamCsvRecords(chunksOf(text)))).toEqual(expected);
+    for (let cut = 1; cut < text.length; cut++) {
+      expect(await collect(streamCsvRecords(chunksOf(text, cut))), `cut at ${cut}`).toEqual(expected);
+    }
+  });
+
+  it('rejects a file that ends inside quotes', async () => {
+    await expect(collect(streamCsvRecords(chunksOf('a,"open\n')))).rejects.toThrow('the CSV file ends inside a quoted field');
+  });
+});
