@@ -6,6 +6,7 @@ import type { Config } from './config/config.js';
 import { createLogger } from './logger.js';
 import { resolvePath } from './http/path-resolver.js';
 import { parseQueryString } from './http/query.js';
+import { findUnstorableField, mayHoldUnstorable } from './http/unstorable-text.js';
 import { jsonContentType } from './http/reply.js';
 import { ridConstraint } from './http/rid-constraint.js';
 import { coreError } from './errors.js';
@@ -57,6 +58,10 @@ export async function buildApp({ config, pool, logger, clock = Date.now }: AppOp
     },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
+  // Node swaps the two limits when headersTimeout (60 s by default) exceeds requestTimeout, so a request_timeout_ms
+  // under 60 s would bound only the headers and leave a slow body 60 s.
+  if (config.request_timeout_ms > 0) app.server.headersTimeout = Math.min(app.server.headersTimeout, config.request_timeout_ms);
+
   app.addHook('onRoute', (route) => {
     knownRoutes.add(route.url.replace(/\/$/, '') || '/');
   });
@@ -67,6 +72,8 @@ export async function buildApp({ config, pool, logger, clock = Date.now }: AppOp
     try {
       const parsed: unknown = JSON.parse(body as string);
       if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) return done(coreError('INVALID_JSON'), undefined);
+      const unstorable = mayHoldUnstorable(body as string) ? findUnstorableField(parsed) : undefined;
+      if (unstorable !== undefined) return done(coreError('INVALID_FIELD', unstorable), undefined);
       done(null, parsed);
     } catch {
       done(coreError('INVALID_JSON'), undefined);

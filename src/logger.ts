@@ -8,6 +8,8 @@ const redactPaths = [
   '*.password', '*.passwordHash', '*.plainTextPassword', '*.linkCode', '*.userInputCode', '*.deviceId',
   '*.signerKey', '*.idp_password_hashing_signer_key', '*.api_keys',
   'password', 'passwordHash', 'plainTextPassword', 'linkCode', 'userInputCode', 'deviceId', 'signerKey',
+  // PostgreSQL's detail quotes the failing row or key (a check violation prints the whole row, hash included).
+  'err.detail', 'err.cause.detail',
 ];
 
 const levels = { DEBUG: 'debug', INFO: 'info', WARN: 'warn', ERROR: 'error', NONE: 'silent' } as const;

@@ -23,5 +23,8 @@ export function createPool({ connectionString, schema, size }: PoolOptions): pg.
   });
   // An idle client losing its server (a restart) must not crash the process; the next query reconnects.
   pool.on('error', () => {});
+  // The pool drops that listener while a client is checked out: losing the server between two queries of a
+  // transaction would then be an unhandled 'error' event. The next query on the client fails instead.
+  pool.on('connect', (client) => client.on('error', () => {}));
   return pool;
 }

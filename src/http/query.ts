@@ -1,9 +1,13 @@
 import { coreError } from '../errors.js';
+import { isUnstorable } from './unstorable-text.js';
 
-// Query strings keep the first value of a repeated parameter (contract §1.7).
+// Query strings keep the first value of a repeated parameter (contract §1.7). A parameter holding a NUL can match
+// nothing stored and would fail the database call, so it counts as not given (see unstorable-text.ts).
 export function parseQueryString(text: string): Record<string, string> {
   const values: Record<string, string> = Object.create(null);
-  for (const [name, value] of new URLSearchParams(text)) if (!(name in values)) values[name] = value;
+  for (const [name, value] of new URLSearchParams(text)) {
+    if (!(name in values) && !isUnstorable(name) && !isUnstorable(value)) values[name] = value;
+  }
   return values;
 }
 

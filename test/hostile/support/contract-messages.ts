@@ -1,0 +1,97 @@
+// Every error an answer may carry (contract §1.8, §16 and the route sections), by HTTP status. An answer
+// outside this list is a finding: either the contract misses it or the core invents it.
+const text = (message: string) => new RegExp(`^${message.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`);
+const anyText = '[^]*';
+
+const badRequest: RegExp[] = [
+  text('Invalid Json Input'),
+  // The field name is echoed as sent, quotes and all.
+  /^Field name '.*' is invalid in JSON input$/s,
+  /^Field name '.*' is missing in GET request$/s,
+  /^Field name '.*' must be an int in the GET request$/s,
+  /^Field name '.*' cannot be an empty String$/s,
+  text('cdi-version header is invalid'),
+  new RegExp(`^cdi-version ${anyText} not supported$`),
+  new RegExp(`^cdi-version ${anyText} is lower than the minimum allowed version ${anyText}$`),
+  new RegExp(`^AppId or tenantId not found => Tenant with the following connectionURIDomain, appId and tenantId combination not found: \\(, ${anyText}, ${anyText}\\)$`),
+  // Passwordless
+  text('Please provide exactly one of email, phoneNumber or deviceId'),
+  text('userInputCode cannot be an empty string.'),
+  text('Please provide exactly one of linkCode or deviceId+userInputCode'),
+  text("preAuthSessionId and deviceId doesn't match"),
+  text('Input encoding error in deviceId'),
+  text('Input encoding error in linkCode'),
+  text('Please provide exactly one of email, phoneNumber, deviceId or preAuthSessionId'),
+  text("Please provide either 'codeId' or 'preAuthSessionId'"),
+  text("Please provide only one of 'codeId' or 'preAuthSessionId'"),
+  text('Please provide exactly one of email or phoneNumber'),
+  text('You cannot clear both email and phone number of a user'),
+  text('Please provide exactly one of userId, email or phoneNumber'),
+  // Email-password ([BEYOND] the format errors may carry ": <reason>")
+  text('Password hash cannot be an empty string'),
+  text('Hashing Algorithm cannot be an empty string'),
+  text('Unsupported password hashing algorithm'),
+  new RegExp(`^Password hash is in invalid (Argon2 |BCrypt |Firebase SCrypt )?format(: ${anyText})?$`),
+  text('Password cannot be an empty string'),
+  text('Please provide only one of userId or email'),
+  text('Please provide one of userId or email'),
+  text('You have to provide either email or password.'),
+  // Third party
+  text('Please provide only one of userId or (thirdPartyId & thirdPartyUserId)'),
+  text('Please provide one of userId or (thirdPartyId & thirdPartyUserId)'),
+  // Not in the contract (§7.1 proposes a 500): the third-party service names the over-long field instead.
+  /^(thirdPartyId|thirdPartyUserId|email) is too long\. Max length is (28|256)\.$/,
+  // Users
+  text("If 'thirdPartyId' is provided, 'thirdPartyUserId' must also be provided, and vice versa"),
+  text("'doUnionOfAccountInfo' should be either 'true' or 'false'"),
+  new RegExp(`^Unknown recipe ID: ${anyText}$`),
+  text('limit must a positive integer with min value 1'),
+  text('max limit allowed is 500'),
+  text('timeJoinedOrder can be either ASC OR DESC'),
+  text('invalid pagination token'),
+  // User-id mapping
+  text("Field name 'userIdType' should be one of 'SUPERTOKENS', 'EXTERNAL' or 'ANY'"),
+  text('Cannot create a userId mapping where the externalId is also a SuperTokens userID'),
+  /^UserId is already in use in (Session|UserMetadata|UserRoles|EmailVerification|TOTP) recipe$/,
+  // Bulk import
+  text('Invalid value for status. Pass one of NEW, PROCESSING, or FAILED!'),
+  text('Max limit allowed is 500'),
+  text("Field name 'ids' cannot contain more than 500 elements"),
+  text("Field name 'ids' cannot contain an empty string"),
+  // [BEYOND] POST /bulk-import/users?dryRun=<bool>
+  text("'dryRun' should be either 'true' or 'false'"),
+];
+
+const byStatus: Record<number, RegExp[]> = {
+  400: badRequest,
+  401: [text('Invalid API key')],
+  403: [text('Only public tenantId can call this app specific API')],
+  404: [text('Not found')],
+  405: [text('Method not supported')],
+  413: [/^Request body is larger than the limit of \d+ bytes$/],
+};
+
+export function isContractError(statusCode: number, body: string): boolean {
+  const trimmed = body.endsWith('\n') ? body.slice(0, -1) : body;
+  if (statusCode === 400 && isBulkJsonError(trimmed)) return true;
+  return (byStatus[statusCode] ?? []).some((pattern) => pattern.test(trimmed));
+}
+
+// Bulk import answers its validation failures as JSON text (contract §10.3, §10.6).
+function isBulkJsonError(body: string): boolean {
+  let value: unknown;
+  try {
+    value = JSON.parse(body);
+  } catch {
+    return false;
+  }
+  if (typeof value !== 'object' || value === null) return false;
+  const record = value as Record<string, unknown>;
+  const keys = Object.keys(record).sort().join(',');
+  if (keys === 'errors') return Array.isArray(record.errors) && record.errors.every((item) => typeof item === 'string');
+  if (keys === 'error') return record.error === 'You can only add 10000 users at a time.';
+  if (keys === 'error,users') {
+    return record.error === 'Data has missing or invalid fields. Please check the users field for more details.' && Array.isArray(record.users);
+  }
+  return false;
+}
