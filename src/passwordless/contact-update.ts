@@ -2,6 +2,7 @@ import type pg from 'pg';
 import { badInput } from '../errors.js';
 import { withTransaction } from '../db/transaction.js';
 import { normaliseEmail, normalisePhoneNumber } from '../normalise/contact.js';
+import { assertMaxLength } from '../normalise/length-limits.js';
 import {
   deleteDevicesByContacts,
   findContactOwners,
@@ -42,6 +43,8 @@ async function applyUpdate(tx: pg.PoolClient, update: ContactUpdate): Promise<Up
   if (!user || user.recipe_id !== 'passwordless') return { status: 'UNKNOWN_USER_ID_ERROR' };
   const email = nextValue(user.email, update.email, normaliseEmail);
   const phoneNumber = nextValue(user.phone_number, update.phoneNumber, normalisePhoneNumber);
+  assertMaxLength('email', email);
+  assertMaxLength('phoneNumber', phoneNumber);
   if (email === null && phoneNumber === null) throw badInput('You cannot clear both email and phone number of a user');
 
   const emailChanges = email !== user.email;

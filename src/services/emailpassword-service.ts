@@ -10,6 +10,7 @@ import {
 } from '../db/emailpassword-repository.js';
 import { findUserById, type UserRow } from '../db/users-repository.js';
 import { normaliseEmail } from '../normalise/contact.js';
+import { assertMaxLength } from '../normalise/length-limits.js';
 import type { ServiceDependencies } from './services.js';
 
 /** Runs the app/tenant existence check at the point of the validation order where the contract puts it. */
@@ -54,10 +55,12 @@ export class EmailPasswordService {
     checkTenant();
     if (check.status === 'SIGNER_KEY_MISSING') throw coreError('SIGNER_KEY_MISSING');
     if (check.status === 'INVALID') throw badInput(check.message);
+    const email = normaliseEmail(input.email);
+    assertMaxLength('email', email);
     const { row, existed } = await upsertEmailPasswordUser(this.deps.pool, {
       userId: randomUUID(),
       tenantId: input.tenantId,
-      email: normaliseEmail(input.email),
+      email,
       passwordHash: check.hash,
       timeJoined: this.deps.clock(),
     });
@@ -86,6 +89,7 @@ export class EmailPasswordService {
     if (input.password === '') throw badInput('Password cannot be an empty string');
     checkTenant();
     const email = normaliseEmail(input.email);
+    assertMaxLength('email', email);
     const passwordHash = await this.deps.hasher.hash(input.password);
     const user = { userId: randomUUID(), tenantId: input.tenantId, email, passwordHash, timeJoined: this.deps.clock() };
     const row = await insertEmailPasswordUser(this.deps.pool, user, isFakeEmail(email));
@@ -103,10 +107,11 @@ export class EmailPasswordService {
   }
 
   async updateUser(recipeUserId: string, changes: { email?: string; password?: string }): Promise<UpdateUserResult> {
+    const email = changes.email === undefined ? undefined : normaliseEmail(changes.email);
+    assertMaxLength('email', email);
     const row = await findUserById(this.deps.pool, recipeUserId);
     if (row?.recipe_id !== 'emailpassword') return { status: 'UNKNOWN_USER_ID_ERROR' };
     const passwordHash = changes.password === undefined ? undefined : await this.deps.hasher.hash(changes.password);
-    const email = changes.email === undefined ? undefined : normaliseEmail(changes.email);
     const result = await updateEmailPasswordUser(this.deps.pool, row.user_id, { email, passwordHash });
     if (result === 'EMAIL_TAKEN') return { status: 'EMAIL_ALREADY_EXISTS_ERROR' };
     return { status: result === 'OK' ? 'OK' : 'UNKNOWN_USER_ID_ERROR' };

@@ -17,6 +17,7 @@ import {
   type DeviceFilter,
 } from '../db/passwordless-repository.js';
 import { normaliseEmail, normalisePhoneNumber } from '../normalise/contact.js';
+import { assertMaxLength } from '../normalise/length-limits.js';
 import {
   decodeSalt,
   encodeDeviceId,
@@ -62,6 +63,7 @@ export class PasswordlessService {
   async createCode(tenantId: string, target: CodeTarget, userInputCode?: string): Promise<CreateCodeResult> {
     if (target.kind === 'deviceId') return this.addCode(tenantId, target.value, userInputCode);
     const contact = normaliseContact(target.kind, target.value);
+    assertMaxLength(contact.kind, contact.value);
     for (let attempt = 1; ; attempt++) {
       const secrets = newDeviceSecrets();
       const code = this.newCode(secrets, userInputCode);

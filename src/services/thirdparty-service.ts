@@ -10,6 +10,7 @@ import {
   lockThirdPartyUser,
   updateUserEmail,
 } from '../db/thirdparty-repository.js';
+import { assertMaxLength } from '../normalise/length-limits.js';
 import { normaliseEmail } from '../normalise/contact.js';
 import type { ServiceDependencies } from './services.js';
 
@@ -27,15 +28,6 @@ export type GetThirdPartyUserResult =
   | { status: 'UNKNOWN_USER_ID_ERROR' }
   | { status: 'UNKNOWN_THIRD_PARTY_USER_ERROR' };
 
-// The reference's column widths (contract §7.1). It answers an over-long value with a database 500; we name the
-// field instead, since a 500 means a bug here.
-const lengthLimits = { thirdPartyId: 28, thirdPartyUserId: 256, email: 256 } as const;
-
-function assertLength(field: keyof typeof lengthLimits, value: string): void {
-  // Code points, as PostgreSQL's char_length counts them.
-  if ([...value].length > lengthLimits[field]) throw badInput(`${field} is too long. Max length is ${lengthLimits[field]}.`);
-}
-
 // A row can vanish between the insert and the read only if the user is removed at that moment; a retry then
 // creates it afresh.
 const maxSignInUpAttempts = 3;
@@ -45,9 +37,9 @@ export class ThirdPartyService {
 
   async signInUp(input: SignInUpInput): Promise<SignInUpResult> {
     const email = normaliseEmail(input.email);
-    assertLength('thirdPartyId', input.thirdPartyId);
-    assertLength('thirdPartyUserId', input.thirdPartyUserId);
-    assertLength('email', email);
+    assertMaxLength('thirdPartyId', input.thirdPartyId);
+    assertMaxLength('thirdPartyUserId', input.thirdPartyUserId);
+    assertMaxLength('email', email);
     for (let attempt = 1; attempt <= maxSignInUpAttempts; attempt++) {
       const result = await withTransaction(this.deps.pool, (client) => this.signInUpOnce(client, { ...input, email }));
       if (!result) continue;
