@@ -25,6 +25,7 @@ export interface Config {
   postgresql_password: string | undefined;
   postgresql_database_name: string | undefined;
   postgresql_connection_pool_size: number;
+  postgresql_query_timeout_ms: number;
   postgresql_table_schema: string;
   embedded_data_dir: string;
 

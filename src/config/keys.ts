@@ -39,6 +39,7 @@ export const configKeys: ConfigKey[] = [
   { name: 'postgresql_password', env: ['POSTGRESQL_PASSWORD'], schema: Str(), description: 'external PostgreSQL password' },
   { name: 'postgresql_database_name', env: ['POSTGRESQL_DATABASE_NAME'], schema: Str(), description: 'external PostgreSQL database (default supertokens)' },
   { name: 'postgresql_connection_pool_size', env: ['POSTGRESQL_CONNECTION_POOL_SIZE'], schema: Int(1), default: 10, description: 'connections in the pool' },
+  { name: 'postgresql_query_timeout_ms', env: ['POSTGRESQL_QUERY_TIMEOUT_MS'], schema: Int(1), default: 60000, description: 'a query with no answer after this long fails (a database that stopped answering)' },
   { name: 'postgresql_table_schema', env: ['POSTGRESQL_TABLE_SCHEMA'], schema: Str(), default: 'public', description: 'schema holding the tables (created if missing)' },
   { name: 'embedded_data_dir', env: ['EMBEDDED_DATA_DIR'], schema: Str(), default: './data', description: 'data folder of the embedded PostgreSQL' },
 

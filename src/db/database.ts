@@ -41,7 +41,12 @@ export async function openDatabase(config: Config, log: DatabaseLog): Promise<Da
     const url = new URL(connectionString);
     description = `external PostgreSQL at ${url.hostname}:${url.port || 5432}${url.pathname}`;
   }
-  const pool = createPool({ connectionString, schema: config.postgresql_table_schema, size: config.postgresql_connection_pool_size });
+  const pool = createPool({
+    connectionString,
+    schema: config.postgresql_table_schema,
+    size: config.postgresql_connection_pool_size,
+    queryTimeoutMs: config.postgresql_query_timeout_ms,
+  });
   try {
     const applied = await migrate(pool, config.postgresql_table_schema);
     if (applied.length > 0) log.info(`applied migrations: ${applied.join(', ')}`);

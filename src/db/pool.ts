@@ -10,15 +10,19 @@ export interface PoolOptions {
   connectionString: string;
   schema: string;
   size: number;
+  queryTimeoutMs?: number;
 }
 
-export function createPool({ connectionString, schema, size }: PoolOptions): pg.Pool {
+export function createPool({ connectionString, schema, size, queryTimeoutMs = 60_000 }: PoolOptions): pg.Pool {
   const pool = new pg.Pool({
     connectionString,
     max: size,
     // Fail fast while the database is down instead of queueing requests behind a dead server.
     connectionTimeoutMillis: 5000,
     idleTimeoutMillis: 30000,
+    // A server that accepts connections but stops answering (frozen, network split) would hold requests forever.
+    query_timeout: queryTimeoutMs,
+    keepAlive: true,
     options: `-c search_path=${pg.escapeIdentifier(schema)}`,
   });
   // An idle client losing its server (a restart) must not crash the process; the next query reconnects.
