@@ -60,6 +60,6 @@ export const configKeys: ConfigKey[] = [
 
   { name: 'bulk_migration_batch_size', env: ['BULK_MIGRATION_BATCH_SIZE'], schema: Int(1), default: 8000, description: 'queue rows claimed per batch' },
   { name: 'bulk_migration_parallelism', env: ['BULK_MIGRATION_PARALLELISM'], schema: Int(1), default: cpuCount, defaultText: 'number of CPUs', description: 'batches imported at once' },
-  { name: 'bulk_migration_sleep_between_rounds_in_batch_ms', env: ['BULK_MIGRATION_SLEEP_BETWEEN_ROUNDS_IN_BATCH_MS'], schema: Int(0), default: 1000, description: 'pause when a sweep found nothing to do' },
+  { name: 'bulk_migration_sleep_between_rounds_in_batch_ms', env: ['BULK_MIGRATION_SLEEP_BETWEEN_ROUNDS_IN_BATCH_MS'], schema: Int(0), default: 1000, description: 'pause before a batch that rolled back (a lost connection, a deadlock) is tried again' },
   { name: 'bulk_import_interval_seconds', env: ['BULK_IMPORT_INTERVAL_SECONDS'], schema: Int(1), default: 60, description: 'sweep interval that also picks up rows left PROCESSING by a crash' },
 ];
