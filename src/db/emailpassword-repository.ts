@@ -25,6 +25,9 @@ export async function upsertEmailPasswordUser(
   db: Queryable,
   user: NewEmailPasswordUser,
 ): Promise<{ row: UserRow; existed: boolean }> {
+  // Most imports create a user, and that insert needs no join; only a re-import pays for the upsert below.
+  const created = await insertEmailPasswordUser(db, user, false);
+  if (created) return { row: created, existed: false };
   const { rows } = await db.query<UserRow & { existed: boolean }>(
     `WITH u AS (
        INSERT INTO users (user_id, tenant_id, recipe_id, time_joined, email, password_hash)
