@@ -233,18 +233,33 @@ export async function findPasswordlessUserByContact(db: Queryable, tenantId: str
   return rows[0];
 }
 
+/** On a successful consume: the contact's pending devices go, and its passwordless user (if any) comes back. */
+export async function deleteDevicesAndFindUserByContact(db: Queryable, tenantId: string, contact: Contact): Promise<UserRow | undefined> {
+  const column = contactColumn[contact.kind];
+  const { rows } = await db.query<UserRow>(
+    `WITH deleted AS (DELETE FROM passwordless_devices WHERE tenant_id = $1 AND ${column} = $2)
+     SELECT ${userColumns} FROM ${userFrom}
+     WHERE u.tenant_id = $1 AND u.recipe_id = 'passwordless' AND u.${column} = $2`,
+    [tenantId, contact.value],
+  );
+  return rows[0];
+}
+
 /** undefined when another passwordless user took the contact first (a unique index said no). */
 export async function insertPasswordlessUser(
   db: Queryable,
-  user: { userId: string; tenantId: string; timeJoined: number; contact: Contact },
+  user: { userId: string; tenantId: string; timeJoined: number; contact: Contact; markEmailVerified: boolean },
 ): Promise<UserRow | undefined> {
-  // A new user has no id mapping and no verified email yet, so the row is complete without a join.
+  // A new user has no id mapping yet, so the row is complete without a join; its email is verified in the same
+  // statement when asked.
   const { rows } = await db.query<UserRow>(
-    `INSERT INTO users (user_id, tenant_id, recipe_id, time_joined, email, phone_number)
-     VALUES ($1, $2, 'passwordless', $3, $4, $5) ON CONFLICT DO NOTHING
-     RETURNING user_id, tenant_id, recipe_id, time_joined, email, phone_number, third_party_id, third_party_user_id,
-       NULL::text AS external_user_id, email IS NULL AS verified`,
-    [user.userId, user.tenantId, user.timeJoined, emailOrNull(user.contact), phoneOrNull(user.contact)],
+    `WITH u AS (
+       INSERT INTO users (user_id, tenant_id, recipe_id, time_joined, email, phone_number)
+       VALUES ($1, $2, 'passwordless', $3, $4, $5) ON CONFLICT DO NOTHING
+       RETURNING user_id, tenant_id, recipe_id, time_joined, email, phone_number, third_party_id, third_party_user_id),
+     v AS (INSERT INTO email_verifications (user_id, email) SELECT user_id, email FROM u WHERE $6::boolean AND email IS NOT NULL)
+     SELECT u.*, NULL::text AS external_user_id, (u.email IS NULL OR $6::boolean) AS verified FROM u`,
+    [user.userId, user.tenantId, user.timeJoined, emailOrNull(user.contact), phoneOrNull(user.contact), user.markEmailVerified],
   );
   return rows[0];
 }

@@ -6,10 +6,9 @@ import { markEmailVerified, type UserRow } from '../db/users-repository.js';
 import {
   contactOf,
   deleteDevice,
-  deleteDevicesByContacts,
+  deleteDevicesAndFindUserByContact,
   deleteUnlockedDevicesByContact,
   findDeviceWithCodeForUpdate,
-  findPasswordlessUserByContact,
   incrementFailedAttempts,
   insertPasswordlessUser,
   lockContactOfDevice,
@@ -60,7 +59,8 @@ export class CodeRedeemer {
     });
   }
 
-  /** One transaction: verify, delete the contact's pending devices, find or create the user, verify the email. */
+  /** One transaction: verify, delete the contact's pending devices, find or create the user, verify the email.
+   * A new user costs six round trips, BEGIN and COMMIT included. */
   async consume(input: RedeemInput, options: { markEmailVerified: boolean }): Promise<ConsumeResult> {
     const proof = decodeProof(input);
     return withTransaction(this.deps.pool, async (tx) => {
@@ -68,24 +68,23 @@ export class CodeRedeemer {
       if (verified.status !== 'OK') return verified;
       const { device } = verified;
       const contact = contactOf(device);
-      await deleteDevicesByContacts(tx, input.tenantId, [contact]);
-
-      let user = await findPasswordlessUserByContact(tx, input.tenantId, contact);
-      const createdNewUser = !user;
+      const verifyEmail = options.markEmailVerified && contact.kind === 'email';
+      let user = await deleteDevicesAndFindUserByContact(tx, input.tenantId, contact);
       if (!user) {
-        user = await insertPasswordlessUser(tx, { userId: crypto.randomUUID(), tenantId: input.tenantId, timeJoined: this.deps.clock(), contact });
+        const newUser = { userId: crypto.randomUUID(), tenantId: input.tenantId, timeJoined: this.deps.clock(), contact, markEmailVerified: verifyEmail };
+        user = await insertPasswordlessUser(tx, newUser);
         // Another request created a passwordless user with this contact first; the devices stay deleted.
         if (!user) return restartFlow;
         this.deps.log.info({ userId: user.user_id }, 'passwordless user created');
-      } else {
-        const other = otherContactOf(user, contact);
-        if (other) await deleteUnlockedDevicesByContact(tx, input.tenantId, other);
+        return { status: 'OK', createdNewUser: true, user, consumedDevice: consumedDeviceOf(device) };
       }
-      if (options.markEmailVerified && contact.kind === 'email') {
+      const other = otherContactOf(user, contact);
+      if (other) await deleteUnlockedDevicesByContact(tx, input.tenantId, other);
+      if (verifyEmail) {
         await markEmailVerified(tx, user.user_id, contact.value);
         user = { ...user, verified: true } satisfies UserRow;
       }
-      return { status: 'OK', createdNewUser, user, consumedDevice: consumedDeviceOf(device) };
+      return { status: 'OK', createdNewUser: false, user, consumedDevice: consumedDeviceOf(device) };
     });
   }
 
