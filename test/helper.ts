@@ -89,7 +89,16 @@ const userTables = [
 ];
 
 export async function truncateAll(db: TestDatabase): Promise<void> {
-  await db.pool.query(`TRUNCATE ${userTables.join(', ')} CASCADE`);
+  // The bulk-import worker of a running app may hold row locks on these tables; PostgreSQL then picks one side
+  // of the deadlock to fail, and if that is the TRUNCATE it simply runs again.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await db.pool.query(`TRUNCATE ${userTables.join(', ')} CASCADE`);
+      return;
+    } catch (error) {
+      if ((error as { code?: string }).code !== '40P01' || attempt === 5) throw error;
+    }
+  }
 }
 
 export async function countRows(db: TestDatabase, table: string): Promise<number> {

