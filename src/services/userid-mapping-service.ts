@@ -15,6 +15,7 @@ import {
 } from '../db/user-id-mappings-repository.js';
 import { javaTrim } from '../normalise/java-trim.js';
 import type { ServiceDependencies } from './services.js';
+import { assertMaxLength } from '../normalise/length-limits.js';
 
 export type UserIdType = 'SUPERTOKENS' | 'EXTERNAL' | 'ANY';
 
@@ -66,6 +67,7 @@ export class UserIdMappingService {
   async createMapping(input: CreateMappingInput): Promise<CreateMappingResult> {
     const superTokensUserId = nonEmpty('superTokensUserId', input.superTokensUserId);
     const externalUserId = nonEmpty('externalUserId', input.externalUserId);
+    assertMaxLength('externalUserId', externalUserId);
     const info = optionalInfo(input.externalUserIdInfo);
     const db = this.deps.pool;
 

@@ -26,11 +26,20 @@ describe('length limits', () => {
     expect(await snapshot(t.db)).toEqual(before);
   });
 
+  it('on a user-id mapping', async () => {
+    const signUp = await call(t.app, 'POST', '/recipe/signup', { body: { email: 'mapped@example.com', password: 'secret' } });
+    const before = await snapshot(t.db);
+    const reply = await call(t.app, 'POST', '/recipe/userid/map', { body: { superTokensUserId: signUp.json.user.id, externalUserId: 'é'.repeat(129) } });
+    expect([reply.statusCode, reply.body]).toEqual([400, 'externalUserId is too long. Max length is 128.\n']);
+    expect(await snapshot(t.db)).toEqual(before);
+  });
+
   it('on the email-password and passwordless updates', async () => {
     const signUp = await call(t.app, 'POST', '/recipe/signup', { body: { email: 'short@example.com', password: 'secret' } });
     const before = await snapshot(t.db);
     const update = await call(t.app, 'PUT', '/recipe/user', { body: { recipeUserId: signUp.json.user.id, email: longEmail } });
     expect([update.statusCode, update.body]).toEqual([400, 'email is too long. Max length is 256.\n']);
+    expect(await snapshot(t.db)).toEqual(before);
 
     const code = await call(t.app, 'POST', '/recipe/signinup/code', { body: { email: 'pl@example.com' } });
     const consumed = await call(t.app, 'POST', '/recipe/signinup/code/consume', {
@@ -43,6 +52,5 @@ describe('length limits', () => {
     });
     expect([phone.statusCode, phone.body]).toEqual([400, 'phoneNumber is too long. Max length is 256.\n']);
     expect(await snapshot(t.db)).toEqual(afterConsume);
-    expect(before.users).toHaveLength(1);
   });
 });

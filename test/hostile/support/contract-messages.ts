@@ -40,7 +40,7 @@ const badRequest: RegExp[] = [
   text('Please provide only one of userId or (thirdPartyId & thirdPartyUserId)'),
   text('Please provide one of userId or (thirdPartyId & thirdPartyUserId)'),
   // Not in the contract (§7.1 proposes a 500): the third-party service names the over-long field instead.
-  /^(thirdPartyId|thirdPartyUserId|email|phoneNumber) is too long\. Max length is (28|256)\.$/,
+  /^(thirdPartyId|thirdPartyUserId|email|phoneNumber|externalUserId) is too long\. Max length is (28|128|256)\.$/,
   // Users
   text("If 'thirdPartyId' is provided, 'thirdPartyUserId' must also be provided, and vice versa"),
   text("'doUnionOfAccountInfo' should be either 'true' or 'false'"),
