@@ -25,7 +25,9 @@ interface Tally {
   byStatus: Record<number, number>;
 }
 
-const baseSeed = Number(process.env.FUZZ_SEED ?? Date.now());
+// The suite replays one fixed seed, so a red run always means a change broke something; `FUZZ_SEED=random`
+// (the long variant) explores new inputs, and any seed it prints replays a failure.
+const baseSeed = process.env.FUZZ_SEED === 'random' ? Date.now() : Number(process.env.FUZZ_SEED ?? 20261122);
 
 // Counterexamples can hold megabytes of generated text: report the request as the property described it.
 const reporter = (lane: number) => (details: fc.RunDetails<[FuzzCase]>): void => {
