@@ -1,16 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { call, type Reply } from '../../helper.js';
+import type { CreateCodeResult } from '../../../src/passwordless/types.js';
 
-export interface IssuedCode {
-  status: 'OK';
-  preAuthSessionId: string;
-  codeId: string;
-  deviceId: string;
-  userInputCode: string;
-  linkCode: string;
-  timeCreated: number;
-  codeLifetime: number;
-}
+export type IssuedCode = Extract<CreateCodeResult, { status: 'OK' }>;
 
 export async function createCode(app: FastifyInstance, body: Record<string, unknown>, headers: Record<string, string> = {}): Promise<IssuedCode> {
   const reply = await call(app, 'POST', '/recipe/signinup/code', { body, headers });
