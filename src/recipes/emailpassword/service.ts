@@ -30,13 +30,6 @@ export type SignUpResult = { status: 'OK'; user: UserRow } | { status: 'EMAIL_AL
 export type GetUserResult = { status: 'OK'; user: UserRow } | { status: 'UNKNOWN_USER_ID_ERROR' } | { status: 'UNKNOWN_EMAIL_ERROR' };
 export type UpdateUserResult = { status: 'OK' | 'UNKNOWN_USER_ID_ERROR' | 'EMAIL_ALREADY_EXISTS_ERROR' };
 
-// §6.1 steps 4 and 5 come before the tenant check; the format checks of step 7 after it.
-const INPUT_MESSAGES = new Set([
-  'Password hash cannot be an empty string',
-  'Hashing Algorithm cannot be an empty string',
-  'Unsupported password hashing algorithm',
-]);
-
 // Placeholder addresses some SDKs create for users without a real email (§6.3).
 function isFakeEmail(email: string): boolean {
   return email.endsWith('@stfakeemail.supertokens.com') || email.endsWith('.fakeemail.com');
@@ -57,7 +50,7 @@ export class EmailPasswordService {
   /** §6.1 steps 4 and 5, which the contract reports before the tenant check. */
   checkImportInput(input: ImportRequest): CheckedImport {
     const check = this.deps.hasher.checkImport(input.passwordHash, input.hashingAlgorithm);
-    if (check.status === 'INVALID' && INPUT_MESSAGES.has(check.message)) throw badInput(check.message);
+    if (check.status === 'INVALID' && check.stage !== 'FORMAT') throw badInput(check.message);
     return { email: input.email, check };
   }
 
