@@ -5,10 +5,9 @@ import type { Config } from '../config/config.js';
 import { coreError } from '../errors.js';
 import type { ResolvedPath } from '../http/path-resolver.js';
 import { cdiAtLeast, compareCdiVersions, isSupportedCdiVersion, parseCdiVersion, type CdiVersion } from '../http/cdi-version.js';
-import { exemptionFor } from '../http/exempt-paths.js';
 import { routeMarker } from '../http/route.js';
 
-export { assertAppScope, assertTenantScope } from '../http/scope.js';
+export { assertAppScope, assertTenantScope } from '../http/route.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -16,6 +15,28 @@ declare module 'fastify' {
     tenantId: string;
     cdiVersion: CdiVersion;
   }
+}
+
+// The only paths whose pipeline checks differ from every other route's (contract §1.4, §1.5, §4.2).
+interface PathExemption {
+  /** Answered without an API key. */
+  apiKey: boolean;
+  /** Any well-formed cdi-version up to the maximum is accepted, not only the supported set. */
+  cdiVersionMembership: boolean;
+  /** A non-public app or tenant in the path is answered 404 (only `/`: there it can only be a tenant that does not exist). */
+  publicTenantOnly: boolean;
+}
+
+const EXEMPTIONS: Readonly<Record<string, PathExemption>> = {
+  '/': { apiKey: true, cdiVersionMembership: true, publicTenantOnly: true },
+  '/hello': { apiKey: true, cdiVersionMembership: true, publicTenantOnly: false },
+  '/apiversion': { apiKey: false, cdiVersionMembership: true, publicTenantOnly: false },
+};
+
+const NONE: PathExemption = { apiKey: false, cdiVersionMembership: false, publicTenantOnly: false };
+
+function exemptionFor(routePath: string | undefined): PathExemption {
+  return (routePath !== undefined && EXEMPTIONS[routePath]) || NONE;
 }
 
 export const resolvedPathKey = Symbol('resolvedPath');
