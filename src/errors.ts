@@ -6,7 +6,66 @@ const catalog = {
   INVALID_FIELD: { status: 400, message: (field: string) => `Field name '${field}' is invalid in JSON input` },
   MISSING_QUERY_FIELD: { status: 400, message: (field: string) => `Field name '${field}' is missing in GET request` },
   QUERY_FIELD_NOT_INT: { status: 400, message: (field: string) => `Field name '${field}' must be an int in the GET request` },
+  /** @deprecated Free text; add a named entry instead. */
   BAD_INPUT: { status: 400, message: (text: string) => text },
+  FIELD_EMPTY: { status: 400, message: (field: string) => `Field name '${field}' cannot be an empty String` },
+  FIELD_TOO_LONG: { status: 400, message: (field: string, max: number) => `${field} is too long. Max length is ${max}.` },
+  LIMIT_NOT_POSITIVE: { status: 400, message: () => 'limit must a positive integer with min value 1' },
+  INVALID_PAGINATION_TOKEN: { status: 400, message: () => 'invalid pagination token' },
+
+  // Passwordless (§5)
+  CREATE_CODE_TARGET: { status: 400, message: () => 'Please provide exactly one of email, phoneNumber or deviceId' },
+  USER_INPUT_CODE_EMPTY: { status: 400, message: () => 'userInputCode cannot be an empty string.' },
+  CONSUME_CODE_FORM: { status: 400, message: () => 'Please provide exactly one of linkCode or deviceId+userInputCode' },
+  INPUT_ENCODING: { status: 400, message: (field: 'deviceId' | 'linkCode') => `Input encoding error in ${field}` },
+  PRE_AUTH_SESSION_MISMATCH: { status: 400, message: () => "preAuthSessionId and deviceId doesn't match" },
+  LIST_CODES_LOOKUP: { status: 400, message: () => 'Please provide exactly one of email, phoneNumber, deviceId or preAuthSessionId' },
+  REMOVE_CODE_NEITHER: { status: 400, message: () => "Please provide either 'codeId' or 'preAuthSessionId'" },
+  REMOVE_CODE_BOTH: { status: 400, message: () => "Please provide only one of 'codeId' or 'preAuthSessionId'" },
+  REMOVE_CODES_CONTACT: { status: 400, message: () => 'Please provide exactly one of email or phoneNumber' },
+  PASSWORDLESS_USER_LOOKUP: { status: 400, message: () => 'Please provide exactly one of userId, email or phoneNumber' },
+  CLEAR_BOTH_CONTACTS: { status: 400, message: () => 'You cannot clear both email and phone number of a user' },
+
+  // Email-password (§6)
+  /** The hash registry's own text (src/hashing/): empty hash or algorithm, unsupported algorithm, or the format's parse error. */
+  PASSWORD_HASH_INVALID: { status: 400, message: (reason: string) => reason },
+  PASSWORD_EMPTY: { status: 400, message: () => 'Password cannot be an empty string' },
+  USER_LOOKUP_BOTH: { status: 400, message: () => 'Please provide only one of userId or email' },
+  USER_LOOKUP_NEITHER: { status: 400, message: () => 'Please provide one of userId or email' },
+  UPDATE_USER_NOTHING: { status: 400, message: () => 'You have to provide either email or password.' },
+
+  // Third party (§7)
+  THIRD_PARTY_LOOKUP_BOTH: { status: 400, message: () => 'Please provide only one of userId or (thirdPartyId & thirdPartyUserId)' },
+  THIRD_PARTY_LOOKUP_NEITHER: { status: 400, message: () => 'Please provide one of userId or (thirdPartyId & thirdPartyUserId)' },
+
+  // Users (§8)
+  DO_UNION_NOT_BOOLEAN: { status: 400, message: () => "'doUnionOfAccountInfo' should be either 'true' or 'false'" },
+  THIRD_PARTY_PAIR: {
+    status: 400,
+    message: () => "If 'thirdPartyId' is provided, 'thirdPartyUserId' must also be provided, and vice versa",
+  },
+  UNKNOWN_RECIPE_ID: { status: 400, message: (recipeId: string) => `Unknown recipe ID: ${recipeId}` },
+  TIME_JOINED_ORDER: { status: 400, message: () => 'timeJoinedOrder can be either ASC OR DESC' },
+  USERS_LIMIT_TOO_HIGH: { status: 400, message: (max: number) => `max limit allowed is ${max}` },
+
+  // User-id mapping (§9)
+  USER_ID_TYPE: { status: 400, message: () => "Field name 'userIdType' should be one of 'SUPERTOKENS', 'EXTERNAL' or 'ANY'" },
+  EXTERNAL_ID_IS_USER_ID: {
+    status: 400,
+    message: () => 'Cannot create a userId mapping where the externalId is also a SuperTokens userID',
+  },
+  USER_ID_IN_USE: { status: 400, message: (recipe: string) => `UserId is already in use in ${recipe} recipe` },
+
+  // Bulk import (§10); its 400s for users are JSON bodies (jsonBadInput)
+  QUEUE_STATUS: { status: 400, message: () => 'Invalid value for status. Pass one of NEW, PROCESSING, or FAILED!' },
+  QUEUE_LIMIT_TOO_HIGH: { status: 400, message: (max: number) => `Max limit allowed is ${max}` },
+  DRY_RUN_NOT_BOOLEAN: { status: 400, message: () => "'dryRun' should be either 'true' or 'false'" },
+  REMOVE_IDS_TOO_MANY: { status: 400, message: (max: number) => `Field name 'ids' cannot contain more than ${max} elements` },
+  REMOVE_IDS_EMPTY_STRING: { status: 400, message: () => "Field name 'ids' cannot contain an empty string" },
+  BULK_USERS_INVALID: { status: 400, message: () => 'Data has missing or invalid fields. Please check the users field for more details.' },
+  BULK_TOO_MANY_USERS: { status: 400, message: (max: number) => `You can only add ${max} users at a time.` },
+  BULK_USER_REJECTED: { status: 400, message: () => 'The user was not imported; see errors' },
+
   CDI_VERSION_INVALID: { status: 400, message: () => 'cdi-version header is invalid' },
   CDI_VERSION_NOT_SUPPORTED: { status: 400, message: (version: string) => `cdi-version ${version} not supported` },
   CDI_VERSION_TOO_LOW: {
@@ -50,16 +109,26 @@ export class CoreError extends Error {
   }
 }
 
-export function coreError<C extends ErrorCode>(code: C, ...args: MessageArgs<C>): CoreError {
-  const message = (catalog[code].message as (...values: unknown[]) => string)(...args);
-  return new CoreError(code, message);
+export function errorMessage<C extends ErrorCode>(code: C, ...args: MessageArgs<C>): string {
+  return (catalog[code].message as (...values: unknown[]) => string)(...args);
 }
 
+export function coreError<C extends ErrorCode>(code: C, ...args: MessageArgs<C>): CoreError {
+  return new CoreError(code, errorMessage(code, ...args));
+}
+
+/** @deprecated Free text outside the catalog; use coreError with a named entry. */
 export const badInput = (message: string) => coreError('BAD_INPUT', message);
 export const invalidField = (field: string) => coreError('INVALID_FIELD', field);
 
+/** A catalog error answered with a JSON body (bulk import) instead of its plain-text message. */
+export function jsonCoreError(code: ErrorCode, body: object): CoreError {
+  return new CoreError(code, JSON.stringify(body), body);
+}
+
+/** @deprecated Use jsonCoreError with a named entry. */
 export function jsonBadInput(body: object): CoreError {
-  return new CoreError('BAD_INPUT', JSON.stringify(body), body);
+  return jsonCoreError('BAD_INPUT', body);
 }
 
 export function errorStatus(code: ErrorCode): number {

@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import type pg from 'pg';
-import { jsonBadInput } from '../errors.js';
+import { errorMessage, jsonCoreError } from '../errors.js';
 import { findExistingRoles, insertQueueRows } from './repository.js';
 import type { PasswordHasher } from '../hashing/registry.js';
 import { javaTrim } from '../normalise/java-trim.js';
@@ -13,10 +13,11 @@ import type { EnqueuedUser } from './schemas.js';
 export type { EnqueuedUser };
 
 export const maxUsersPerRequest = 10000;
-const invalidUsersMessage = 'Data has missing or invalid fields. Please check the users field for more details.';
 
 export function assertBatchSize(count: number): void {
-  if (count > maxUsersPerRequest) throw jsonBadInput({ error: `You can only add ${maxUsersPerRequest} users at a time.` });
+  if (count > maxUsersPerRequest) {
+    throw jsonCoreError('BULK_TOO_MANY_USERS', { error: errorMessage('BULK_TOO_MANY_USERS', maxUsersPerRequest) });
+  }
 }
 
 export interface ValidatedBatch {
@@ -38,7 +39,7 @@ export async function validateBatch(db: pg.Pool, input: JsonObject[], hasher: Pa
 }
 
 export function throwIfInvalid(errors: ValidatedBatch['errors']): void {
-  if (errors.length > 0) throw jsonBadInput({ error: invalidUsersMessage, users: errors });
+  if (errors.length > 0) throw jsonCoreError('BULK_USERS_INVALID', { error: errorMessage('BULK_USERS_INVALID'), users: errors });
 }
 
 // [BEYOND] dry run: what the worker would say about each user, from the live database, without writing. Import

@@ -1,4 +1,4 @@
-import { badInput } from '../errors.js';
+import { coreError } from '../errors.js';
 import type { QueueCursor, QueueRow } from './repository.js';
 import type { QueueEntry } from './schemas.js';
 
@@ -8,7 +8,7 @@ export function encodeQueueCursor(row: Pick<QueueRow, 'id' | 'created_at'>): str
 }
 
 export function decodeQueueCursor(token: string): QueueCursor {
-  const invalid = badInput('invalid pagination token');
+  const invalid = coreError('INVALID_PAGINATION_TOKEN');
   // Buffer.from(…, 'base64') skips characters it does not know; the reference's decoder rejects them.
   if (token.length % 4 !== 0 || !/^[A-Za-z0-9+/]*={0,2}$/.test(token)) throw invalid;
   const parts = Buffer.from(token, 'base64').toString('utf8').split(';');

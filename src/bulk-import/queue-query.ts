@@ -1,4 +1,4 @@
-import { badInput, invalidField } from '../errors.js';
+import { coreError, invalidField } from '../errors.js';
 import { integerQuery } from '../http/query.js';
 import type { QueueStatus } from './repository.js';
 
@@ -11,15 +11,15 @@ const queueStatuses: readonly string[] = ['NEW', 'PROCESSING', 'FAILED'] satisfi
 
 export function parseQueueStatus(value: string | undefined): QueueStatus | undefined {
   if (value === undefined) return undefined;
-  if (!queueStatuses.includes(value)) throw badInput('Invalid value for status. Pass one of NEW, PROCESSING, or FAILED!');
+  if (!queueStatuses.includes(value)) throw coreError('QUEUE_STATUS');
   return value as QueueStatus;
 }
 
 export function parseListLimit(query: Record<string, string | undefined>): number {
   const limit = integerQuery(query, 'limit');
   if (limit === undefined) return defaultLimit;
-  if (limit > maxLimit) throw badInput(`Max limit allowed is ${maxLimit}`);
-  if (limit < 1) throw badInput('limit must a positive integer with min value 1');
+  if (limit > maxLimit) throw coreError('QUEUE_LIMIT_TOO_HIGH', maxLimit);
+  if (limit < 1) throw coreError('LIMIT_NOT_POSITIVE');
   return limit;
 }
 
@@ -27,15 +27,15 @@ export function parseListLimit(query: Record<string, string | undefined>): numbe
 export function parseDryRun(value: string | undefined): boolean {
   if (value === undefined) return false;
   const lower = value.toLowerCase();
-  if (lower !== 'true' && lower !== 'false') throw badInput("'dryRun' should be either 'true' or 'false'");
+  if (lower !== 'true' && lower !== 'false') throw coreError('DRY_RUN_NOT_BOOLEAN');
   return lower === 'true';
 }
 
 export function parseRemoveIds(ids: unknown[]): string[] {
-  if (ids.length > maxRemoveIds) throw badInput(`Field name 'ids' cannot contain more than ${maxRemoveIds} elements`);
+  if (ids.length > maxRemoveIds) throw coreError('REMOVE_IDS_TOO_MANY', maxRemoveIds);
   return ids.map((id) => {
     if (typeof id !== 'string') throw invalidField('ids');
-    if (id === '') throw badInput("Field name 'ids' cannot contain an empty string");
+    if (id === '') throw coreError('REMOVE_IDS_EMPTY_STRING');
     return id;
   });
 }

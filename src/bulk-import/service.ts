@@ -1,4 +1,4 @@
-import { jsonBadInput } from '../errors.js';
+import { jsonCoreError } from '../errors.js';
 import { withTransaction } from '../db/transaction.js';
 import { findUserByInternalId, type UserRow } from '../users/repository.js';
 import {
@@ -78,7 +78,7 @@ export class BulkImportService {
   // Contract §10.6: one user, validated like a queued one, imported in one transaction (all or nothing).
   async importUser(input: JsonObject): Promise<{ status: 'OK'; user: UserRow }> {
     const batch = await validateBatch(this.deps.pool, [input], this.hasher, this.deps.clock());
-    if (batch.errors.length > 0) throw jsonBadInput({ errors: batch.errors[0].errors });
+    if (batch.errors.length > 0) throw jsonCoreError('BULK_USER_REJECTED', { errors: batch.errors[0].errors });
     const user = batch.users[0];
     const row = await withTransaction(this.deps.pool, async (client) => {
       let outcome: ImportOutcome;
@@ -90,7 +90,7 @@ export class BulkImportService {
         if (message === undefined) throw error;
         outcome = { ok: false, message };
       }
-      if (!outcome.ok) throw jsonBadInput({ errors: [outcome.message] });
+      if (!outcome.ok) throw jsonCoreError('BULK_USER_REJECTED', { errors: [outcome.message] });
       return findUserByInternalId(client, user.id);
     });
     return { status: 'OK', user: row! };

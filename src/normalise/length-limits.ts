@@ -1,4 +1,4 @@
-import { badInput } from '../errors.js';
+import { coreError } from '../errors.js';
 
 // The reference core's column widths. It answers an over-long value with a database 500; we name the field
 // instead (a 500 is a bug here), before anything is written.
@@ -7,6 +7,6 @@ export const lengthLimits = { thirdPartyId: 28, thirdPartyUserId: 256, email: 25
 export function assertMaxLength(field: keyof typeof lengthLimits, value: string | null | undefined): void {
   // Code points, as PostgreSQL's char_length counts them.
   if (value != null && [...value].length > lengthLimits[field]) {
-    throw badInput(`${field} is too long. Max length is ${lengthLimits[field]}.`);
+    throw coreError('FIELD_TOO_LONG', field, lengthLimits[field]);
   }
 }

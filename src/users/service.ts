@@ -1,4 +1,4 @@
-import { badInput } from '../errors.js';
+import { coreError } from '../errors.js';
 import { deleteUserByEitherId, findUserById, type UserRow } from './repository.js';
 import {
   countUsers,
@@ -63,15 +63,15 @@ export class UserService {
   // Checks in the reference's order: timeJoinedOrder, search terms, limit bounds, then the token.
   async listUsers(input: ListUsersInput): Promise<ListUsersResult> {
     const order = input.timeJoinedOrder ?? 'ASC';
-    if (order !== 'ASC' && order !== 'DESC') throw badInput('timeJoinedOrder can be either ASC OR DESC');
+    if (order !== 'ASC' && order !== 'DESC') throw coreError('TIME_JOINED_ORDER');
     const search = parseSearch(input.search);
-    if (input.limit !== undefined && input.limit > maxPageLimit && !search) throw badInput(`max limit allowed is ${maxPageLimit}`);
-    if (input.limit !== undefined && input.limit < 1) throw badInput('limit must a positive integer with min value 1');
+    if (input.limit !== undefined && input.limit > maxPageLimit && !search) throw coreError('USERS_LIMIT_TOO_HIGH', maxPageLimit);
+    if (input.limit !== undefined && input.limit < 1) throw coreError('LIMIT_NOT_POSITIVE');
     const limit = input.limit ?? defaultPageLimit;
 
     // A search answers one list, never a next page, so it has no use for a cursor.
     const cursor = input.paginationToken !== undefined && !search ? decodePaginationToken(input.paginationToken) : undefined;
-    if (input.paginationToken !== undefined && !search && !cursor) throw badInput('invalid pagination token');
+    if (input.paginationToken !== undefined && !search && !cursor) throw coreError('INVALID_PAGINATION_TOKEN');
 
     const rows = await findUsersPage(this.deps.pool, {
       tenantId: input.tenantId,

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { badInput, coreError } from '../../errors.js';
+import { coreError } from '../../errors.js';
 import {
   findEmailPasswordCredentials,
   findEmailPasswordUserByEmail,
@@ -50,13 +50,13 @@ export class EmailPasswordService {
   /** §6.1 steps 4 and 5, which the contract reports before the tenant check. */
   checkImportInput(input: ImportRequest): CheckedImport {
     const check = this.deps.hasher.checkImport(input.passwordHash, input.hashingAlgorithm);
-    if (check.status === 'INVALID' && check.stage !== 'FORMAT') throw badInput(check.message);
+    if (check.status === 'INVALID' && check.stage !== 'FORMAT') throw coreError('PASSWORD_HASH_INVALID', check.message);
     return { email: input.email, check };
   }
 
   async importPasswordHash(tenantId: string, { email: givenEmail, check }: CheckedImport): Promise<ImportResult> {
     if (check.status === 'SIGNER_KEY_MISSING') throw coreError('SIGNER_KEY_MISSING');
-    if (check.status === 'INVALID') throw badInput(check.message);
+    if (check.status === 'INVALID') throw coreError('PASSWORD_HASH_INVALID', check.message);
     const email = normaliseEmail(givenEmail);
     assertMaxLength('email', email);
     const { row, existed } = await upsertEmailPasswordUser(this.deps.pool, {

@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import type pg from 'pg';
-import { badInput } from '../../errors.js';
+import { coreError } from '../../errors.js';
 import { withTransaction } from '../../db/transaction.js';
 import { markEmailVerified, type UserRow } from '../../users/repository.js';
 import {
@@ -28,11 +28,11 @@ type Proof = { linkCodeHash: string } | { deviceIdBytes: Buffer; deviceIdHash: s
 function decodeProof(input: RedeemInput): Proof {
   if ('linkCode' in input) {
     const linkCodeBytes = decodeUrlSafeBase64(input.linkCode);
-    if (!linkCodeBytes) throw badInput('Input encoding error in linkCode');
+    if (!linkCodeBytes) throw coreError('INPUT_ENCODING', 'linkCode');
     return { linkCodeHash: linkCodeHashOf(linkCodeBytes) };
   }
   const deviceIdBytes = decodeStandardBase64(input.deviceId);
-  if (!deviceIdBytes) throw badInput('Input encoding error in deviceId');
+  if (!deviceIdBytes) throw coreError('INPUT_ENCODING', 'deviceId');
   return { deviceIdBytes, deviceIdHash: preAuthSessionIdOf(deviceIdBytes), userInputCode: input.userInputCode };
 }
 
@@ -104,7 +104,7 @@ export class CodeRedeemer {
     const codeCreatedAt = device.code_created_at;
     const codeIsLive = codeCreatedAt !== null && codeCreatedAt >= this.deps.clock() - lifetime;
     if ('linkCodeHash' in proof && !codeIsLive) return restartFlow;
-    if (device.device_id_hash !== input.preAuthSessionId.replace(/=/g, '')) throw badInput("preAuthSessionId and deviceId doesn't match");
+    if (device.device_id_hash !== input.preAuthSessionId.replace(/=/g, '')) throw coreError('PRE_AUTH_SESSION_MISMATCH');
 
     if (device.failed_attempts >= maxAttempts || (!codeIsLive && device.failed_attempts + 1 >= maxAttempts)) {
       await deleteDevice(tx, tenantId, device.device_id_hash);

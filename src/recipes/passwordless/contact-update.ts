@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { badInput } from '../../errors.js';
+import { coreError } from '../../errors.js';
 import { withTransaction } from '../../db/transaction.js';
 import { normaliseEmail, normalisePhoneNumber } from '../../normalise/contact.js';
 import { assertMaxLength } from '../../normalise/length-limits.js';
@@ -45,7 +45,7 @@ async function applyUpdate(tx: pg.PoolClient, update: ContactUpdate): Promise<Up
   const phoneNumber = nextValue(user.phone_number, update.phoneNumber, normalisePhoneNumber);
   assertMaxLength('email', email);
   assertMaxLength('phoneNumber', phoneNumber);
-  if (email === null && phoneNumber === null) throw badInput('You cannot clear both email and phone number of a user');
+  if (email === null && phoneNumber === null) throw coreError('CLEAR_BOTH_CONTACTS');
 
   const emailChanges = email !== user.email;
   const phoneChanges = phoneNumber !== user.phone_number;

@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import { badInput } from '../../errors.js';
+import { coreError } from '../../errors.js';
 import { withTransaction } from '../../db/transaction.js';
 import { findUserById } from '../../users/repository.js';
 import {
@@ -75,7 +75,7 @@ export class PasswordlessService {
   // Resend: another code for an existing device; the device's earlier codes stay valid.
   private async addCode(tenantId: string, deviceId: string, userInputCode?: string): Promise<CreateCodeResult> {
     const deviceIdBytes = decodeStandardBase64(deviceId);
-    if (!deviceIdBytes) throw badInput('Input encoding error in deviceId');
+    if (!deviceIdBytes) throw coreError('INPUT_ENCODING', 'deviceId');
     const device = await findDeviceByHash(this.deps.pool, tenantId, preAuthSessionIdOf(deviceIdBytes));
     if (!device) return { status: 'RESTART_FLOW_ERROR' };
     const secrets = { deviceIdBytes, linkCodeSalt: decodeSalt(device.link_code_salt) };
@@ -177,6 +177,6 @@ function deviceFilterOf(lookup: DeviceLookup): DeviceFilter {
   if (lookup.kind === 'email' || lookup.kind === 'phoneNumber') return normaliseContact(lookup.kind, lookup.value);
   if (lookup.kind === 'preAuthSessionId') return { kind: 'deviceIdHash', value: lookup.value };
   const deviceIdBytes = decodeStandardBase64(lookup.value);
-  if (!deviceIdBytes) throw badInput('Input encoding error in deviceId');
+  if (!deviceIdBytes) throw coreError('INPUT_ENCODING', 'deviceId');
   return { kind: 'deviceIdHash', value: preAuthSessionIdOf(deviceIdBytes) };
 }

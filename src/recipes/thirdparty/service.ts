@@ -1,5 +1,4 @@
 import crypto from 'node:crypto';
-import { badInput } from '../../errors.js';
 import type { Queryable } from '../../db/pool.js';
 import { withTransaction } from '../../db/transaction.js';
 import { findUserById, findUserByInternalId, markEmailVerified, type UserRow } from '../../users/repository.js';

@@ -1,4 +1,4 @@
-import { badInput } from '../../errors.js';
+import { coreError } from '../../errors.js';
 import { userExists } from '../repository.js';
 import {
   deleteMappingByExternalId,
@@ -39,7 +39,7 @@ export type GetMappingResult =
 
 function nonEmpty(field: string, value: string): string {
   const trimmed = javaTrim(value);
-  if (trimmed === '') throw badInput(`Field name '${field}' cannot be an empty String`);
+  if (trimmed === '') throw coreError('FIELD_EMPTY', field);
   return trimmed;
 }
 
@@ -51,7 +51,7 @@ export function parseUserIdType(value: string | undefined): UserIdType {
   if (value === undefined) return 'ANY';
   const trimmed = javaTrim(value);
   if (trimmed === 'SUPERTOKENS' || trimmed === 'EXTERNAL' || trimmed === 'ANY') return trimmed;
-  throw badInput("Field name 'userIdType' should be one of 'SUPERTOKENS', 'EXTERNAL' or 'ANY'");
+  throw coreError('USER_ID_TYPE');
 }
 
 const mappingKeys = new Set(['user_id_mappings__pkey', 'user_id_mappings__external_user_id_key']);
@@ -75,10 +75,10 @@ export class UserIdMappingService {
     if (conflict) return conflict;
     if (!(await userExists(db, superTokensUserId))) return { status: 'UNKNOWN_SUPERTOKENS_USER_ID_ERROR' };
     if (!input.force) {
-      if (await userExists(db, externalUserId)) throw badInput('Cannot create a userId mapping where the externalId is also a SuperTokens userID');
+      if (await userExists(db, externalUserId)) throw coreError('EXTERNAL_ID_IS_USER_ID');
       const recipes = await findNonAuthRecipesUsingUserId(db, superTokensUserId);
       const blocking = input.keepEmailVerification ? recipes.filter((recipe) => recipe !== 'EmailVerification') : recipes;
-      if (blocking.length > 0) throw badInput(`UserId is already in use in ${blocking[0]} recipe`);
+      if (blocking.length > 0) throw coreError('USER_ID_IN_USE', blocking[0]);
     }
     const ownConflict = await this.findConflict(superTokensUserId, externalUserId, true);
     if (ownConflict) return ownConflict;

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { badInput } from '../../errors.js';
+import { coreError } from '../../errors.js';
 import { defineRoute } from '../../http/route.js';
 import { normaliseEmail, normalisePhoneNumber } from '../../normalise/contact.js';
 import type { AccountInfo } from '../listing-repository.js';
@@ -10,10 +10,10 @@ import { toUserObject } from '../user-object.js';
 function parseAccountInfo(query: UsersByAccountInfoQuery): { info: AccountInfo; union: boolean } {
   const { doUnionOfAccountInfo, thirdPartyId, thirdPartyUserId } = query;
   if (doUnionOfAccountInfo !== 'true' && doUnionOfAccountInfo !== 'false') {
-    throw badInput("'doUnionOfAccountInfo' should be either 'true' or 'false'");
+    throw coreError('DO_UNION_NOT_BOOLEAN');
   }
   if ((thirdPartyId === undefined) !== (thirdPartyUserId === undefined)) {
-    throw badInput("If 'thirdPartyId' is provided, 'thirdPartyUserId' must also be provided, and vice versa");
+    throw coreError('THIRD_PARTY_PAIR');
   }
   const info: AccountInfo = {
     ...(query.email !== undefined && { email: normaliseEmail(query.email) }),

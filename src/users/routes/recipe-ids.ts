@@ -1,4 +1,4 @@
-import { badInput } from '../../errors.js';
+import { coreError } from '../../errors.js';
 
 const authRecipeIds = new Set(['emailpassword', 'thirdparty', 'passwordless']);
 // Recipe ids the reference knows; the non-auth ones are accepted and match no user.
@@ -16,6 +16,6 @@ export function parseIncludeRecipeIds(value: string | undefined): string[] | und
     .map((item) => item.trim())
     .filter((item) => item !== '');
   if (items.length === 0) return undefined;
-  for (const item of items) if (!knownRecipeIds.has(item.toLowerCase())) throw badInput(`Unknown recipe ID: ${item}`);
+  for (const item of items) if (!knownRecipeIds.has(item.toLowerCase())) throw coreError('UNKNOWN_RECIPE_ID', item);
   return [...new Set(items.map((item) => item.toLowerCase()).filter((item) => authRecipeIds.has(item)))];
 }

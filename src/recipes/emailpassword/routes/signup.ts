@@ -1,5 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { badInput } from '../../../errors.js';
+import { coreError } from '../../../errors.js';
 import { defineRoute } from '../../../http/route.js';
 import { CredentialsBody, SignUpResponse, TextError } from '../schemas.js';
 import { signedInBody } from '../../../users/user-object.js';
@@ -11,7 +11,7 @@ const signUp: FastifyPluginAsync = async (app) => {
     schema: { body: CredentialsBody, response: { 200: SignUpResponse, 400: TextError, 500: TextError } },
     // The empty-password check comes before the tenant check (§6.3).
     parse: ({ body }) => {
-      if (body.password === '') throw badInput('Password cannot be an empty string');
+      if (body.password === '') throw coreError('PASSWORD_EMPTY');
       return body;
     },
     scope: 'tenant',

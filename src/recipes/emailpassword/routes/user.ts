@@ -1,5 +1,5 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
-import { badInput, invalidField } from '../../../errors.js';
+import { coreError, invalidField } from '../../../errors.js';
 import { cdiAtLeast } from '../../../http/cdi-version.js';
 import { defineRoute } from '../../../http/route.js';
 import { GetUserQuery, GetUserResponse, TextError, UpdateUserBody, UpdateUserResponse } from '../schemas.js';
@@ -8,9 +8,9 @@ import { toUserObject } from '../../../users/user-object.js';
 type UserLookup = { userId: string } | { email: string };
 
 function parseUserLookup({ userId, email }: GetUserQuery): UserLookup {
-  if (userId !== undefined && email !== undefined) throw badInput('Please provide only one of userId or email');
+  if (userId !== undefined && email !== undefined) throw coreError('USER_LOOKUP_BOTH');
   if (userId !== undefined) return { userId };
-  if (email === undefined) throw badInput('Please provide one of userId or email');
+  if (email === undefined) throw coreError('USER_LOOKUP_NEITHER');
   return { email };
 }
 
@@ -39,7 +39,7 @@ const user: FastifyPluginAsync = async (app) => {
     schema: { body: UpdateUserBody, response: { 200: UpdateUserResponse, 400: TextError } },
     preValidation: async (request) => checkUserIdField(request),
     parse: ({ body }) => {
-      if (body.email === undefined && body.password === undefined) throw badInput('You have to provide either email or password.');
+      if (body.email === undefined && body.password === undefined) throw coreError('UPDATE_USER_NOTHING');
       return body;
     },
     scope: 'app',

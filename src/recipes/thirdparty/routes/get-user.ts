@@ -1,5 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { badInput } from '../../../errors.js';
+import { coreError } from '../../../errors.js';
 import { defineRoute } from '../../../http/route.js';
 import { toUserObject } from '../../../users/user-object.js';
 import { GetThirdPartyUserQuery, GetThirdPartyUserResponse } from '../schemas.js';
@@ -8,11 +8,11 @@ type Lookup = { userId: string } | { thirdPartyId: string; thirdPartyUserId: str
 
 function parseLookup({ userId, thirdPartyId, thirdPartyUserId }: GetThirdPartyUserQuery): Lookup {
   if (userId !== undefined && (thirdPartyId !== undefined || thirdPartyUserId !== undefined)) {
-    throw badInput('Please provide only one of userId or (thirdPartyId & thirdPartyUserId)');
+    throw coreError('THIRD_PARTY_LOOKUP_BOTH');
   }
   if (userId !== undefined) return { userId };
   if (thirdPartyId === undefined || thirdPartyUserId === undefined) {
-    throw badInput('Please provide one of userId or (thirdPartyId & thirdPartyUserId)');
+    throw coreError('THIRD_PARTY_LOOKUP_NEITHER');
   }
   return { thirdPartyId, thirdPartyUserId };
 }
