@@ -40,7 +40,7 @@ async function checkDatabase(url: string): Promise<void> {
     await client.connect();
     await client.query('SELECT 1');
   } catch (error) {
-    throw new Error(`cannot reach PostgreSQL at ${new URL(url).host}: ${(error as Error).message} (set DATABASE_URL)`);
+    throw new Error(`cannot reach PostgreSQL at ${new URL(url).host}: ${(error as Error).message} (set DATABASE_URL)`, { cause: error });
   } finally {
     await client.end().catch(() => {});
   }

@@ -63,7 +63,7 @@ export async function routeExists(baseUrl: string, method: string, path: string)
 export async function postJson(baseUrl: string, path: string, body: unknown): Promise<{ status: number; json: Record<string, unknown> }> {
   const response = await fetch(`${baseUrl}${path}`, { method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
   const text = await response.text();
-  let json: Record<string, unknown> = {};
+  let json: Record<string, unknown>;
   try {
     json = JSON.parse(text) as Record<string, unknown>;
   } catch {

@@ -76,7 +76,7 @@ export async function startServer(options: StartOptions): Promise<ServerProcess>
     await waitForHello(url, child, options.readyTimeoutMs ?? 30_000);
   } catch (error) {
     await terminate(child, exited);
-    throw new Error(`${options.name} did not start: ${(error as Error).message}\n${tail}`);
+    throw new Error(`${options.name} did not start: ${(error as Error).message}\n${tail}`, { cause: error });
   }
   const startupMs = performance.now() - started;
   const pid = child.pid!;

@@ -94,7 +94,7 @@ describe('migrate firebase', () => {
 
       expect([first.code, second.code]).toEqual([0, 0]);
       for (const run of [first, second]) {
-        expect(run.stdout).toMatch(/\n  imported +3\n/);
+        expect(run.stdout).toMatch(/\n {2}imported +3\n/);
         expect(run.stdout).not.toContain('Not imported');
       }
       expect(first.stderr).toContain('canary bob@example.com: imported and signed in');

@@ -20,7 +20,6 @@ describe('passwordless bad input', () => {
 
   type Case = [string, 'GET' | 'POST' | 'PUT', string, () => { body?: unknown; query?: Record<string, string>; headers?: Record<string, string> }, string];
   const pl = { rid: 'passwordless' };
-  const other = 'AQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQE=';
 
   const cases: Case[] = [
     ['create: nothing', 'POST', '/recipe/signinup/code', () => ({ body: {} }), 'Please provide exactly one of email, phoneNumber or deviceId'],
