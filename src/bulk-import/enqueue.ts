@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import type pg from 'pg';
 import { errorMessage, jsonCoreError } from '../errors.js';
+import { uniqueViolationOf } from '../db/pg-errors.js';
 import { findExistingRoles, insertQueueRows } from './repository.js';
 import type { PasswordHasher } from '../hashing/registry.js';
 import { javaTrim } from '../normalise/java-trim.js';
@@ -61,7 +62,7 @@ export async function enqueueUsers(db: pg.Pool, users: ImportUser[], now: number
       await insertQueueRows(db, JSON.stringify(users), now);
       return users.map(toEnqueuedUser);
     } catch (error) {
-      if ((error as { constraint?: string }).constraint !== 'bulk_import_users__pkey' || attempt >= 3) throw error;
+      if (uniqueViolationOf(error) !== 'bulk_import_users__pkey' || attempt >= 3) throw error;
       for (const user of users) user.id = user.loginMethods[0].superTokensUserId = crypto.randomUUID();
     }
   }

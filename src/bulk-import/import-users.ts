@@ -1,4 +1,5 @@
 import type { Queryable } from '../db/pool.js';
+import { violatedConstraintOf } from '../db/pg-errors.js';
 import {
   insertEmailVerifications, insertUserIdMappings, insertUserMetadata, insertUserRoles, insertUsers, type NewUserRows,
 } from './repository.js';
@@ -30,7 +31,7 @@ export async function importUsers(db: Queryable, users: ImportUser[], hasher: Pa
 // database's error detail); undefined for anything that is not the user's fault.
 export function explainImportError(error: unknown, user: ImportUser): string | undefined {
   const method = user.loginMethods[0];
-  switch ((error as { constraint?: string }).constraint) {
+  switch (violatedConstraintOf(error)) {
     case 'users__emailpassword_email_key':
       return importErrors.emailPasswordEmail(method.email!);
     case 'users__thirdparty_key':

@@ -1,3 +1,67 @@
+// The one place that reads PostgreSQL's error codes: SQLSTATE classes and the constraint names of migrations/.
+// Callers get a typed constraint name or a yes/no, never a raw code.
+
+// Every named constraint and unique index of migrations/ that a statement can violate (test/db/pg-errors.test.ts
+// checks each against the migration files).
+export const constraintNames = [
+  'users__pkey',
+  'users__emailpassword_email_key',
+  'users__passwordless_email_key',
+  'users__passwordless_phone_number_key',
+  'users__thirdparty_key',
+  'users__email_length_check',
+  'users__third_party_id_length_check',
+  'users__third_party_user_id_length_check',
+  'user_id_mappings__pkey',
+  'user_id_mappings__external_user_id_key',
+  'user_id_mappings__user_id_fkey',
+  'email_verifications__pkey',
+  'email_verifications__user_id_fkey',
+  'user_metadata__pkey',
+  'user_metadata__user_id_fkey',
+  'roles__pkey',
+  'user_roles__pkey',
+  'user_roles__user_id_fkey',
+  'user_roles__role_fkey',
+  'passwordless_devices__pkey',
+  'passwordless_codes__pkey',
+  'passwordless_codes__link_code_hash_key',
+  'passwordless_codes__device_fkey',
+  'bulk_import_users__pkey',
+] as const;
+
+export type ConstraintName = (typeof constraintNames)[number];
+
+const UNIQUE_VIOLATION = '23505';
+const FOREIGN_KEY_VIOLATION = '23503';
+
+interface PgErrorFields {
+  code?: unknown;
+  constraint?: unknown;
+}
+
+function fieldsOf(error: unknown): PgErrorFields {
+  return typeof error === 'object' && error !== null ? (error as PgErrorFields) : {};
+}
+
+/** The unique constraint or index a failed statement hit, if that is why it failed. */
+export function uniqueViolationOf(error: unknown): ConstraintName | undefined {
+  const { code, constraint } = fieldsOf(error);
+  return code === UNIQUE_VIOLATION ? (constraint as ConstraintName) : undefined;
+}
+
+/** The foreign key a failed statement broke, if that is why it failed. */
+export function foreignKeyViolationOf(error: unknown): ConstraintName | undefined {
+  const { code, constraint } = fieldsOf(error);
+  return code === FOREIGN_KEY_VIOLATION ? (constraint as ConstraintName) : undefined;
+}
+
+/** Whichever named constraint a failed statement broke (unique, foreign key or check). */
+export function violatedConstraintOf(error: unknown): ConstraintName | undefined {
+  const { constraint } = fieldsOf(error);
+  return typeof constraint === 'string' ? (constraint as ConstraintName) : undefined;
+}
+
 // What may be logged of a database error: PostgreSQL's `detail` can quote the failing row, password hash included.
 export function describeError(error: unknown): Record<string, unknown> {
   const { code, constraint, message, stack } = error as { code?: string; constraint?: string; message?: string; stack?: string };

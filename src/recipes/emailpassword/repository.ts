@@ -1,5 +1,6 @@
 import type { Queryable } from '../../db/pool.js';
 import { userColumns, userFrom, type UserRow } from '../../users/repository.js';
+import { uniqueViolationOf } from '../../db/pg-errors.js';
 
 export interface NewEmailPasswordUser {
   userId: string;
@@ -109,12 +110,7 @@ export async function updateEmailPasswordUser(
     );
     return rowCount === 1 ? 'OK' : 'UNKNOWN_USER';
   } catch (error) {
-    if (isUniqueViolation(error, 'users__emailpassword_email_key')) return 'EMAIL_TAKEN';
+    if (uniqueViolationOf(error) === 'users__emailpassword_email_key') return 'EMAIL_TAKEN';
     throw error;
   }
-}
-
-function isUniqueViolation(error: unknown, constraint: string): boolean {
-  const pgError = error as { code?: string; constraint?: string };
-  return pgError.code === '23505' && pgError.constraint === constraint;
 }

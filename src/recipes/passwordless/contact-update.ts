@@ -9,10 +9,10 @@ import {
   findUserByIdForUpdate,
   lockContacts,
   updatePasswordlessUserContacts,
-  uniqueIndexViolated,
   type Contact,
 } from './repository.js';
 import type { ContactUpdate, UpdateUserResult } from './types.js';
+import { uniqueViolationOf } from '../../db/pg-errors.js';
 
 type TakenStatus = 'EMAIL_ALREADY_EXISTS_ERROR' | 'PHONE_NUMBER_ALREADY_EXISTS_ERROR';
 
@@ -67,7 +67,7 @@ async function applyUpdate(tx: pg.PoolClient, update: ContactUpdate): Promise<Up
     await updatePasswordlessUserContacts(tx, user.user_id, email, phoneNumber);
   } catch (error) {
     // A user created by a flow that does not take the contact lock (bulk import) slipped in after the check.
-    const index = uniqueIndexViolated(error);
+    const index = uniqueViolationOf(error);
     if (index === 'users__passwordless_email_key') throw new ContactTaken('EMAIL_ALREADY_EXISTS_ERROR');
     if (index === 'users__passwordless_phone_number_key') throw new ContactTaken('PHONE_NUMBER_ALREADY_EXISTS_ERROR');
     throw error;

@@ -1,5 +1,6 @@
 import type { Queryable } from '../../db/pool.js';
 import { userColumns, userFrom, type UserRow } from '../../users/repository.js';
+import { foreignKeyViolationOf, uniqueViolationOf } from '../../db/pg-errors.js';
 
 export type ContactKind = 'email' | 'phoneNumber';
 export interface Contact {
@@ -29,16 +30,6 @@ export interface NewCode {
   deviceIdHash: string;
   linkCodeHash: string;
   createdAt: number;
-}
-
-/** The unique index or constraint a failed statement hit, if that is why it failed. */
-export function uniqueIndexViolated(error: unknown): string | undefined {
-  const { code, constraint } = (error ?? {}) as { code?: string; constraint?: string };
-  return code === '23505' ? constraint : undefined;
-}
-
-function isForeignKeyViolation(error: unknown): boolean {
-  return (error as { code?: string } | undefined)?.code === '23503';
 }
 
 const contactColumn = { email: 'email', phoneNumber: 'phone_number' } as const;
@@ -120,7 +111,7 @@ export async function insertDeviceWithCode(db: Queryable, tenantId: string, cont
     );
     return true;
   } catch (error) {
-    if (uniqueIndexViolated(error)) return false;
+    if (uniqueViolationOf(error)) return false;
     throw error;
   }
 }
@@ -135,10 +126,10 @@ export async function insertCode(db: Queryable, tenantId: string, code: NewCode)
     );
     return 'inserted';
   } catch (error) {
-    const index = uniqueIndexViolated(error);
+    const index = uniqueViolationOf(error);
     if (index === 'passwordless_codes__link_code_hash_key') return 'link-code-taken';
     if (index) return 'code-id-taken';
-    if (isForeignKeyViolation(error)) return 'device-gone';
+    if (foreignKeyViolationOf(error)) return 'device-gone';
     throw error;
   }
 }

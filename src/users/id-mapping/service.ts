@@ -16,6 +16,7 @@ import {
 import { javaTrim } from '../../normalise/java-trim.js';
 import type { ServiceDependencies } from '../../services.js';
 import { assertMaxLength } from '../../normalise/length-limits.js';
+import { foreignKeyViolationOf, uniqueViolationOf, type ConstraintName } from '../../db/pg-errors.js';
 
 export type UserIdType = 'SUPERTOKENS' | 'EXTERNAL' | 'ANY';
 
@@ -54,12 +55,8 @@ export function parseUserIdType(value: string | undefined): UserIdType {
   throw coreError('USER_ID_TYPE');
 }
 
-const mappingKeys = new Set(['user_id_mappings__pkey', 'user_id_mappings__external_user_id_key']);
+const mappingKeys = new Set<ConstraintName>(['user_id_mappings__pkey', 'user_id_mappings__external_user_id_key']);
 
-function violatedConstraint(error: unknown, sqlState: string): string | undefined {
-  const { code, constraint } = error as { code?: string; constraint?: string };
-  return code === sqlState ? constraint : undefined;
-}
 
 export class UserIdMappingService {
   constructor(private readonly deps: ServiceDependencies) {}
@@ -87,12 +84,13 @@ export class UserIdMappingService {
       await insertMapping(db, { userId: superTokensUserId, externalUserId, info });
     } catch (error) {
       // A concurrent request won the race: answer what the checks above answer now that its mapping exists.
-      if (mappingKeys.has(violatedConstraint(error, '23505') ?? '')) {
+      const unique = uniqueViolationOf(error);
+      if (unique !== undefined && mappingKeys.has(unique)) {
         const raced = await this.findConflict(superTokensUserId, externalUserId, true);
         if (raced) return raced;
       }
       // The user was removed between the existence check and the insert.
-      if (violatedConstraint(error, '23503') === 'user_id_mappings__user_id_fkey') return { status: 'UNKNOWN_SUPERTOKENS_USER_ID_ERROR' };
+      if (foreignKeyViolationOf(error) === 'user_id_mappings__user_id_fkey') return { status: 'UNKNOWN_SUPERTOKENS_USER_ID_ERROR' };
       throw error;
     }
     this.deps.log.info({ userId: superTokensUserId }, 'user id mapping created');
