@@ -34,10 +34,17 @@ export async function shaCryptChecksum(
     context.update((bits & 1) === 1 ? b : password);
   }
   const a = context.digest();
-  const p = stretch(hash(variant, Buffer.concat(Array(password.length).fill(password)), 'buffer'), password.length);
-  const s = stretch(hash(variant, Buffer.concat(Array(16 + a[0]).fill(saltBytes)), 'buffer'), saltBytes.length);
+  const p = stretch(hashRepeated(variant, password, password.length), password.length);
+  const s = stretch(hashRepeated(variant, saltBytes, 16 + a[0]), saltBytes.length);
   const digest = await mixRounds(variant, a, p, s, rounds);
   return encodeCryptGroups(digest, variant === 'sha256' ? SHA256_GROUPS : SHA512_GROUPS);
+}
+
+/** H(input × times), fed piece by piece: a 1024-byte password would otherwise mean a 1 MiB buffer. */
+function hashRepeated(variant: ShaCryptVariant, input: Buffer, times: number): Buffer {
+  const context = createHash(variant);
+  for (let i = 0; i < times; i++) context.update(input);
+  return context.digest();
 }
 
 /** The digest repeated, the last copy cut short, to exactly `length` bytes. */
