@@ -3,7 +3,7 @@ import { equalTextInConstantTime } from './constant-time.js';
 import { legacyPasswordBytes } from './legacy-password.js';
 import { md5CryptChecksum } from './md5-crypt.js';
 import { shaCryptChecksum } from './sha-crypt.js';
-import { fail, type ParseResult } from './verifier.js';
+import { fail, type HashFormat, type ParseResult } from './format.js';
 
 export type CryptVariant = 'md5-crypt' | 'sha256-crypt' | 'sha512-crypt';
 
@@ -95,3 +95,19 @@ function parseSaltAndChecksum(variant: CryptVariant, rounds: number, salt: strin
   if (!hasZeroPaddingBits(checksum, rules.checksumBits)) return fail(`${variant} checksum has non-zero padding bits in its last character`);
   return { ok: true, value: { variant, rounds, salt, checksum } };
 }
+
+/** 42 round layouts of at most two passwords, the salt and a digest each (see crypt-rounds.ts), rounded up. */
+const CRYPT_MEMORY_BYTES = 128 * 1024;
+
+export const cryptFormat: HashFormat<CryptHash> = {
+  id: 'CRYPT',
+  aliases: [],
+  invalidMessage: 'Password hash is in invalid crypt format',
+  needsSignerKey: false,
+  pool: 'BCRYPT',
+  hasPrefix: hasCryptPrefix,
+  parse: parseCrypt,
+  verify: verifyCrypt,
+  memoryBytes: () => CRYPT_MEMORY_BYTES,
+  isWeak: (parsed) => parsed.variant === 'md5-crypt',
+};

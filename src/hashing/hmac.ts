@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import { equalInConstantTime } from './constant-time.js';
 import { legacyPasswordBytes } from './legacy-password.js';
 import { decodePaddedBase64 } from './strict-base64.js';
-import { fail, type ParseResult } from './verifier.js';
+import { fail, type HashFormat, type ParseResult } from './format.js';
 
 export interface HmacHash {
   algorithm: string;
@@ -47,3 +47,17 @@ export async function verifyHmac(password: string, parsed: HmacHash): Promise<bo
   const mac = createHmac(parsed.algorithm, parsed.key).update(bytes).digest();
   return equalInConstantTime(parsed.hexText ? Buffer.from(mac.toString('hex'), 'latin1') : mac, parsed.mac);
 }
+
+export const hmacFormat: HashFormat<HmacHash> = {
+  id: 'HMAC',
+  aliases: [],
+  invalidMessage: 'Password hash is in invalid HMAC format',
+  needsSignerKey: false,
+  pool: 'BCRYPT',
+  hasPrefix: hasHmacPrefix,
+  parse: parseHmac,
+  verify: verifyHmac,
+  memoryBytes: () => 4 * 1024,
+  // One keyed digest: as fast to guess as a salted digest.
+  isWeak: () => true,
+};

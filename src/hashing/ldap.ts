@@ -1,9 +1,9 @@
 import { hash } from 'node:crypto';
 import { equalInConstantTime } from './constant-time.js';
-import { parseCrypt, verifyCrypt, type CryptHash } from './crypt.js';
+import { cryptFormat, parseCrypt, verifyCrypt, type CryptHash } from './crypt.js';
 import { legacyPasswordBytes } from './legacy-password.js';
 import { decodePaddedBase64 } from './strict-base64.js';
-import { fail, type ParseResult } from './verifier.js';
+import { fail, type HashFormat, type ParseResult } from './format.js';
 
 /** RFC 2307 `userPassword` values: `{SCHEME}` then base64 of digest (‖ salt), or `{CRYPT}` then a crypt string. */
 export type LdapHash =
@@ -67,3 +67,16 @@ export async function verifyLdap(password: string, parsed: LdapHash): Promise<bo
   if (!bytes) return false;
   return equalInConstantTime(hash(parsed.algorithm, Buffer.concat([bytes, parsed.salt]), 'buffer'), parsed.digest);
 }
+
+export const ldapFormat: HashFormat<LdapHash> = {
+  id: 'LDAP',
+  aliases: [],
+  invalidMessage: 'Password hash is in invalid LDAP format',
+  needsSignerKey: false,
+  pool: 'BCRYPT',
+  hasPrefix: hasLdapPrefix,
+  parse: parseLdap,
+  verify: verifyLdap,
+  memoryBytes: (parsed) => (parsed.inner ? cryptFormat.memoryBytes(parsed.inner) : 4 * 1024),
+  isWeak: (parsed) => (parsed.inner ? cryptFormat.isWeak!(parsed.inner) : true),
+};

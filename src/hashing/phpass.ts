@@ -3,7 +3,7 @@ import { CRYPT_ALPHABET, CRYPT_CHARACTERS, hasZeroPaddingBits } from './crypt-ba
 import { equalTextInConstantTime } from './constant-time.js';
 import { legacyPasswordBytes } from './legacy-password.js';
 import { phpassChecksum, type PhpassDigest } from './phpass-core.js';
-import { fail, type ParseResult } from './verifier.js';
+import { fail, type HashFormat, type ParseResult } from './format.js';
 
 export interface PhpassHash {
   /** Drupal's `U$` marks a hash of the MD5 hex of the password, from users moved over from Drupal 6. */
@@ -59,3 +59,17 @@ export async function verifyPhpass(password: string, parsed: PhpassHash): Promis
   const computed = await phpassChecksum(parsed.digest, input, parsed.salt, parsed.log2Rounds, parsed.checksum.length);
   return equalTextInConstantTime(computed, parsed.checksum);
 }
+
+export const phpassFormat: HashFormat<PhpassHash> = {
+  id: 'PHPASS',
+  aliases: [],
+  invalidMessage: 'Password hash is in invalid phpass format',
+  needsSignerKey: false,
+  pool: 'BCRYPT',
+  hasPrefix: hasPhpassPrefix,
+  parse: parsePhpass,
+  verify: verifyPhpass,
+  // One digest plus the password, twice: the running value and the next round's input.
+  memoryBytes: () => 4 * 1024,
+  isWeak: () => true,
+};

@@ -1,8 +1,8 @@
 import { hash } from 'node:crypto';
 import { equalInConstantTime } from './constant-time.js';
-import { legacyPasswordBytes } from './legacy-password.js';
+import { LEGACY_PASSWORD_MAX_BYTES, legacyPasswordBytes } from './legacy-password.js';
 import { decodePaddedBase64 } from './strict-base64.js';
-import { fail, type ParseResult } from './verifier.js';
+import { fail, type HashFormat, type ParseResult } from './format.js';
 
 /** One digest of a template in which `{SALT}` and `{PASSWORD}` are replaced by the salt and the UTF-8 password. */
 export interface SaltedDigestHash {
@@ -86,9 +86,30 @@ function withDigest(
   return { ok: true, value: { algorithm, template, salt, digest } };
 }
 
+/** The size of the digest input with the longest password that is ever hashed. */
+function filledTemplateBytes(parsed: SaltedDigestHash): number {
+  const sizes = parsed.template.map((part) =>
+    part === 'SALT' ? parsed.salt.length : part === 'PASSWORD' ? LEGACY_PASSWORD_MAX_BYTES : part.length,
+  );
+  return sizes.reduce((total, size) => total + size, 0);
+}
+
 function splitTemplate(text: string): SaltedDigestHash['template'] {
   return text
     .split(/(\{SALT\}|\{PASSWORD\})/)
     .filter((part) => part !== '')
     .map((part) => (part === '{SALT}' ? 'SALT' : part === '{PASSWORD}' ? 'PASSWORD' : Buffer.from(part, 'latin1')));
 }
+
+export const saltedDigestFormat: HashFormat<SaltedDigestHash> = {
+  id: 'SALTED_DIGEST',
+  aliases: [],
+  invalidMessage: 'Password hash is in invalid salted digest format',
+  needsSignerKey: false,
+  pool: 'BCRYPT',
+  hasPrefix: hasSaltedDigestPrefix,
+  parse: parseSaltedDigest,
+  verify: verifySaltedDigest,
+  memoryBytes: filledTemplateBytes,
+  isWeak: () => true,
+};
