@@ -71,6 +71,11 @@ export interface HashFormat<T> {
   verify(password: string, parsed: T, context: VerifyContext): Promise<boolean>;
   /** Peak memory of one verification, in bytes, so a scheduler can budget verifications in flight. */
   memoryBytes(parsed: T): number;
+  /**
+   * True for formats that are fast to guess (plain and salted digests, HMAC, md5-crypt, phpass): they should be
+   * moved to the configured algorithm by `password_rehash_on_signin`. Absent means not weak.
+   */
+  isWeak?(parsed: T): boolean;
   /** Present on the formats the core can write new hashes in (`password_hashing_alg`). */
   readonly writer?: HashWriter<T>;
 }
