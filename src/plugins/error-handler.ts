@@ -2,7 +2,7 @@ import fp from 'fastify-plugin';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config/config.js';
 import { CoreError, coreError } from '../errors.js';
-import { describeError } from '../db/database-errors.js';
+import { describeError } from '../db/pg-errors.js';
 import { jsonContentType, textContentType } from '../http/reply.js';
 import { resolvedPathOf, runPipelineChecks } from './request-pipeline.js';
 
