@@ -7,7 +7,7 @@ export async function acquireLease(db: Queryable, userId: string, owner: string,
   const { rowCount } = await db.query(
     `INSERT INTO lazy_migration_leases (user_id, owner, expires_at) VALUES ($1, $2, $3)
      ON CONFLICT (user_id) DO UPDATE SET owner = EXCLUDED.owner, expires_at = EXCLUDED.expires_at
-       WHERE lazy_migration_leases.expires_at < $4 OR lazy_migration_leases.owner = EXCLUDED.owner`,
+       WHERE lazy_migration_leases.expires_at < $4`,
     [userId, owner, now + ttlMs, now],
   );
   return rowCount === 1;

@@ -64,7 +64,7 @@ export class LazyMigrationService {
 
   constructor(private readonly deps: LazyMigrationDependencies) {
     for (const [name, source] of deps.config.sources) {
-      this.sources.set(name, { config: source, adapter: createAdapter(source, deps.userAgent), guard: new SourceGuard(source, deps.clock) });
+      this.sources.set(name, { config: source, adapter: createAdapter(source, deps.userAgent), guard: new SourceGuard(source) });
     }
   }
 
@@ -164,16 +164,17 @@ export class LazyMigrationService {
 
   /** Undefined once this flight holds the lease; an outcome when waiting ended another way. */
   private async waitForLease(input: LazySignInInput, owner: string, leaseMs: number): Promise<LazySignInOutcome | undefined> {
-    const giveUpAt = this.deps.clock() + leaseMs + LEASE_POLL_MS * 10;
+    // Leases and waits run on wall-clock time: instances sharing a database must agree on it.
+    const giveUpAt = Date.now() + leaseMs + LEASE_POLL_MS * 10;
     for (;;) {
-      if (await acquireLease(this.deps.pool, input.userId, owner, this.deps.clock(), leaseMs)) {
+      if (await acquireLease(this.deps.pool, input.userId, owner, Date.now(), leaseMs)) {
         // The holder before us may have adopted the password meanwhile.
         if ((await readPasswordHash(this.deps.pool, input.userId)) === input.pointer) return undefined;
         await releaseLease(this.deps.pool, input.userId, owner);
         return { status: 'STORED_HASH_CHANGED' };
       }
       if ((await readPasswordHash(this.deps.pool, input.userId)) !== input.pointer) return { status: 'STORED_HASH_CHANGED' };
-      if (this.deps.clock() >= giveUpAt) return { status: 'UNAVAILABLE', retryAfterMs: 1000 };
+      if (Date.now() >= giveUpAt) return { status: 'UNAVAILABLE', retryAfterMs: 1000 };
       await new Promise((resolve) => setTimeout(resolve, LEASE_POLL_MS));
     }
   }

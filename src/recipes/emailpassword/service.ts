@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { badInput, coreError } from '../../errors.js';
+import { badInput, coreError, legacyUnavailable } from '../../errors.js';
 import {
   findEmailPasswordCredentials,
   findEmailPasswordUserByEmail,
@@ -12,6 +12,9 @@ import { findUserById, type UserRow } from '../../users/repository.js';
 import { normaliseEmail } from '../../normalise/contact.js';
 import { assertMaxLength } from '../../normalise/length-limits.js';
 import type { ServiceDependencies } from '../../services.js';
+import { isLazyPointer } from '../../lazy-migration/pointer.js';
+import { readPasswordHash } from '../../lazy-migration/repository.js';
+import type { LazyMigrationService } from '../../lazy-migration/service.js';
 
 /** Runs the app/tenant existence check at the point of the validation order where the contract puts it. */
 export type TenantCheck = () => void;
@@ -44,7 +47,10 @@ export class EmailPasswordService {
   private readonly rehashing = new Set<string>();
   private readonly pendingRehashes = new Set<Promise<void>>();
 
-  constructor(private readonly deps: ServiceDependencies) {}
+  constructor(
+    private readonly deps: ServiceDependencies,
+    private readonly lazyMigration: LazyMigrationService,
+  ) {}
 
   async importPasswordHash(
     input: { tenantId: string; email: string; passwordHash: string; hashingAlgorithm?: string },
@@ -67,22 +73,54 @@ export class EmailPasswordService {
     return { status: 'OK', user: row, didUserAlreadyExist: existed };
   }
 
-  async signIn(tenantId: string, email: string, password: string): Promise<SignInResult> {
+  async signIn(tenantId: string, email: string, password: string, clientIp?: string): Promise<SignInResult> {
     const found = await findEmailPasswordCredentials(this.deps.pool, tenantId, normaliseEmail(email));
     if (!found) {
       await this.deps.hasher.verifyDecoy(password);
       return WRONG_CREDENTIALS;
     }
-    const outcome = await this.deps.hasher.verify(password, found.passwordHash);
+    if (isLazyPointer(found.passwordHash)) return this.signInPending(found.row, found.passwordHash, password, clientIp);
+    return this.verifyStored(found.row, found.passwordHash, password);
+  }
+
+  private async verifyStored(row: UserRow, storedHash: string, password: string): Promise<SignInResult> {
+    const outcome = await this.deps.hasher.verify(password, storedHash);
     if (outcome === 'SIGNER_KEY_MISSING') throw coreError('SIGNER_KEY_MISSING');
     if (outcome === 'UNPARSABLE') {
-      this.deps.log.error({ userId: found.row.user_id }, 'stored password hash does not parse; sign-in refused');
+      this.deps.log.error({ userId: row.user_id }, 'stored password hash does not parse; sign-in refused');
       await this.deps.hasher.verifyDecoy(password);
       return WRONG_CREDENTIALS;
     }
     if (outcome === 'NO_MATCH') return WRONG_CREDENTIALS;
-    this.scheduleRehash(found.row.user_id, found.passwordHash, password);
-    return { status: 'OK', user: found.row };
+    this.scheduleRehash(row.user_id, storedHash, password);
+    return { status: 'OK', user: row };
+  }
+
+  // A user imported for lazy migration: the old provider is asked once, and a confirmed password is stored hashed.
+  private async signInPending(row: UserRow, pointer: string, password: string, clientIp?: string): Promise<SignInResult> {
+    const outcome = await this.lazyMigration.signIn({
+      userId: row.user_id,
+      tenantId: row.tenant_id,
+      email: row.email ?? '',
+      externalUserId: row.external_user_id ?? undefined,
+      pointer,
+      password,
+      clientIp,
+    });
+    switch (outcome.status) {
+      case 'ADOPTED':
+        return { status: 'OK', user: row };
+      case 'UNAVAILABLE':
+        throw legacyUnavailable(outcome.retryAfterMs);
+      case 'STORED_HASH_CHANGED': {
+        const stored = await readPasswordHash(this.deps.pool, row.user_id);
+        if (stored === undefined || isLazyPointer(stored)) return WRONG_CREDENTIALS;
+        return this.verifyStored(row, stored, password);
+      }
+      case 'WRONG_CREDENTIALS':
+        if (outcome.spendDecoy) await this.deps.hasher.verifyDecoy(password);
+        return WRONG_CREDENTIALS;
+    }
   }
 
   async signUp(input: { tenantId: string; email: string; password: string }, checkTenant: TenantCheck): Promise<SignUpResult> {

@@ -7,7 +7,7 @@ const signIn: FastifyPluginAsyncTypebox = async (app) => {
     config: { scope: 'tenant' },
     schema: { body: CredentialsBody, response: { 200: SignInResponse, 400: TextError, 500: TextError } },
     handler: async (request) => {
-      const result = await app.services.emailPassword.signIn(request.tenantId, request.body.email, request.body.password);
+      const result = await app.services.emailPassword.signIn(request.tenantId, request.body.email, request.body.password, request.ip);
       if (result.status !== 'OK') return result;
       return signedInBody(result.user, request.cdiVersion);
     },

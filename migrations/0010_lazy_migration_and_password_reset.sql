@@ -44,3 +44,15 @@ CREATE TRIGGER users__lazy_adoption_trigger
   WHEN (OLD.password_hash LIKE '$lazy$%' AND NEW.password_hash IS DISTINCT FROM OLD.password_hash
         AND NEW.password_hash NOT LIKE '$lazy$%')
   EXECUTE FUNCTION lazy_migration_record_adoption();
+
+-- Password reset tokens (the fallback for pending users after the deadline, and for everyone else). Only a SHA-256
+-- digest of each token is kept, so a copy of the table cannot reset anybody's password.
+CREATE TABLE emailpassword_reset_tokens (
+  token_hash text   NOT NULL,
+  user_id    text   NOT NULL,
+  email      text   NOT NULL,
+  expires_at bigint NOT NULL,
+  CONSTRAINT emailpassword_reset_tokens__pkey PRIMARY KEY (token_hash),
+  CONSTRAINT emailpassword_reset_tokens__user_id_fkey FOREIGN KEY (user_id) REFERENCES users (user_id) ON DELETE CASCADE
+);
+CREATE INDEX emailpassword_reset_tokens__user_id_idx ON emailpassword_reset_tokens (user_id);
