@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import { coreError } from '../../errors.js';
 import { javaTrim } from '../../normalise/java-trim.js';
+import { parseHashingAlgorithm } from '../../hashing/registry.js';
 import { normaliseEmail, normalisePhoneNumber } from '../../normalise/contact.js';
 import type { RecipeId } from '../../users/repository.js';
 import { FieldReader, type JsonObject } from '../fields.js';
@@ -10,7 +11,6 @@ import type { ImportLoginMethod } from '../types.js';
 // The loginMethods part of contract §10.2: shared keys, then the recipe's own fields.
 
 const recipeIds: readonly string[] = ['emailpassword', 'thirdparty', 'passwordless'];
-const hashingAlgorithms: readonly string[] = ['BCRYPT', 'ARGON2', 'IDP_SCRYPT', 'FIREBASE_SCRYPT'];
 const multitenancyDisabled = 'Multitenancy must be enabled before importing users to a different tenant.';
 
 export function readLoginMethods(input: JsonObject, errors: string[], context: ValidationContext): ImportLoginMethod[] {
@@ -78,7 +78,7 @@ function readEmailPassword(method: JsonObject, target: ImportLoginMethod, errors
   let algorithm: string | undefined;
   if (hashingAlgorithm !== undefined) {
     algorithm = javaTrim(hashingAlgorithm).toUpperCase();
-    if (!hashingAlgorithms.includes(algorithm)) {
+    if (parseHashingAlgorithm(algorithm) === undefined) {
       errors.push('Invalid hashingAlgorithm for emailpassword recipe. Pass one of bcrypt, argon2 or, idp_scrypt!');
       algorithm = undefined;
     }

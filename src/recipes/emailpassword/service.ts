@@ -25,12 +25,6 @@ export type SignUpResult = { status: 'OK'; user: UserRow } | { status: 'EMAIL_AL
 export type GetUserResult = { status: 'OK'; user: UserRow } | { status: 'UNKNOWN_USER_ID_ERROR' } | { status: 'UNKNOWN_EMAIL_ERROR' };
 export type UpdateUserResult = { status: 'OK' | 'UNKNOWN_USER_ID_ERROR' | 'EMAIL_ALREADY_EXISTS_ERROR' };
 
-// §6.1 steps 4 and 5 come before the tenant check; the format checks of step 7 after it.
-const INPUT_MESSAGES = new Set([
-  'Password hash cannot be an empty string',
-  'Hashing Algorithm cannot be an empty string',
-  'Unsupported password hashing algorithm',
-]);
 
 // Placeholder addresses some SDKs create for users without a real email (§6.3).
 function isFakeEmail(email: string): boolean {
@@ -57,7 +51,8 @@ export class EmailPasswordService {
     checkTenant: TenantCheck,
   ): Promise<ImportResult> {
     const check = this.deps.hasher.checkImport(input.passwordHash, input.hashingAlgorithm);
-    if (check.status === 'INVALID' && INPUT_MESSAGES.has(check.message)) throw badInput(check.message);
+    // §6.1 steps 4 and 5 come before the tenant check; the format check of step 7 after it.
+    if (check.status === 'INVALID' && check.stage !== 'FORMAT') throw badInput(check.message);
     checkTenant();
     if (check.status === 'SIGNER_KEY_MISSING') throw coreError('SIGNER_KEY_MISSING');
     if (check.status === 'INVALID') throw badInput(check.message);
