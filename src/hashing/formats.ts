@@ -2,6 +2,7 @@ import { argon2Format } from './argon2.js';
 import { bcryptFormat } from './bcrypt.js';
 import type { HashFormat } from './format.js';
 import { idpScryptFormat } from './idp-scrypt.js';
+import { lazyPointerFormat } from './lazy-pointer.js';
 import { javaTrim } from '../normalise/java-trim.js';
 
 /**
@@ -12,6 +13,7 @@ export const HASH_FORMATS: ReadonlyArray<HashFormat<unknown>> = [
   argon2Format,
   bcryptFormat,
   idpScryptFormat,
+  lazyPointerFormat,
 ] as ReadonlyArray<HashFormat<unknown>>;
 
 const BY_NAME: ReadonlyMap<string, HashFormat<unknown>> = new Map(

@@ -72,16 +72,6 @@ describe('sign-in of a user imported for lazy migration', () => {
     expect(await storedHash(t.db, ghost.id)).toMatch(/^\$lazy\$/);
   });
 
-  it('a throttling old provider is a 503 with Retry-After, never a wrong password and never a stored hash', async () => {
-    const user = await importPending(t.app, alice.login);
-    fake.mode = 'throttled';
-    const reply = await signIn(t.app, alice.login, alice.password);
-    expect(reply.statusCode).toBe(503);
-    expect(expectText(reply)).toBe('Legacy password verification is unavailable; try again later');
-    expect((await t.app.inject({ method: 'POST', url: '/recipe/signin', payload: { email: alice.login, password: alice.password } })).headers['retry-after']).toBeDefined();
-    expect(await storedHash(t.db, user.id)).toMatch(/^\$lazy\$/);
-  });
-
   it('ten concurrent first sign-ins reach the old provider once and store one hash', async () => {
     const user = await importPending(t.app, alice.login);
     fake.latencyMs = 200;
@@ -124,6 +114,20 @@ describe('sign-in of a user imported for lazy migration', () => {
 });
 
 describe('lazy migration when the old provider fails', () => {
+  it('a throttling old provider is a 503 with Retry-After, never a wrong password and never a stored hash', async () => {
+    const fake = await FakeProvider.start('webhook', [alice]);
+    const t = await createTestApp({ lazy_migration: { sources: { legacy: sourceEntry('webhook', fake.url) } } });
+    const user = await importPending(t.app, alice.login);
+    fake.mode = 'throttled';
+    const reply = await signIn(t.app, alice.login, alice.password);
+    expect(reply.statusCode).toBe(503);
+    expect(expectText(reply)).toBe('Legacy password verification is unavailable; try again later');
+    expect((await t.app.inject({ method: 'POST', url: '/recipe/signin', payload: { email: alice.login, password: alice.password } })).headers['retry-after']).toBeDefined();
+    expect(await storedHash(t.db, user.id)).toMatch(/^\$lazy\$/);
+    await t.close();
+    await fake.close();
+  });
+
   it('times out within the configured timeout, then the breaker answers 503 without calling', async () => {
     const fake = await FakeProvider.start('webhook', [alice]);
     const t = await createTestApp({
@@ -186,5 +190,92 @@ describe('lazy migration when the old provider fails', () => {
     await other.close();
     await db.drop();
     await fake.close();
+  });
+});
+
+describe('importing pending users and resetting their passwords', () => {
+  let fake: FakeProvider;
+  let t: TestApp;
+  beforeAll(async () => {
+    fake = await FakeProvider.start('webhook', [alice]);
+    t = await createTestApp({ lazy_migration: { sources: { legacy: sourceEntry('webhook', fake.url) } } });
+  });
+  afterEach(async () => {
+    fake.requests.length = 0;
+    await truncateAll(t.db);
+  });
+  afterAll(async () => {
+    await t.close();
+    await fake.close();
+  });
+
+  it('refuses a pointer to a source this core does not know, and a malformed one, naming the reason', async () => {
+    const unknown = await call(t.app, 'POST', '/recipe/user/passwordhash/import', {
+      body: { email: 'x@example.com', passwordHash: formatLazyPointer({ source: 'nowhere' }), hashingAlgorithm: 'LAZY' },
+    });
+    expect(unknown.statusCode).toBe(400);
+    expect(expectText(unknown)).toBe("Password hash is in invalid Lazy format: unknown source 'nowhere'");
+    const malformed = await call(t.app, 'POST', '/recipe/user/passwordhash/import', {
+      body: { email: 'x@example.com', passwordHash: '$lazy$https://evil.example/$$', hashingAlgorithm: 'lazy' },
+    });
+    expect(expectText(malformed)).toBe('Password hash is in invalid Lazy format: source must be 1 to 32 characters of a-z, 0-9, _ and -');
+    expect(await countRows(t.db, 'users')).toBe(0);
+  });
+
+  it('re-importing a pointer never undoes an adoption; a real hash imported later replaces a pointer', async () => {
+    const user = await importPending(t.app, alice.login);
+    expect((await signIn(t.app, alice.login, alice.password)).json.status).toBe('OK');
+    const adopted = await storedHash(t.db, user.id);
+    const again = await call(t.app, 'POST', '/recipe/user/passwordhash/import', {
+      body: { email: alice.login, passwordHash: formatLazyPointer({ source: 'legacy' }), hashingAlgorithm: 'lazy' },
+    });
+    expect(again.json).toMatchObject({ status: 'OK', didUserAlreadyExist: true, user: { id: user.id } });
+    expect(await storedHash(t.db, user.id)).toBe(adopted);
+
+    const bob = await importPending(t.app, 'bob@example.com');
+    const bcryptOfSecret = '$2b$04$A4KWwBblfno8wZCxa4UvxetayJf7AGTTCnz8MQNxHdcspfJK0O78S';
+    await call(t.app, 'POST', '/recipe/user/passwordhash/import', { body: { email: 'bob@example.com', passwordHash: bcryptOfSecret } });
+    expect(await storedHash(t.db, bob.id)).toBe(bcryptOfSecret);
+    const events = await t.db.pool.query('SELECT user_id, via FROM lazy_migration_events ORDER BY via');
+    expect(events.rows).toEqual([
+      { user_id: bob.id, via: 'replaced' },
+      { user_id: user.id, via: 'signin' },
+    ]);
+  });
+
+  it('the reset flow works for a pending user: token, consume, new password; the old provider is never asked', async () => {
+    const user = await importPending(t.app, alice.login);
+    const token = await call(t.app, 'POST', '/recipe/user/password/reset/token', { body: { userId: user.id, email: alice.login } });
+    expect(token.json).toEqual({ status: 'OK', token: expect.stringMatching(/^[A-Za-z0-9_-]{64}$/) });
+    const consumed = await call(t.app, 'POST', '/recipe/user/password/reset/token/consume', { body: { method: 'token', token: token.json.token } });
+    expect(consumed.json).toEqual({ status: 'OK', userId: user.id, email: alice.login });
+    const reused = await call(t.app, 'POST', '/recipe/user/password/reset/token/consume', { body: { method: 'token', token: token.json.token } });
+    expect(reused.json).toEqual({ status: 'RESET_PASSWORD_INVALID_TOKEN_ERROR' });
+    const put = await call(t.app, 'PUT', '/recipe/user', { body: { recipeUserId: user.id, password: 'a brand new one' } });
+    expect(put.json).toEqual({ status: 'OK' });
+    expect((await signIn(t.app, alice.login, 'a brand new one')).json.status).toBe('OK');
+    expect(fake.calls).toBe(0);
+    expect((await t.db.pool.query('SELECT via FROM lazy_migration_events')).rows).toEqual([{ via: 'replaced' }]);
+    expect(await countRows(t.db, 'emailpassword_reset_tokens')).toBe(0);
+  });
+
+  it('the one-step reset sets the password; expired, unknown and non-email-password cases are refused', async () => {
+    const user = await importPending(t.app, alice.login);
+    const token = (await call(t.app, 'POST', '/recipe/user/password/reset/token', { body: { userId: user.id } })).json.token as string;
+    const reset = await call(t.app, 'POST', '/recipe/user/password/reset', { body: { method: 'token', token, newPassword: 'fresh-pass' } });
+    expect(reset.json).toEqual({ status: 'OK', userId: user.id });
+    expect((await signIn(t.app, alice.login, 'fresh-pass')).json.status).toBe('OK');
+
+    const late = (await call(t.app, 'POST', '/recipe/user/password/reset/token', { body: { userId: user.id } })).json.token as string;
+    t.clock.advance(t.config.password_reset_token_lifetime + 1);
+    expect((await call(t.app, 'POST', '/recipe/user/password/reset/token/consume', { body: { method: 'token', token: late } })).json).toEqual({
+      status: 'RESET_PASSWORD_INVALID_TOKEN_ERROR',
+    });
+    expect((await call(t.app, 'POST', '/recipe/user/password/reset/token', { body: { userId: 'no-such-user' } })).json).toEqual({
+      status: 'UNKNOWN_USER_ID_ERROR',
+    });
+    const badMethod = await call(t.app, 'POST', '/recipe/user/password/reset/token/consume', { body: { method: 'link', token: late } });
+    expect(badMethod.statusCode).toBe(400);
+    expect(expectText(badMethod)).toBe("Unsupported method for password reset: 'method' must be 'token'");
   });
 });

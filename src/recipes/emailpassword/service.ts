@@ -12,7 +12,8 @@ import { findUserById, type UserRow } from '../../users/repository.js';
 import { normaliseEmail } from '../../normalise/contact.js';
 import { assertMaxLength } from '../../normalise/length-limits.js';
 import type { ServiceDependencies } from '../../services.js';
-import { isLazyPointer } from '../../lazy-migration/pointer.js';
+import { isLazyPointer, parseLazyPointer } from '../../lazy-migration/pointer.js';
+import { lazyPointerFormat } from '../../hashing/lazy-pointer.js';
 import { readPasswordHash } from '../../lazy-migration/repository.js';
 import type { LazyMigrationService } from '../../lazy-migration/service.js';
 
@@ -56,16 +57,21 @@ export class EmailPasswordService {
     checkTenant();
     if (check.status === 'SIGNER_KEY_MISSING') throw coreError('SIGNER_KEY_MISSING');
     if (check.status === 'INVALID') throw badInput(check.message);
+    const pending = check.algorithm === lazyPointerFormat.id;
+    if (pending) this.assertKnownSource(check.hash);
     const email = normaliseEmail(input.email);
     assertMaxLength('email', email);
-    const { row, existed } = await upsertEmailPasswordUser(this.deps.pool, {
-      userId: randomUUID(),
-      tenantId: input.tenantId,
-      email,
-      passwordHash: check.hash,
-      timeJoined: this.deps.clock(),
-    });
+    const user = { userId: randomUUID(), tenantId: input.tenantId, email, passwordHash: check.hash, timeJoined: this.deps.clock() };
+    const { row, existed } = await upsertEmailPasswordUser(this.deps.pool, user, pending);
     return { status: 'OK', user: row, didUserAlreadyExist: existed };
+  }
+
+  // A pointer may only name a source this core is configured with, so an import mistake shows now, not at sign-in.
+  private assertKnownSource(pointer: string): void {
+    const parsed = parseLazyPointer(pointer);
+    if (parsed.ok && !this.deps.config.lazy_migration.sources.has(parsed.value.source)) {
+      throw badInput(`${lazyPointerFormat.invalidMessage}: unknown source '${parsed.value.source}'`);
+    }
   }
 
   async signIn(tenantId: string, email: string, password: string, clientIp?: string): Promise<SignInResult> {
