@@ -209,6 +209,15 @@ describe('importing pending users and resetting their passwords', () => {
     await fake.close();
   });
 
+  it('bulk import takes pending users too; the first sign-in adopts them with the mapping kept', async () => {
+    const pointer = formatLazyPointer({ source: 'legacy', legacyUserId: 'old-alice' });
+    const user = { externalUserId: 'ext-alice', loginMethods: [{ recipeId: 'emailpassword', email: alice.login, passwordHash: pointer, hashingAlgorithm: 'lazy' }] };
+    const imported = await call(t.app, 'POST', '/bulk-import/import', { body: user });
+    expect(imported.json).toMatchObject({ status: 'OK', user: { id: 'ext-alice' } });
+    expect((await signIn(t.app, alice.login, alice.password)).json).toMatchObject({ status: 'OK', user: { id: 'ext-alice' } });
+    expect(JSON.parse(fake.requests[0].body)).toMatchObject({ identifier: alice.login, externalUserId: 'ext-alice', legacyUserId: 'old-alice' });
+  });
+
   it('refuses a pointer to a source this core does not know, and a malformed one, naming the reason', async () => {
     const unknown = await call(t.app, 'POST', '/recipe/user/passwordhash/import', {
       body: { email: 'x@example.com', passwordHash: formatLazyPointer({ source: 'nowhere' }), hashingAlgorithm: 'LAZY' },
