@@ -1,6 +1,7 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyPluginAsync } from 'fastify';
+import { defineRoute } from '../http/route.js';
 import { Type } from '@sinclair/typebox';
-import { coreError, legacyUnavailable } from '../errors.js';
+import { badInput, coreError, legacyUnavailable } from '../errors.js';
 
 const Breaker = Type.Union([Type.Literal('closed'), Type.Literal('open'), Type.Literal('half-open'), Type.Null()]);
 const SourceStatus = Type.Object({
@@ -25,12 +26,14 @@ const CanaryResponse = Type.Object({ status: Type.Literal('OK'), outcome: Type.S
 
 const CANARY_INTERVAL_MS = 1000;
 
-const lazyMigrationRoutes: FastifyPluginAsyncTypebox = async (app) => {
+const lazyMigrationRoutes: FastifyPluginAsync = async (app) => {
   // Pending users per source, adoptions so far, answers by cause since start, breaker state and deadline.
-  app.get('/lazy-migration/status', {
-    config: { scope: 'app' },
+  defineRoute(app, {
+    method: 'GET',
+    url: '/lazy-migration/status',
     schema: { response: { 200: StatusResponse } },
-    handler: async () => ({
+    scope: 'app',
+    handle: async () => ({
       status: 'OK' as const,
       enabled: app.services.config.lazy_migration.enabled,
       sources: await app.services.lazyMigration.progress(),
@@ -39,17 +42,18 @@ const lazyMigrationRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   // The canary: asks a source about one password and stores nothing. Off unless allow_canary; one call a second.
   let lastCanaryAt = 0;
-  app.post('/lazy-migration/verify', {
-    config: { scope: 'app' },
+  defineRoute(app, {
+    method: 'POST',
+    url: '/lazy-migration/verify',
     schema: { body: CanaryBody, response: { 200: CanaryResponse, 400: Type.String() } },
-    handler: async (request) => {
+    scope: 'app',
+    handle: async ({ body: { source, login, password } }) => {
       if (!app.services.config.lazy_migration.allowCanary) throw coreError('NOT_FOUND');
       const now = Date.now();
       if (now - lastCanaryAt < CANARY_INTERVAL_MS) throw legacyUnavailable(CANARY_INTERVAL_MS - (now - lastCanaryAt));
       lastCanaryAt = now;
-      const { source, login, password } = request.body;
       const outcome = await app.services.lazyMigration.check(source, login, password);
-      if (!outcome) throw coreError('BAD_INPUT', `Unknown lazy-migration source '${source}'`);
+      if (!outcome) throw badInput(`Unknown lazy-migration source '${source}'`);
       return { status: 'OK' as const, outcome: outcome.kind };
     },
   });

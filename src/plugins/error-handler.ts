@@ -58,9 +58,8 @@ export default fp(
     app.setNotFoundHandler(async (request, reply) => {
       const resolved = resolvedPathOf(request);
       if (!resolved?.known) return sendError(reply, coreError('NOT_FOUND'));
-      const scope = resolved.routePath === '/' || resolved.routePath === '/hello' ? 'open' : 'tenant';
       try {
-        runPipelineChecks(request, config, scope);
+        runPipelineChecks(request, config);
       } catch (error) {
         return sendError(reply, error as CoreError);
       }

@@ -288,3 +288,21 @@ describe('importing pending users and resetting their passwords', () => {
     expect(expectText(badMethod)).toBe("Unsupported method for password reset: 'method' must be 'token'");
   });
 });
+
+describe('the canary', () => {
+  it('asks a source about one password, stores nothing, and is off unless allowed', async () => {
+    const fake = await FakeProvider.start('cognito', [{ login: 'alice_1', password: 'pw-alice', id: 'sub-1' }]);
+    const entry = { legacy: sourceEntry('cognito', fake.url) };
+    const off = await createTestApp({ lazy_migration: { sources: entry } });
+    expect((await call(off.app, 'POST', '/lazy-migration/verify', { body: { source: 'legacy', login: 'alice_1', password: 'pw-alice' } })).statusCode).toBe(404);
+    await off.close();
+    const on = await createTestApp({ lazy_migration: { allow_canary: true, sources: entry } });
+    const right = await call(on.app, 'POST', '/lazy-migration/verify', { body: { source: 'legacy', login: 'alice_1', password: 'pw-alice' } });
+    expect(right.json).toEqual({ status: 'OK', outcome: 'MATCH' });
+    const tooSoon = await call(on.app, 'POST', '/lazy-migration/verify', { body: { source: 'legacy', login: 'alice_1', password: 'x' } });
+    expect(tooSoon.statusCode).toBe(503);
+    expect(await countRows(on.db, 'users')).toBe(0);
+    await on.close();
+    await fake.close();
+  });
+});

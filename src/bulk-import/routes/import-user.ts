@@ -1,16 +1,19 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyPluginAsync } from 'fastify';
+import { defineRoute } from '../../http/route.js';
 import { ImportUserBody, ImportUserResponse, type WireUser } from '../schemas.js';
 import { toUserObject } from '../../users/user-object.js';
 import type { JsonObject } from '../fields.js';
 
 // Contract §10.6: one user, imported synchronously; failures are 400 {"errors":[...]}.
-const importUser: FastifyPluginAsyncTypebox = async (app) => {
-  app.post('/bulk-import/import', {
-    config: { scope: 'app' },
+const importUser: FastifyPluginAsync = async (app) => {
+  defineRoute(app, {
+    method: 'POST',
+    url: '/bulk-import/import',
     schema: { body: ImportUserBody, response: { 200: ImportUserResponse } },
-    handler: async (request) => {
-      const result = await request.server.services.bulkImport.importUser(request.body as JsonObject);
-      return { status: result.status, user: toUserObject(result.user, request.cdiVersion) as WireUser };
+    scope: 'app',
+    handle: async ({ body, cdiVersion }) => {
+      const result = await app.services.bulkImport.importUser(body as JsonObject);
+      return { status: result.status, user: toUserObject(result.user, cdiVersion) as WireUser };
     },
   });
 };

@@ -1,4 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
+import { defineRoute } from '../../http/route.js';
 
 // Answers "Hello" once the database answers a trivial query; a database failure is a 500.
 const hello: FastifyPluginAsync = async (app) => {
@@ -6,11 +7,12 @@ const hello: FastifyPluginAsync = async (app) => {
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', (_request, _payload, done) => done(null, undefined));
   for (const url of ['/hello', '/']) {
-    app.route({
+    defineRoute(app, {
       method: ['GET', 'POST', 'PUT', 'DELETE'],
       url,
-      config: { scope: 'open' },
-      handler: async (_request, reply) => {
+      schema: {},
+      scope: 'any',
+      handle: async (_input, _request, reply) => {
         await app.services.health.check();
         return reply.type('text/html; charset=UTF-8').send('Hello\n');
       },

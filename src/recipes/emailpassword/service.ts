@@ -9,6 +9,7 @@ import {
   upsertEmailPasswordUser,
 } from './repository.js';
 import { findUserById, type UserRow } from '../../users/repository.js';
+import type { ImportCheck } from '../../hashing/registry.js';
 import { normaliseEmail } from '../../normalise/contact.js';
 import { assertMaxLength } from '../../normalise/length-limits.js';
 import type { ServiceDependencies } from '../../services.js';
@@ -17,15 +18,21 @@ import { lazyPointerFormat } from '../../hashing/lazy-pointer.js';
 import { readPasswordHash } from '../../lazy-migration/repository.js';
 import type { LazyMigrationService } from '../../lazy-migration/service.js';
 
-/** Runs the app/tenant existence check at the point of the validation order where the contract puts it. */
-export type TenantCheck = () => void;
-
+export interface ImportRequest {
+  email: string;
+  passwordHash: string;
+  hashingAlgorithm?: string;
+}
+/** An import whose input checks passed; its format check is still to be reported, after the tenant check. */
+export interface CheckedImport {
+  email: string;
+  check: ImportCheck;
+}
 export type ImportResult = { status: 'OK'; user: UserRow; didUserAlreadyExist: boolean };
 export type SignInResult = { status: 'OK'; user: UserRow } | { status: 'WRONG_CREDENTIALS_ERROR' };
 export type SignUpResult = { status: 'OK'; user: UserRow } | { status: 'EMAIL_ALREADY_EXISTS_ERROR' };
 export type GetUserResult = { status: 'OK'; user: UserRow } | { status: 'UNKNOWN_USER_ID_ERROR' } | { status: 'UNKNOWN_EMAIL_ERROR' };
 export type UpdateUserResult = { status: 'OK' | 'UNKNOWN_USER_ID_ERROR' | 'EMAIL_ALREADY_EXISTS_ERROR' };
-
 
 // Placeholder addresses some SDKs create for users without a real email (§6.3).
 function isFakeEmail(email: string): boolean {
@@ -47,21 +54,21 @@ export class EmailPasswordService {
     private readonly lazyMigration: LazyMigrationService,
   ) {}
 
-  async importPasswordHash(
-    input: { tenantId: string; email: string; passwordHash: string; hashingAlgorithm?: string },
-    checkTenant: TenantCheck,
-  ): Promise<ImportResult> {
+  /** §6.1 steps 4 and 5, which the contract reports before the tenant check. */
+  checkImportInput(input: ImportRequest): CheckedImport {
     const check = this.deps.hasher.checkImport(input.passwordHash, input.hashingAlgorithm);
-    // §6.1 steps 4 and 5 come before the tenant check; the format check of step 7 after it.
     if (check.status === 'INVALID' && check.stage !== 'FORMAT') throw badInput(check.message);
-    checkTenant();
+    return { email: input.email, check };
+  }
+
+  async importPasswordHash(tenantId: string, { email: givenEmail, check }: CheckedImport): Promise<ImportResult> {
     if (check.status === 'SIGNER_KEY_MISSING') throw coreError('SIGNER_KEY_MISSING');
     if (check.status === 'INVALID') throw badInput(check.message);
     const pending = check.algorithm === lazyPointerFormat.id;
     if (pending) this.assertKnownSource(check.hash);
-    const email = normaliseEmail(input.email);
+    const email = normaliseEmail(givenEmail);
     assertMaxLength('email', email);
-    const user = { userId: randomUUID(), tenantId: input.tenantId, email, passwordHash: check.hash, timeJoined: this.deps.clock() };
+    const user = { userId: randomUUID(), tenantId, email, passwordHash: check.hash, timeJoined: this.deps.clock() };
     const { row, existed } = await upsertEmailPasswordUser(this.deps.pool, user, pending);
     return { status: 'OK', user: row, didUserAlreadyExist: existed };
   }
@@ -124,9 +131,7 @@ export class EmailPasswordService {
     }
   }
 
-  async signUp(input: { tenantId: string; email: string; password: string }, checkTenant: TenantCheck): Promise<SignUpResult> {
-    if (input.password === '') throw badInput('Password cannot be an empty string');
-    checkTenant();
+  async signUp(input: { tenantId: string; email: string; password: string }): Promise<SignUpResult> {
     const email = normaliseEmail(input.email);
     assertMaxLength('email', email);
     const passwordHash = await this.deps.hasher.hash(input.password);

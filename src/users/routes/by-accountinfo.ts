@@ -1,6 +1,6 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyPluginAsync } from 'fastify';
 import { badInput } from '../../errors.js';
-import { assertTenantScope } from '../../plugins/request-pipeline.js';
+import { defineRoute } from '../../http/route.js';
 import { normaliseEmail, normalisePhoneNumber } from '../../normalise/contact.js';
 import type { AccountInfo } from '../listing-repository.js';
 import { UsersByAccountInfoQuery, UsersListResponse } from '../schemas.js';
@@ -24,15 +24,16 @@ function parseAccountInfo(query: UsersByAccountInfoQuery): { info: AccountInfo; 
   return { info, union: doUnionOfAccountInfo === 'true' };
 }
 
-const byAccountInfo: FastifyPluginAsyncTypebox = async (app) => {
-  app.get('/users/by-accountinfo', {
-    config: { scope: 'custom' },
+const byAccountInfo: FastifyPluginAsync = async (app) => {
+  defineRoute(app, {
+    method: 'GET',
+    url: '/users/by-accountinfo',
     schema: { querystring: UsersByAccountInfoQuery, response: { 200: UsersListResponse } },
-    handler: async (request) => {
-      const { info, union } = parseAccountInfo(request.query);
-      assertTenantScope(request);
-      const result = await app.services.users.listUsersByAccountInfo(request.tenantId, info, union);
-      return { status: result.status, users: result.users.map((user) => toUserObject(user, atLeastCdi4(request.cdiVersion))) };
+    parse: ({ query }) => parseAccountInfo(query),
+    scope: 'tenant',
+    handle: async ({ info, union }, { tenantId, cdiVersion }) => {
+      const result = await app.services.users.listUsersByAccountInfo(tenantId, info, union);
+      return { status: result.status, users: result.users.map((user) => toUserObject(user, atLeastCdi4(cdiVersion))) };
     },
   });
 };

@@ -1,25 +1,26 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyPluginAsync } from 'fastify';
 import { cdiAtLeast } from '../../http/cdi-version.js';
-import { assertAppScope, assertTenantScope } from '../../plugins/request-pipeline.js';
+import { defineRoute } from '../../http/route.js';
 import { UsersCountQuery, UsersCountResponse } from '../schemas.js';
 import { parseIncludeRecipeIds } from './recipe-ids.js';
 
 // Tenant-scoped, or app-wide with includeAllTenants=true (any case).
-const usersCount: FastifyPluginAsyncTypebox = async (app) => {
-  app.get('/users/count', {
-    config: { scope: 'custom' },
+const usersCount: FastifyPluginAsync = async (app) => {
+  defineRoute(app, {
+    method: 'GET',
+    url: '/users/count',
     schema: { querystring: UsersCountQuery, response: { 200: UsersCountResponse } },
-    handler: async (request) => {
-      const recipeIds = parseIncludeRecipeIds(request.query.includeRecipeIds);
-      const allTenants = request.query.includeAllTenants?.toLowerCase() === 'true';
-      if (allTenants) assertAppScope(request);
-      else assertTenantScope(request);
-      return app.services.users.countUsers({
-        tenantId: allTenants ? undefined : request.tenantId,
+    parse: ({ query }) => ({
+      recipeIds: parseIncludeRecipeIds(query.includeRecipeIds),
+      allTenants: query.includeAllTenants?.toLowerCase() === 'true',
+    }),
+    scope: ({ allTenants }) => (allTenants ? 'app' : 'tenant'),
+    handle: async ({ recipeIds, allTenants }, { query, tenantId, cdiVersion }) =>
+      app.services.users.countUsers({
+        tenantId: allTenants ? undefined : tenantId,
         recipeIds,
-        approximate: cdiAtLeast(request.cdiVersion, '5.6') && request.query.allowApproximate?.toLowerCase() === 'true',
-      });
-    },
+        approximate: cdiAtLeast(cdiVersion, '5.6') && query.allowApproximate?.toLowerCase() === 'true',
+      }),
   });
 };
 

@@ -1,23 +1,23 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyPluginAsync } from 'fastify';
 import { cdiAtLeast } from '../../http/cdi-version.js';
 import { integerQuery } from '../../http/query.js';
-import { assertTenantScope } from '../../plugins/request-pipeline.js';
+import { defineRoute } from '../../http/route.js';
 import { toUserObject } from '../user-object.js';
 import { UsersPageQuery, UsersPageResponse } from '../schemas.js';
 import { parseIncludeRecipeIds } from './recipe-ids.js';
 
 // GET /users: keyset pagination newest or oldest first (contract §8.4).
-const usersPage: FastifyPluginAsyncTypebox = async (app) => {
-  app.get('/users', {
-    config: { scope: 'custom' },
+const usersPage: FastifyPluginAsync = async (app) => {
+  defineRoute(app, {
+    method: 'GET',
+    url: '/users',
     schema: { querystring: UsersPageQuery, response: { 200: UsersPageResponse } },
-    handler: async (request) => {
-      const { query, cdiVersion } = request;
-      // The reference's order: recipe ids, tenant, then the paging parameters.
-      const recipeIds = parseIncludeRecipeIds(query.includeRecipeIds);
-      assertTenantScope(request);
+    // The reference's order: recipe ids, tenant, then the paging parameters.
+    parse: ({ query }) => parseIncludeRecipeIds(query.includeRecipeIds),
+    scope: 'tenant',
+    handle: async (recipeIds, { query, tenantId, cdiVersion }) => {
       const result = await app.services.users.listUsers({
-        tenantId: request.tenantId,
+        tenantId,
         limit: integerQuery(query, 'limit'),
         timeJoinedOrder: query.timeJoinedOrder,
         paginationToken: query.paginationToken,

@@ -1,12 +1,15 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyPluginAsync } from 'fastify';
+import { defineRoute } from '../../http/route.js';
 import { RemoveUserBody, RemoveUserResponse } from '../schemas.js';
 
 // Either id; an unknown id is not an error. removeAllLinkedAccounts is moot without account linking.
-const removeUser: FastifyPluginAsyncTypebox = async (app) => {
-  app.post('/user/remove', {
-    config: { scope: 'app' },
+const removeUser: FastifyPluginAsync = async (app) => {
+  defineRoute(app, {
+    method: 'POST',
+    url: '/user/remove',
     schema: { body: RemoveUserBody, response: { 200: RemoveUserResponse } },
-    handler: async (request) => app.services.users.removeUser(request.body.userId),
+    scope: 'app',
+    handle: async ({ body }) => app.services.users.removeUser(body.userId),
   });
 };
 

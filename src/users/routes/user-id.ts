@@ -1,16 +1,19 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyPluginAsync } from 'fastify';
+import { defineRoute } from '../../http/route.js';
 import { GetUserByIdQuery, GetUserByIdResponse } from '../schemas.js';
 import { atLeastCdi4 } from './user-shape.js';
 import { toUserObject } from '../user-object.js';
 
 // Any recipe, either id.
-const userById: FastifyPluginAsyncTypebox = async (app) => {
-  app.get('/user/id', {
-    config: { scope: 'app' },
+const userById: FastifyPluginAsync = async (app) => {
+  defineRoute(app, {
+    method: 'GET',
+    url: '/user/id',
     schema: { querystring: GetUserByIdQuery, response: { 200: GetUserByIdResponse } },
-    handler: async (request) => {
-      const result = await app.services.users.findUser(request.query.userId);
-      return result.status === 'OK' ? { status: result.status, user: toUserObject(result.user, atLeastCdi4(request.cdiVersion)) } : result;
+    scope: 'app',
+    handle: async ({ query, cdiVersion }) => {
+      const result = await app.services.users.findUser(query.userId);
+      return result.status === 'OK' ? { status: result.status, user: toUserObject(result.user, atLeastCdi4(cdiVersion)) } : result;
     },
   });
 };

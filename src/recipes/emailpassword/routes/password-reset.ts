@@ -1,6 +1,7 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyPluginAsync } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import { badInput } from '../../../errors.js';
+import { defineRoute } from '../../../http/route.js';
 import { TextError } from '../schemas.js';
 
 const TokenBody = Type.Intersect([Type.Object({ userId: Type.String() }), Type.Object({ email: Type.Optional(Type.String()) })]);
@@ -23,30 +24,38 @@ function assertTokenMethod(method: string): void {
 }
 
 // What the SDK's forgot-password flow calls: make a token, spend it, then PUT /recipe/user with the new password.
-const passwordReset: FastifyPluginAsyncTypebox = async (app) => {
-  app.post('/recipe/user/password/reset/token', {
-    config: { scope: 'tenant' },
+const passwordReset: FastifyPluginAsync = async (app) => {
+  defineRoute(app, {
+    method: 'POST',
+    url: '/recipe/user/password/reset/token',
     schema: { body: TokenBody, response: { 200: TokenResponse, 400: TextError } },
-    handler: async (request) => app.services.passwordReset.createToken(request.body.userId, request.body.email),
+    scope: 'tenant',
+    handle: async ({ body }) => app.services.passwordReset.createToken(body.userId, body.email),
   });
 
-  app.post('/recipe/user/password/reset/token/consume', {
-    config: { scope: 'tenant' },
+  defineRoute(app, {
+    method: 'POST',
+    url: '/recipe/user/password/reset/token/consume',
     schema: { body: ConsumeBody, response: { 200: ConsumeResponse, 400: TextError } },
-    handler: async (request) => {
-      assertTokenMethod(request.body.method);
-      return app.services.passwordReset.consumeToken(request.body.token);
+    parse: ({ body }) => {
+      assertTokenMethod(body.method);
+      return body;
     },
+    scope: 'tenant',
+    handle: async ({ token }) => app.services.passwordReset.consumeToken(token),
   });
 
-  app.post('/recipe/user/password/reset', {
-    config: { scope: 'tenant' },
+  defineRoute(app, {
+    method: 'POST',
+    url: '/recipe/user/password/reset',
     schema: { body: ResetBody, response: { 200: ResetResponse, 400: TextError } },
-    handler: async (request) => {
-      assertTokenMethod(request.body.method);
-      if (request.body.newPassword === '') throw badInput('Password cannot be an empty string');
-      return app.services.passwordReset.resetPassword(request.body.token, request.body.newPassword);
+    parse: ({ body }) => {
+      assertTokenMethod(body.method);
+      if (body.newPassword === '') throw badInput('Password cannot be an empty string');
+      return body;
     },
+    scope: 'tenant',
+    handle: async ({ token, newPassword }) => app.services.passwordReset.resetPassword(token, newPassword),
   });
 };
 

@@ -1,20 +1,19 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { assertTenantScope } from '../../../plugins/request-pipeline.js';
+import type { FastifyPluginAsync } from 'fastify';
+import { defineRoute } from '../../../http/route.js';
 import { ImportPasswordHashBody, ImportPasswordHashResponse, TextError } from '../schemas.js';
 import { toUserObject } from '../../../users/user-object.js';
 
-const passwordHashImport: FastifyPluginAsyncTypebox = async (app) => {
-  app.post('/recipe/user/passwordhash/import', {
-    // The tenant check sits between the input checks and the format check (§6.1), so the service runs it.
-    config: { scope: 'custom' },
+const passwordHashImport: FastifyPluginAsync = async (app) => {
+  defineRoute(app, {
+    method: 'POST',
+    url: '/recipe/user/passwordhash/import',
     schema: { body: ImportPasswordHashBody, response: { 200: ImportPasswordHashResponse, 400: TextError, 500: TextError } },
-    handler: async (request) => {
-      const { email, passwordHash, hashingAlgorithm } = request.body;
-      const result = await app.services.emailPassword.importPasswordHash(
-        { tenantId: request.tenantId, email, passwordHash, hashingAlgorithm },
-        () => assertTenantScope(request),
-      );
-      return { status: result.status, user: toUserObject(result.user, request.cdiVersion), didUserAlreadyExist: result.didUserAlreadyExist };
+    // The tenant check sits between the input checks and the format check (§6.1).
+    parse: ({ body }) => app.services.emailPassword.checkImportInput(body),
+    scope: 'tenant',
+    handle: async (checked, { tenantId, cdiVersion }) => {
+      const result = await app.services.emailPassword.importPasswordHash(tenantId, checked);
+      return { status: result.status, user: toUserObject(result.user, cdiVersion), didUserAlreadyExist: result.didUserAlreadyExist };
     },
   });
 };

@@ -1,15 +1,18 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyPluginAsync } from 'fastify';
+import { defineRoute } from '../../../http/route.js';
 import { CredentialsBody, SignInResponse, TextError } from '../schemas.js';
 import { signedInBody } from '../../../users/user-object.js';
 
-const signIn: FastifyPluginAsyncTypebox = async (app) => {
-  app.post('/recipe/signin', {
-    config: { scope: 'tenant' },
+const signIn: FastifyPluginAsync = async (app) => {
+  defineRoute(app, {
+    method: 'POST',
+    url: '/recipe/signin',
     schema: { body: CredentialsBody, response: { 200: SignInResponse, 400: TextError, 500: TextError } },
-    handler: async (request) => {
-      const result = await app.services.emailPassword.signIn(request.tenantId, request.body.email, request.body.password, request.ip);
+    scope: 'tenant',
+    handle: async ({ body, tenantId, cdiVersion, ip }) => {
+      const result = await app.services.emailPassword.signIn(tenantId, body.email, body.password, ip);
       if (result.status !== 'OK') return result;
-      return signedInBody(result.user, request.cdiVersion);
+      return signedInBody(result.user, cdiVersion);
     },
   });
 };

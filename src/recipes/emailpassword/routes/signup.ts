@@ -1,20 +1,24 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { assertTenantScope } from '../../../plugins/request-pipeline.js';
+import type { FastifyPluginAsync } from 'fastify';
+import { badInput } from '../../../errors.js';
+import { defineRoute } from '../../../http/route.js';
 import { CredentialsBody, SignUpResponse, TextError } from '../schemas.js';
 import { signedInBody } from '../../../users/user-object.js';
 
-const signUp: FastifyPluginAsyncTypebox = async (app) => {
-  app.post('/recipe/signup', {
-    // The empty-password check comes before the tenant check, so the service runs it.
-    config: { scope: 'custom' },
+const signUp: FastifyPluginAsync = async (app) => {
+  defineRoute(app, {
+    method: 'POST',
+    url: '/recipe/signup',
     schema: { body: CredentialsBody, response: { 200: SignUpResponse, 400: TextError, 500: TextError } },
-    handler: async (request) => {
-      const { email, password } = request.body;
-      const result = await app.services.emailPassword.signUp({ tenantId: request.tenantId, email, password }, () =>
-        assertTenantScope(request),
-      );
+    // The empty-password check comes before the tenant check (§6.3).
+    parse: ({ body }) => {
+      if (body.password === '') throw badInput('Password cannot be an empty string');
+      return body;
+    },
+    scope: 'tenant',
+    handle: async ({ email, password }, { tenantId, cdiVersion }) => {
+      const result = await app.services.emailPassword.signUp({ tenantId, email, password });
       if (result.status !== 'OK') return result;
-      return signedInBody(result.user, request.cdiVersion);
+      return signedInBody(result.user, cdiVersion);
     },
   });
 };

@@ -1,42 +1,50 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { badInput, invalidField } from '../../../errors.js';
 import { cdiAtLeast } from '../../../http/cdi-version.js';
-import { assertAppScope, assertTenantScope } from '../../../plugins/request-pipeline.js';
+import { defineRoute } from '../../../http/route.js';
 import { GetUserQuery, GetUserResponse, TextError, UpdateUserBody, UpdateUserResponse } from '../schemas.js';
 import { toUserObject } from '../../../users/user-object.js';
 
+type UserLookup = { userId: string } | { email: string };
+
+function parseUserLookup({ userId, email }: GetUserQuery): UserLookup {
+  if (userId !== undefined && email !== undefined) throw badInput('Please provide only one of userId or email');
+  if (userId !== undefined) return { userId };
+  if (email === undefined) throw badInput('Please provide one of userId or email');
+  return { email };
+}
+
 // Declared without a rid constraint: every request whose rid is not passwordless/thirdparty lands here (§1.3).
-const user: FastifyPluginAsyncTypebox = async (app) => {
-  app.get('/recipe/user', {
-    // By userId the route is app-scoped, by email tenant-scoped (§1.2); both after the query checks.
-    config: { scope: 'custom' },
+const user: FastifyPluginAsync = async (app) => {
+  defineRoute(app, {
+    method: 'GET',
+    url: '/recipe/user',
     schema: { querystring: GetUserQuery, response: { 200: GetUserResponse, 400: TextError } },
-    handler: async (request) => {
-      const { userId, email } = request.query;
-      if (userId !== undefined && email !== undefined) throw badInput('Please provide only one of userId or email');
-      if (userId === undefined && email === undefined) throw badInput('Please provide one of userId or email');
-      if (userId !== undefined) assertAppScope(request);
-      else assertTenantScope(request);
+    parse: ({ query }) => parseUserLookup(query),
+    // By userId the route is app-scoped, by email tenant-scoped (§1.2); both after the query checks.
+    scope: (lookup) => ('userId' in lookup ? 'app' : 'tenant'),
+    handle: async (lookup, { tenantId, cdiVersion }) => {
       const result =
-        userId !== undefined
-          ? await app.services.emailPassword.getUserById(userId)
-          : await app.services.emailPassword.getUserByEmail(request.tenantId, email!);
+        'userId' in lookup
+          ? await app.services.emailPassword.getUserById(lookup.userId)
+          : await app.services.emailPassword.getUserByEmail(tenantId, lookup.email);
       if (result.status !== 'OK') return result;
-      return { status: result.status, user: toUserObject(result.user, request.cdiVersion) };
+      return { status: result.status, user: toUserObject(result.user, cdiVersion) };
     },
   });
 
-  app.put('/recipe/user', {
-    config: { scope: 'custom' },
+  defineRoute(app, {
+    method: 'PUT',
+    url: '/recipe/user',
     schema: { body: UpdateUserBody, response: { 200: UpdateUserResponse, 400: TextError } },
     preValidation: async (request) => checkUserIdField(request),
-    handler: async (request) => {
-      const { recipeUserId, userId, email, password } = request.body;
-      if (email === undefined && password === undefined) throw badInput('You have to provide either email or password.');
-      assertAppScope(request);
-      return app.services.emailPassword.updateUser(recipeUserId ?? (userId as string), { email, password });
+    parse: ({ body }) => {
+      if (body.email === undefined && body.password === undefined) throw badInput('You have to provide either email or password.');
+      return body;
     },
+    scope: 'app',
+    handle: async ({ recipeUserId, userId, email, password }) =>
+      app.services.emailPassword.updateUser(recipeUserId ?? (userId as string), { email, password }),
   });
 };
 

@@ -1,18 +1,19 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyPluginAsync } from 'fastify';
 import { cdiAtLeast } from '../../../http/cdi-version.js';
-import { assertTenantScope } from '../../../plugins/request-pipeline.js';
+import { defineRoute } from '../../../http/route.js';
 import { parseRedeem } from './request-inputs.js';
 import { CheckCodeResponse, ConsumeCodeBody, ConsumeCodeResponse } from '../schemas.js';
 import { recipeUserIdField, toUserObject } from '../../../users/user-object.js';
 
-const consumeCode: FastifyPluginAsyncTypebox = async (app) => {
-  app.post('/recipe/signinup/code/consume', {
-    config: { scope: 'custom' },
+// Every passwordless route checks the tenant after its "exactly one of" rules (§5).
+const consumeCode: FastifyPluginAsync = async (app) => {
+  defineRoute(app, {
+    method: 'POST',
+    url: '/recipe/signinup/code/consume',
     schema: { body: ConsumeCodeBody, response: { 200: ConsumeCodeResponse } },
-    handler: async (request) => {
-      const input = parseRedeem(request.tenantId, request.body);
-      assertTenantScope(request);
-      const version = request.cdiVersion;
+    parse: ({ tenantId, body }) => parseRedeem(tenantId, body),
+    scope: 'tenant',
+    handle: async (input, { cdiVersion: version }) => {
       // Before cdi 4.0 consuming a code did not verify the email (contract §11).
       const result = await app.services.passwordless.consumeCode(input, { markEmailVerified: cdiAtLeast(version, '4.0') });
       if (result.status !== 'OK') return result;
@@ -26,14 +27,13 @@ const consumeCode: FastifyPluginAsyncTypebox = async (app) => {
     },
   });
 
-  app.post('/recipe/signinup/code/check', {
-    config: { scope: 'custom' },
+  defineRoute(app, {
+    method: 'POST',
+    url: '/recipe/signinup/code/check',
     schema: { body: ConsumeCodeBody, response: { 200: CheckCodeResponse } },
-    handler: async (request) => {
-      const input = parseRedeem(request.tenantId, request.body);
-      assertTenantScope(request);
-      return app.services.passwordless.checkCode(input);
-    },
+    parse: ({ tenantId, body }) => parseRedeem(tenantId, body),
+    scope: 'tenant',
+    handle: async (input) => app.services.passwordless.checkCode(input),
   });
 };
 

@@ -1,17 +1,16 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { assertTenantScope } from '../../../plugins/request-pipeline.js';
+import type { FastifyPluginAsync } from 'fastify';
+import { defineRoute } from '../../../http/route.js';
 import { parseDeviceLookup } from './request-inputs.js';
 import { ListCodesQuery, ListCodesResponse } from '../schemas.js';
 
-const listCodes: FastifyPluginAsyncTypebox = async (app) => {
-  app.get('/recipe/signinup/codes', {
-    config: { scope: 'custom' },
+const listCodes: FastifyPluginAsync = async (app) => {
+  defineRoute(app, {
+    method: 'GET',
+    url: '/recipe/signinup/codes',
     schema: { querystring: ListCodesQuery, response: { 200: ListCodesResponse } },
-    handler: async (request) => {
-      const lookup = parseDeviceLookup(request.query);
-      assertTenantScope(request);
-      return { status: 'OK' as const, devices: await app.services.passwordless.listDevices(request.tenantId, lookup) };
-    },
+    parse: ({ query }) => parseDeviceLookup(query),
+    scope: 'tenant',
+    handle: async (lookup, { tenantId }) => ({ status: 'OK' as const, devices: await app.services.passwordless.listDevices(tenantId, lookup) }),
   });
 };
 

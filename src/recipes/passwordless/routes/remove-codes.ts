@@ -1,29 +1,31 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyPluginAsync } from 'fastify';
 import { cdiAtLeast } from '../../../http/cdi-version.js';
-import { assertTenantScope } from '../../../plugins/request-pipeline.js';
+import { defineRoute } from '../../../http/route.js';
 import { parseCodeToRemove, parseContact } from './request-inputs.js';
 import { RemoveCodeBody, RemoveCodesBody } from '../schemas.js';
 import { OkStatus } from '../../../http/schemas.js';
 
-const removeCodes: FastifyPluginAsyncTypebox = async (app) => {
-  app.post('/recipe/signinup/code/remove', {
-    config: { scope: 'custom' },
+const removeCodes: FastifyPluginAsync = async (app) => {
+  defineRoute(app, {
+    method: 'POST',
+    url: '/recipe/signinup/code/remove',
     schema: { body: RemoveCodeBody, response: { 200: OkStatus } },
-    handler: async (request) => {
-      const target = parseCodeToRemove(request.body, cdiAtLeast(request.cdiVersion, '5.0'));
-      assertTenantScope(request);
-      await app.services.passwordless.removeCode(request.tenantId, target);
+    parse: ({ body, cdiVersion }) => parseCodeToRemove(body, cdiAtLeast(cdiVersion, '5.0')),
+    scope: 'tenant',
+    handle: async (target, { tenantId }) => {
+      await app.services.passwordless.removeCode(tenantId, target);
       return { status: 'OK' as const };
     },
   });
 
-  app.post('/recipe/signinup/codes/remove', {
-    config: { scope: 'custom' },
+  defineRoute(app, {
+    method: 'POST',
+    url: '/recipe/signinup/codes/remove',
     schema: { body: RemoveCodesBody, response: { 200: OkStatus } },
-    handler: async (request) => {
-      const { kind, value } = parseContact(request.body);
-      assertTenantScope(request);
-      await app.services.passwordless.removeCodesByContact(request.tenantId, kind, value);
+    parse: ({ body }) => parseContact(body),
+    scope: 'tenant',
+    handle: async ({ kind, value }, { tenantId }) => {
+      await app.services.passwordless.removeCodesByContact(tenantId, kind, value);
       return { status: 'OK' as const };
     },
   });

@@ -1,6 +1,6 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyPluginAsync } from 'fastify';
 import { badInput } from '../../../errors.js';
-import { assertAppScope, assertTenantScope } from '../../../plugins/request-pipeline.js';
+import { defineRoute } from '../../../http/route.js';
 import { toUserObject } from '../../../users/user-object.js';
 import { GetThirdPartyUserQuery, GetThirdPartyUserResponse } from '../schemas.js';
 
@@ -18,20 +18,20 @@ function parseLookup({ userId, thirdPartyId, thirdPartyUserId }: GetThirdPartyUs
 }
 
 // Deprecated GET /recipe/user for rid: thirdparty. By user id it is app-scoped, by provider account tenant-scoped.
-const getUser: FastifyPluginAsyncTypebox = async (app) => {
-  app.get('/recipe/user', {
+const getUser: FastifyPluginAsync = async (app) => {
+  defineRoute(app, {
+    method: 'GET',
+    url: '/recipe/user',
     constraints: { rid: 'thirdparty' },
-    config: { scope: 'custom' },
     schema: { querystring: GetThirdPartyUserQuery, response: { 200: GetThirdPartyUserResponse } },
-    handler: async (request) => {
-      const lookup = parseLookup(request.query);
-      if ('userId' in lookup) assertAppScope(request);
-      else assertTenantScope(request);
+    parse: ({ query }) => parseLookup(query),
+    scope: (lookup) => ('userId' in lookup ? 'app' : 'tenant'),
+    handle: async (lookup, { tenantId, cdiVersion }) => {
       const result =
         'userId' in lookup
           ? await app.services.thirdParty.findUser(lookup.userId)
-          : await app.services.thirdParty.findUserByThirdPartyId(request.tenantId, lookup.thirdPartyId, lookup.thirdPartyUserId);
-      return result.status === 'OK' ? { status: result.status, user: toUserObject(result.user, request.cdiVersion) } : result;
+          : await app.services.thirdParty.findUserByThirdPartyId(tenantId, lookup.thirdPartyId, lookup.thirdPartyUserId);
+      return result.status === 'OK' ? { status: result.status, user: toUserObject(result.user, cdiVersion) } : result;
     },
   });
 };

@@ -1,14 +1,14 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyPluginAsync } from 'fastify';
+import { defineRoute } from '../../../http/route.js';
 import { UpdateExternalUserIdInfoBody, UpdateExternalUserIdInfoResponse } from '../schemas.js';
 
-const externalUserIdInfo: FastifyPluginAsyncTypebox = async (app) => {
-  app.put('/recipe/userid/external-user-id-info', {
-    config: { scope: 'app' },
+const externalUserIdInfo: FastifyPluginAsync = async (app) => {
+  defineRoute(app, {
+    method: 'PUT',
+    url: '/recipe/userid/external-user-id-info',
     schema: { body: UpdateExternalUserIdInfoBody, response: { 200: UpdateExternalUserIdInfoResponse } },
-    handler: async (request) => {
-      const { userId, userIdType, externalUserIdInfo: info } = request.body;
-      return app.services.userIdMapping.updateExternalUserIdInfo(userId, userIdType, info);
-    },
+    scope: 'app',
+    handle: async ({ body }) => app.services.userIdMapping.updateExternalUserIdInfo(body.userId, body.userIdType, body.externalUserIdInfo),
   });
 };
 

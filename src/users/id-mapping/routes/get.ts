@@ -1,11 +1,14 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyPluginAsync } from 'fastify';
+import { defineRoute } from '../../../http/route.js';
 import { GetMappingQuery, GetMappingResponse } from '../schemas.js';
 
-const getMapping: FastifyPluginAsyncTypebox = async (app) => {
-  app.get('/recipe/userid/map', {
-    config: { scope: 'app' },
+const getMapping: FastifyPluginAsync = async (app) => {
+  defineRoute(app, {
+    method: 'GET',
+    url: '/recipe/userid/map',
     schema: { querystring: GetMappingQuery, response: { 200: GetMappingResponse } },
-    handler: async (request) => app.services.userIdMapping.getMapping(request.query.userId, request.query.userIdType),
+    scope: 'app',
+    handle: async ({ query }) => app.services.userIdMapping.getMapping(query.userId, query.userIdType),
   });
 };
 

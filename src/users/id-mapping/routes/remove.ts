@@ -1,11 +1,14 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyPluginAsync } from 'fastify';
+import { defineRoute } from '../../../http/route.js';
 import { RemoveMappingBody, RemoveMappingResponse } from '../schemas.js';
 
-const removeMapping: FastifyPluginAsyncTypebox = async (app) => {
-  app.post('/recipe/userid/map/remove', {
-    config: { scope: 'app' },
+const removeMapping: FastifyPluginAsync = async (app) => {
+  defineRoute(app, {
+    method: 'POST',
+    url: '/recipe/userid/map/remove',
     schema: { body: RemoveMappingBody, response: { 200: RemoveMappingResponse } },
-    handler: async (request) => app.services.userIdMapping.removeMapping(request.body.userId, request.body.userIdType),
+    scope: 'app',
+    handle: async ({ body }) => app.services.userIdMapping.removeMapping(body.userId, body.userIdType),
   });
 };
 
