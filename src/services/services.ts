@@ -10,6 +10,7 @@ import { ThirdPartyService } from './thirdparty-service.js';
 import { UserService } from './users-service.js';
 import { UserIdMappingService } from './userid-mapping-service.js';
 import { BulkImportService } from './bulk-import-service.js';
+import { MigrationSupportService } from './migration-support-service.js';
 
 export interface ServiceDependencies {
   config: Readonly<Config>;
@@ -30,6 +31,7 @@ export interface Services {
   users: UserService;
   userIdMapping: UserIdMappingService;
   bulkImport: BulkImportService;
+  migrationSupport: MigrationSupportService;
   // Stops background jobs (code cleanup, bulk-import processing) before the pool closes.
   stop(): Promise<void>;
 }
@@ -50,6 +52,7 @@ export function createServices(base: Omit<ServiceDependencies, 'hasher'>): Servi
     users: new UserService(deps),
     userIdMapping: new UserIdMappingService(deps),
     bulkImport,
+    migrationSupport: new MigrationSupportService(deps),
     async stop() {
       await Promise.all([passwordless.stop(), bulkImport.stop(), emailPassword.stop()]);
     },
