@@ -2,14 +2,14 @@ import type pg from 'pg';
 import type { FastifyBaseLogger } from 'fastify';
 import { CoreError } from '../errors.js';
 import { withTransaction } from '../db/transaction.js';
-import { claimQueueRows, finishQueueRows, findExistingRoles } from '../db/bulk-import-repository.js';
+import { claimQueueRows, finishQueueRows, findExistingRoles } from './repository.js';
 import type { PasswordHasher } from '../hashing/registry.js';
 import { isJsonObject } from './fields.js';
 import { explainImportError, importUsers, inInsertOrder } from './import-users.js';
-import { validateUser } from './validate-user.js';
+import { validateUser } from './validate/user.js';
 import { rolesNamedIn } from './enqueue.js';
 import type { ImportOutcome, ImportUser } from './types.js';
-import { describeError, isTransient } from '../db/database-errors.js';
+import { describeError, isTransient } from '../db/pg-errors.js';
 
 export interface BatchDependencies {
   pool: pg.Pool;

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { promisify } from 'node:util';
 import argon2 from 'argon2';
 import { decodeUnpaddedBase64, encodeUnpaddedBase64 } from './base64.js';
-import { fail, type ParseResult, type Verifier } from './verifier.js';
+import { fail, type HashFormat, type NewHashParams, type ParseResult } from './format.js';
 
 export type Argon2Type = 'argon2i' | 'argon2d' | 'argon2id';
 
@@ -121,12 +121,19 @@ export function hasArgon2Params(parsed: Argon2Hash, params: Argon2Params): boole
   );
 }
 
-export const argon2Verifier: Verifier<Argon2Hash> = {
+export const argon2Format: HashFormat<Argon2Hash> = {
   id: 'ARGON2',
+  aliases: [],
   invalidMessage: 'Password hash is in invalid Argon2 format',
   needsSignerKey: false,
+  pool: 'ARGON2',
   hasPrefix: (hash) => hash.startsWith('$argon2i') || hash.startsWith('$argon2d'),
   parse: parseArgon2,
   // node-argon2 recomputes natively on the thread pool and compares with timingSafeEqual.
   verify: (password, parsed) => argon2.verify(parsed.encoded, password),
+  memoryBytes: (parsed) => parsed.memoryKb * 1024,
+  writer: {
+    hash: (password: string, params: NewHashParams) => hashArgon2(password, params.argon2),
+    isCurrent: (parsed: Argon2Hash, params: NewHashParams) => hasArgon2Params(parsed, params.argon2),
+  },
 };

@@ -1,6 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
 import bcrypt from 'bcrypt';
-import { fail, type ParseResult, type Verifier } from './verifier.js';
+import { fail, type HashFormat, type ParseResult } from './format.js';
 
 export interface BcryptHash {
   cost: number;
@@ -14,6 +14,8 @@ const MAX_COST = 31;
 const SALT_AND_HASH_LENGTH = 53;
 /** `$2a$NN$` plus the 22 salt characters. */
 const SALT_END = 29;
+/** Blowfish's four S-boxes and P-array. */
+const BLOWFISH_STATE_BYTES = 4 * 256 * 4 + 18 * 4;
 
 export function parseBcrypt(hash: string): ParseResult<BcryptHash> {
   if (!/^\$2[abxy]\$/.test(hash)) return fail('must start with $2a$, $2b$, $2x$ or $2y$');
@@ -39,13 +41,20 @@ export function hashBcrypt(password: string, rounds: number): Promise<string> {
   return bcrypt.hash(password, effectiveBcryptCost(rounds));
 }
 
-export const bcryptVerifier: Verifier<BcryptHash> = {
+export const bcryptFormat: HashFormat<BcryptHash> = {
   id: 'BCRYPT',
+  aliases: [],
   invalidMessage: 'Password hash is in invalid BCrypt format',
   needsSignerKey: false,
+  pool: 'BCRYPT',
   hasPrefix: (hash) => PREFIXES.some((prefix) => hash.startsWith(prefix)),
   parse: parseBcrypt,
   verify: verifyBcrypt,
+  memoryBytes: () => BLOWFISH_STATE_BYTES,
+  writer: {
+    hash: (password, params) => hashBcrypt(password, params.bcryptLogRounds),
+    isCurrent: (parsed, params) => parsed.cost === effectiveBcryptCost(params.bcryptLogRounds),
+  },
 };
 
 /**

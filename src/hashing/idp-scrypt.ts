@@ -1,6 +1,6 @@
 import { createCipheriv, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
 import { decodeBase64 } from './base64.js';
-import { fail, type ParseResult, type Verifier } from './verifier.js';
+import { fail, type HashFormat, type ParseResult } from './format.js';
 
 /** The exporting platform's scrypt variant: `$f_scrypt$<hash>$<salt>$m=<mem_cost>$r=<rounds>$s=<separator>`. */
 export interface IdpScryptHash {
@@ -100,12 +100,15 @@ export async function verifyIdpScrypt(password: string, parsed: IdpScryptHash, s
   return computed.length === parsed.hash.length && timingSafeEqual(computed, parsed.hash);
 }
 
-export const idpScryptVerifier: Verifier<IdpScryptHash> = {
+export const idpScryptFormat: HashFormat<IdpScryptHash> = {
   id: 'IDP_SCRYPT',
+  aliases: ['FIREBASE_SCRYPT'],
   invalidMessage: 'Password hash is in invalid Firebase SCrypt format',
   needsSignerKey: true,
+  pool: 'SCRYPT',
   hasPrefix: (hash) => hash.startsWith(IDP_SCRYPT_PREFIX),
   parse: parseIdpScrypt,
+  memoryBytes: (parsed) => scryptMemoryBytes(parsed.memCost, parsed.rounds) + MAXMEM_SLACK,
   verify: (password, parsed, context) => {
     if (!context.signerKey) throw new Error('scrypt-variant verification needs the signer key');
     return verifyIdpScrypt(password, parsed, context.signerKey);

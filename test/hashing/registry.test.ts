@@ -5,6 +5,7 @@ import {
   PasswordHasher,
   type HashingOptions,
   type ImportCheck,
+  type ImportFailureStage,
 } from '../../src/hashing/registry.js';
 import {
   ARGON2_VECTORS,
@@ -39,7 +40,12 @@ const GENERIC_MSG = 'Password hash is in invalid format';
 const SCRYPT_SHAPE = 'expected $f_scrypt$<hash>$<salt>$m=<mem_cost>$r=<rounds>$s=<separator>';
 
 const ok = (hash: string, algorithm: string): ImportCheck => ({ status: 'OK', hash, algorithm } as ImportCheck);
-const invalid = (message: string): ImportCheck => ({ status: 'INVALID', message });
+const INPUT_STAGES: Record<string, ImportFailureStage> = {
+  'Password hash cannot be an empty string': 'EMPTY_HASH',
+  'Hashing Algorithm cannot be an empty string': 'EMPTY_ALGORITHM',
+  'Unsupported password hashing algorithm': 'UNSUPPORTED_ALGORITHM',
+};
+const invalid = (message: string): ImportCheck => ({ status: 'INVALID', stage: INPUT_STAGES[message] ?? 'FORMAT', message });
 const KEY_MISSING: ImportCheck = { status: 'SIGNER_KEY_MISSING' };
 const argon2With = (params: string) => ARGON2.replace(/m=\d+,t=\d+,p=\d+/, params);
 
