@@ -13,6 +13,7 @@ import { UserIdMappingService } from './users/id-mapping/service.js';
 import { BulkImportService } from './bulk-import/service.js';
 import { PasswordResetService } from './recipes/emailpassword/password-reset.js';
 import { LazyMigrationService } from './lazy-migration/service.js';
+import { MigrationSupportService } from './bulk-import/migration-support-service.js';
 
 export interface ServiceDependencies {
   config: Readonly<Config>;
@@ -35,6 +36,7 @@ export interface Services {
   bulkImport: BulkImportService;
   passwordReset: PasswordResetService;
   lazyMigration: LazyMigrationService;
+  migrationSupport: MigrationSupportService;
   // Stops background jobs (code cleanup, bulk-import processing) before the pool closes.
   stop(): Promise<void>;
 }
@@ -65,6 +67,7 @@ export function createServices(base: Omit<ServiceDependencies, 'hasher'>): Servi
     bulkImport,
     passwordReset: new PasswordResetService(deps),
     lazyMigration,
+    migrationSupport: new MigrationSupportService(deps),
     async stop() {
       await Promise.all([passwordless.stop(), bulkImport.stop(), emailPassword.stop()]);
     },
