@@ -12,6 +12,10 @@ const catalog = {
   FIELD_TOO_LONG: { status: 400, message: (field: string, max: number) => `${field} is too long. Max length is ${max}.` },
   LIMIT_NOT_POSITIVE: { status: 400, message: () => 'limit must a positive integer with min value 1' },
   INVALID_PAGINATION_TOKEN: { status: 400, message: () => 'invalid pagination token' },
+  TOO_MANY_ELEMENTS: {
+    status: 400,
+    message: (field: string, max: number) => `Field name '${field}' cannot contain more than ${max} elements`,
+  },
 
   // Passwordless (§5)
   CREATE_CODE_TARGET: { status: 400, message: () => 'Please provide exactly one of email, phoneNumber or deviceId' },
@@ -27,11 +31,22 @@ const catalog = {
   CLEAR_BOTH_CONTACTS: { status: 400, message: () => 'You cannot clear both email and phone number of a user' },
 
   // Email-password (§6)
-  /** The hash registry's own text (src/hashing/): empty hash or algorithm, unsupported algorithm, or the format's parse error. */
-  PASSWORD_HASH_INVALID: { status: 400, message: (reason: string) => reason },
+  PASSWORD_HASH_EMPTY: { status: 400, message: () => 'Password hash cannot be an empty string' },
+  HASHING_ALGORITHM_EMPTY: { status: 400, message: () => 'Hashing Algorithm cannot be an empty string' },
+  // §6.1's text, then the accepted values, so a typo is fixed without reading the documentation.
+  HASHING_ALGORITHM_UNSUPPORTED: {
+    status: 400,
+    message: (accepted: string) => `Unsupported password hashing algorithm: use one of ${accepted} (any case)`,
+  },
+  // `formatMessage` is §6.1's text for the named algorithm (or the generic one); the reason follows it.
+  PASSWORD_HASH_INVALID: {
+    status: 400,
+    message: (formatMessage: string, reason?: string) => (reason === undefined ? formatMessage : `${formatMessage}: ${reason}`),
+  },
   PASSWORD_EMPTY: { status: 400, message: () => 'Password cannot be an empty string' },
   USER_LOOKUP_BOTH: { status: 400, message: () => 'Please provide only one of userId or email' },
   USER_LOOKUP_NEITHER: { status: 400, message: () => 'Please provide one of userId or email' },
+  PASSWORD_RESET_METHOD: { status: 400, message: () => "Unsupported method for password reset: 'method' must be 'token'" },
   UPDATE_USER_NOTHING: { status: 400, message: () => 'You have to provide either email or password.' },
 
   // Third party (§7)
@@ -48,6 +63,9 @@ const catalog = {
   TIME_JOINED_ORDER: { status: 400, message: () => 'timeJoinedOrder can be either ASC OR DESC' },
   USERS_LIMIT_TOO_HIGH: { status: 400, message: (max: number) => `max limit allowed is ${max}` },
 
+  // Lazy migration
+  LAZY_MIGRATION_SOURCE_UNKNOWN: { status: 400, message: (source: string) => `Unknown lazy-migration source '${source}'` },
+
   // User-id mapping (§9)
   USER_ID_TYPE: { status: 400, message: () => "Field name 'userIdType' should be one of 'SUPERTOKENS', 'EXTERNAL' or 'ANY'" },
   EXTERNAL_ID_IS_USER_ID: {
@@ -60,7 +78,6 @@ const catalog = {
   QUEUE_STATUS: { status: 400, message: () => 'Invalid value for status. Pass one of NEW, PROCESSING, or FAILED!' },
   QUEUE_LIMIT_TOO_HIGH: { status: 400, message: (max: number) => `Max limit allowed is ${max}` },
   DRY_RUN_NOT_BOOLEAN: { status: 400, message: () => "'dryRun' should be either 'true' or 'false'" },
-  REMOVE_IDS_TOO_MANY: { status: 400, message: (max: number) => `Field name 'ids' cannot contain more than ${max} elements` },
   REMOVE_IDS_EMPTY_STRING: { status: 400, message: () => "Field name 'ids' cannot contain an empty string" },
   BULK_USERS_INVALID: { status: 400, message: () => 'Data has missing or invalid fields. Please check the users field for more details.' },
   BULK_TOO_MANY_USERS: { status: 400, message: (max: number) => `You can only add ${max} users at a time.` },
@@ -88,6 +105,7 @@ const catalog = {
     message: () => `'idp_password_hashing_signer_key' is not configured: set it in config.yaml or IDP_PASSWORD_HASHING_SIGNER_KEY`,
   },
   INTERNAL: { status: 500, message: () => 'Internal Error' },
+  LEGACY_VERIFY_UNAVAILABLE: { status: 503, message: () => 'Legacy password verification is unavailable; try again later' },
 } as const;
 
 export type ErrorCode = keyof typeof catalog;
@@ -97,6 +115,8 @@ type MessageArgs<C extends ErrorCode> = Parameters<(typeof catalog)[C]['message'
 
 export class CoreError extends Error {
   readonly statusCode: number;
+  /** Sent as Retry-After with a 503. */
+  retryAfterSeconds?: number;
   constructor(
     readonly code: ErrorCode,
     readonly publicMessage: string,
@@ -109,6 +129,7 @@ export class CoreError extends Error {
   }
 }
 
+/** The public text of a catalog entry, for code that reports it inside a result rather than throwing. */
 export function errorMessage<C extends ErrorCode>(code: C, ...args: MessageArgs<C>): string {
   return (catalog[code].message as (...values: unknown[]) => string)(...args);
 }
@@ -119,6 +140,13 @@ export function coreError<C extends ErrorCode>(code: C, ...args: MessageArgs<C>)
 
 /** @deprecated Free text outside the catalog; use coreError with a named entry. */
 export const badInput = (message: string) => coreError('BAD_INPUT', message);
+
+/** The old provider of a pending user could not answer; the client is told when to try again. */
+export function legacyUnavailable(retryAfterMs: number): CoreError {
+  const error = coreError('LEGACY_VERIFY_UNAVAILABLE');
+  error.retryAfterSeconds = Math.max(1, Math.ceil(retryAfterMs / 1000));
+  return error;
+}
 export const invalidField = (field: string) => coreError('INVALID_FIELD', field);
 
 /** A catalog error answered with a JSON body (bulk import) instead of its plain-text message. */

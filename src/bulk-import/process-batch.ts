@@ -2,7 +2,7 @@ import type pg from 'pg';
 import type { FastifyBaseLogger } from 'fastify';
 import { CoreError } from '../errors.js';
 import { withTransaction } from '../db/transaction.js';
-import { claimQueueRows, finishQueueRows, findExistingRoles } from './repository.js';
+import { claimQueueRows, finishQueueRows, findExistingRoles, useKeyDrivenPlans } from './repository.js';
 import type { PasswordHasher } from '../hashing/registry.js';
 import { isJsonObject } from './fields.js';
 import { explainImportError, importUsers, inInsertOrder } from './import-users.js';
@@ -26,6 +26,7 @@ const internalFailure = 'Internal error while importing this user';
 // Returns how many rows were claimed (0 = nothing left that this process may take).
 export async function processBatch(deps: BatchDependencies): Promise<number> {
   return withTransaction(deps.pool, async (client) => {
+    await useKeyDrivenPlans(client);
     const rows = await claimQueueRows(client, deps.batchSize);
     if (rows.length === 0) return 0;
     const now = deps.clock();

@@ -32,7 +32,7 @@ export function parseDryRun(value: string | undefined): boolean {
 }
 
 export function parseRemoveIds(ids: unknown[]): string[] {
-  if (ids.length > maxRemoveIds) throw coreError('REMOVE_IDS_TOO_MANY', maxRemoveIds);
+  if (ids.length > maxRemoveIds) throw coreError('TOO_MANY_ELEMENTS', 'ids', maxRemoveIds);
   return ids.map((id) => {
     if (typeof id !== 'string') throw invalidField('ids');
     if (id === '') throw coreError('REMOVE_IDS_EMPTY_STRING');

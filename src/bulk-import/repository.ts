@@ -71,13 +71,27 @@ export async function deleteQueueRows(db: Queryable, ids: string[]): Promise<str
   return rows.map((row) => row.id);
 }
 
+// Every statement of an import batch reads or writes rows by key, but the planner does not know that before the
+// first ANALYZE (a fresh install; a machine with autovacuum off; any import that outruns autoanalyze). It then uses
+// default selectivities: `tenant_id = 'public'` looks like a handful of rows and 8,000 keys in an array look like
+// the whole table, so it scans a whole index and filters each row against the batch, and that cost grows with the
+// table (a million-user import turns quadratic). A generic plan cached while the tables were empty is worse: it
+// keeps sequential scans after they fill up. So a batch transaction plans each statement (the foreign-key checks
+// included) with its real input, and keeps sequential and bitmap scans, hash and merge joins and sorts out of its
+// own plans: what is left for a key lookup is an index probe. set_config(..., true) lasts until the transaction ends.
+export async function useKeyDrivenPlans(db: Queryable): Promise<void> {
+  await db.query(
+    `SELECT set_config('plan_cache_mode', 'force_custom_plan', true), set_config('enable_seqscan', 'off', true),
+       set_config('enable_bitmapscan', 'off', true), set_config('enable_hashjoin', 'off', true),
+       set_config('enable_mergejoin', 'off', true), set_config('enable_sort', 'off', true)`,
+  );
+}
+
 // Rows left PROCESSING by an interrupted run first, then NEW ones, oldest first. SKIP LOCKED: rows another
 // transaction (another core, another loop of this one) holds are left to it; the locks last until our commit, which
 // also deletes or fails every claimed row, so no row is ever imported twice. Two statements, because an ordered scan
-// of the (status, created_at, id) index only exists per status.
-// Must run inside a transaction: before the first ANALYZE of a freshly filled queue the planner believes the table
-// is tiny and sorts every NEW row (seconds at a million rows, per batch), so sorting and bitmap scans are switched
-// off for these two statements only (set_config(..., true) is transaction-local; the finally switches them back).
+// of the (status, created_at, id) index only exists per status. Runs after useKeyDrivenPlans: a planner that
+// believes the queue tiny would sort every NEW row (seconds at a million rows, per batch).
 export async function claimQueueRows(db: Queryable, limit: number): Promise<Pick<QueueRow, 'id' | 'raw_data'>[]> {
   const claim = (status: QueueStatus, count: number) =>
     db.query<Pick<QueueRow, 'id' | 'raw_data'>>(
@@ -85,14 +99,9 @@ export async function claimQueueRows(db: Queryable, limit: number): Promise<Pick
        ORDER BY created_at, id LIMIT $2 FOR UPDATE SKIP LOCKED`,
       [status, count],
     );
-  await db.query("SELECT set_config('enable_sort', 'off', true), set_config('enable_bitmapscan', 'off', true)");
-  try {
-    const interrupted = (await claim('PROCESSING', limit)).rows;
-    if (interrupted.length === limit) return interrupted;
-    return interrupted.concat((await claim('NEW', limit - interrupted.length)).rows);
-  } finally {
-    await db.query("SELECT set_config('enable_sort', 'on', true), set_config('enable_bitmapscan', 'on', true)");
-  }
+  const interrupted = (await claim('PROCESSING', limit)).rows;
+  if (interrupted.length === limit) return interrupted;
+  return interrupted.concat((await claim('NEW', limit - interrupted.length)).rows);
 }
 
 export async function finishQueueRows(db: Queryable, importedIds: string[], failed: { id: string; message: string }[], now: number): Promise<void> {
@@ -107,7 +116,10 @@ export async function finishQueueRows(db: Queryable, importedIds: string[], fail
 
 export async function findExistingRoles(db: Queryable, roles: string[]): Promise<string[]> {
   if (roles.length === 0) return [];
-  const { rows } = await db.query<{ role: string }>('SELECT role FROM roles WHERE role = ANY($1::text[])', [roles]);
+  const { rows } = await db.query<{ role: string }>(
+    `SELECT k.role FROM unnest($1::text[]) AS k(role) CROSS JOIN LATERAL (SELECT 1 FROM roles r WHERE r.role = k.role LIMIT 1) AS hit`,
+    [roles],
+  );
   return rows.map((row) => row.role);
 }
 
@@ -123,24 +135,31 @@ export interface ConflictProbe {
   roles: string[];
 }
 
-// One round trip for every uniqueness rule a batch can break (contract §2), plus the roles that do exist. The
-// literal recipe_id lets each branch use its partial unique index. A third-party pair comes back as "id\nuserId".
+// One round trip for every uniqueness rule a batch can break (contract §2), plus the roles that do exist. A
+// third-party pair comes back as "id\nuserId". Each key probes its unique index on its own (a LATERAL subquery with
+// LIMIT 1 cannot be turned into a join that scans the table), and the literal recipe_id selects the partial index:
+// `column = ANY($1)` lets a planner without statistics scan the whole index instead (see useKeyDrivenPlans). Sent
+// unprepared, so it is planned for its input also outside a batch transaction (dry run, single-user import).
 export async function findImportConflicts(db: Queryable, probe: ConflictProbe): Promise<{ kind: ConflictKind; key: string }[]> {
-  const { rows } = await db.query<{ kind: ConflictKind; key: string }>(
-    `SELECT 'emailpassword-email' AS kind, email AS key FROM users
-       WHERE tenant_id = 'public' AND recipe_id = 'emailpassword' AND email = ANY($1::text[])
-     UNION ALL SELECT 'passwordless-email', email FROM users
-       WHERE tenant_id = 'public' AND recipe_id = 'passwordless' AND email = ANY($2::text[])
-     UNION ALL SELECT 'passwordless-phone', phone_number FROM users
-       WHERE tenant_id = 'public' AND recipe_id = 'passwordless' AND phone_number = ANY($3::text[])
-     UNION ALL SELECT 'thirdparty', u.third_party_id || E'\\n' || u.third_party_user_id
-       FROM unnest($4::text[], $5::text[]) AS t(id, user_id)
-       JOIN users u ON u.tenant_id = 'public' AND u.recipe_id = 'thirdparty' AND u.third_party_id = t.id AND u.third_party_user_id = t.user_id
-     UNION ALL SELECT 'external-id', external_user_id FROM user_id_mappings WHERE external_user_id = ANY($6::text[])
-     UNION ALL SELECT 'role', role FROM roles WHERE role = ANY($7::text[])`,
-    [probe.emailPasswordEmails, probe.passwordlessEmails, probe.passwordlessPhones, probe.thirdPartyIds, probe.thirdPartyUserIds,
+  const probeUsers = (column: 'email' | 'phone_number', recipe: RecipeId) =>
+    `SELECT 1 FROM users u WHERE u.tenant_id = 'public' AND u.recipe_id = '${recipe}' AND u.${column} = k.key LIMIT 1`;
+  const { rows } = await db.query<{ kind: ConflictKind; key: string }>({
+    text: `SELECT 'emailpassword-email' AS kind, k.key FROM unnest($1::text[]) AS k(key)
+       CROSS JOIN LATERAL (${probeUsers('email', 'emailpassword')}) AS hit
+     UNION ALL SELECT 'passwordless-email', k.key FROM unnest($2::text[]) AS k(key)
+       CROSS JOIN LATERAL (${probeUsers('email', 'passwordless')}) AS hit
+     UNION ALL SELECT 'passwordless-phone', k.key FROM unnest($3::text[]) AS k(key)
+       CROSS JOIN LATERAL (${probeUsers('phone_number', 'passwordless')}) AS hit
+     UNION ALL SELECT 'thirdparty', k.id || E'\\n' || k.user_id FROM unnest($4::text[], $5::text[]) AS k(id, user_id)
+       CROSS JOIN LATERAL (SELECT 1 FROM users u WHERE u.tenant_id = 'public' AND u.recipe_id = 'thirdparty'
+         AND u.third_party_id = k.id AND u.third_party_user_id = k.user_id LIMIT 1) AS hit
+     UNION ALL SELECT 'external-id', k.key FROM unnest($6::text[]) AS k(key)
+       CROSS JOIN LATERAL (SELECT 1 FROM user_id_mappings m WHERE m.external_user_id = k.key LIMIT 1) AS hit
+     UNION ALL SELECT 'role', k.key FROM unnest($7::text[]) AS k(key)
+       CROSS JOIN LATERAL (SELECT 1 FROM roles r WHERE r.role = k.key LIMIT 1) AS hit`,
+    values: [probe.emailPasswordEmails, probe.passwordlessEmails, probe.passwordlessPhones, probe.thirdPartyIds, probe.thirdPartyUserIds,
       probe.externalUserIds, probe.roles],
-  );
+  });
   return rows;
 }
 

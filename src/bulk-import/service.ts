@@ -2,7 +2,7 @@ import { jsonCoreError } from '../errors.js';
 import { withTransaction } from '../db/transaction.js';
 import { findUserByInternalId, type UserRow } from '../users/repository.js';
 import {
-  countQueueRows, countQueueRowsByStatus, deleteQueueRows, listQueueRows, type QueueStatus,
+  countQueueRows, countQueueRowsByStatus, deleteQueueRows, listQueueRows, useKeyDrivenPlans, type QueueStatus,
 } from './repository.js';
 import type { PasswordHasher } from '../hashing/registry.js';
 import { dryRun, enqueueUsers, throwIfInvalid, validateBatch, type EnqueuedUser } from './enqueue.js';
@@ -12,6 +12,7 @@ import type { ImportOutcome } from './types.js';
 import { processBatch } from './process-batch.js';
 import { decodeQueueCursor, encodeQueueCursor, toQueueEntry } from './queue-listing.js';
 import { BulkImportWorker } from './worker.js';
+import { StatisticsRefresher } from './statistics-refresh.js';
 import type { QueueEntry } from './schemas.js';
 import type { ServiceDependencies } from '../services.js';
 
@@ -26,12 +27,19 @@ export type CountResult = { status: 'OK'; count: number; byStatus?: Record<Queue
 export class BulkImportService {
   private readonly hasher: PasswordHasher;
   private readonly worker: BulkImportWorker;
+  private readonly statistics: StatisticsRefresher;
 
   constructor(private readonly deps: ServiceDependencies) {
     const { config, pool, clock, log } = deps;
     this.hasher = deps.hasher;
     const batch = { pool, hasher: this.hasher, clock, log, batchSize: config.bulk_migration_batch_size };
-    this.worker = new BulkImportWorker(() => processBatch(batch), {
+    this.statistics = new StatisticsRefresher(pool, log);
+    const processAndNote = async () => {
+      const claimed = await processBatch(batch);
+      this.statistics.noteImported(claimed);
+      return claimed;
+    };
+    this.worker = new BulkImportWorker(processAndNote, {
       // Leave at least one connection of the pool to the HTTP routes.
       parallelism: Math.max(1, Math.min(config.bulk_migration_parallelism, config.postgresql_connection_pool_size - 1)),
       intervalMs: config.bulk_import_interval_seconds * 1000,
@@ -81,6 +89,7 @@ export class BulkImportService {
     if (batch.errors.length > 0) throw jsonCoreError('BULK_USER_REJECTED', { errors: batch.errors[0].errors });
     const user = batch.users[0];
     const row = await withTransaction(this.deps.pool, async (client) => {
+      await useKeyDrivenPlans(client);
       let outcome: ImportOutcome;
       try {
         [outcome] = await importUsers(client, [user], this.hasher);
@@ -97,13 +106,15 @@ export class BulkImportService {
   }
 
   // For tests and tools: resolves once this process finds nothing left to claim.
-  processUntilEmpty(): Promise<void> {
-    return this.worker.processUntilEmpty();
+  async processUntilEmpty(): Promise<void> {
+    await this.worker.processUntilEmpty();
+    await this.statistics.idle();
   }
 
   // Resolves when the worker is not running (it starts nothing).
-  idle(): Promise<void> {
-    return this.worker.idle();
+  async idle(): Promise<void> {
+    await this.worker.idle();
+    await this.statistics.idle();
   }
 
   // Automatic processing (after an enqueue, every sweep) is suspended; processUntilEmpty still runs.
@@ -119,5 +130,6 @@ export class BulkImportService {
   // Stops the worker and waits for the batch in flight; called before the pool closes.
   async stop(): Promise<void> {
     await this.worker.stop();
+    await this.statistics.idle();
   }
 }

@@ -1,6 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
 import bcrypt from 'bcrypt';
-import { fail, type HashFormat, type ParseResult } from './format.js';
+import { fail, overCostLimit, type HashCostLimits, type HashFormat, type ParseResult } from './format.js';
 
 export interface BcryptHash {
   cost: number;
@@ -17,7 +17,7 @@ const SALT_END = 29;
 /** Blowfish's four S-boxes and P-array. */
 const BLOWFISH_STATE_BYTES = 4 * 256 * 4 + 18 * 4;
 
-export function parseBcrypt(hash: string): ParseResult<BcryptHash> {
+export function parseBcrypt(hash: string, limits?: HashCostLimits): ParseResult<BcryptHash> {
   if (!/^\$2[abxy]\$/.test(hash)) return fail('must start with $2a$, $2b$, $2x$ or $2y$');
   const cost = hash.slice(4, 6);
   if (!/^\d\d$/.test(cost)) return fail('cost must be two digits');
@@ -29,6 +29,7 @@ export function parseBcrypt(hash: string): ParseResult<BcryptHash> {
     return fail(`salt and hash must be exactly 53 characters, got ${rest.length}`);
   }
   if (!/^[./A-Za-z0-9]*$/.test(rest)) return fail('salt and hash must use only the characters ./A-Za-z0-9');
+  if (limits && rounds > limits.maxBcryptCost) return overCostLimit('cost', rounds, limits, 'maxBcryptCost');
   return { ok: true, value: { cost: rounds, normalised: '$2a' + hash.slice(3) } };
 }
 

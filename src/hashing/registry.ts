@@ -3,9 +3,12 @@
 // for the configured algorithm. The formats themselves are listed in formats.ts.
 import { randomBytes } from 'node:crypto';
 import { decodeBase64 } from './base64.js';
-import type { HashFormat, HashPool, NewHashParams, ParseResult } from './format.js';
-import { detectFormat, findFormatByName, HASH_FORMATS } from './formats.js';
+import { DEFAULT_COST_LIMITS } from './cost-limits.js';
+import type { HashCostLimits, HashFormat, HashPool, NewHashParams, ParseResult } from './format.js';
+import { detectFormat, findFormatByName, HASH_FORMATS, HASHING_ALGORITHM_NAMES } from './formats.js';
 import { ConcurrencyLimiter } from './limiter.js';
+import { describeUnknownHash } from './unknown-hash.js';
+import { errorMessage } from '../errors.js';
 import { javaTrim } from '../normalise/java-trim.js';
 
 /** The id of a hash format (`ARGON2`, `BCRYPT`, …). */
@@ -19,6 +22,8 @@ export interface HashingOptions extends NewHashParams {
   argon2PoolSize: number;
   scryptPoolSize: number;
   bcryptPoolSize: number;
+  /** Cost bounds for imported hashes; DEFAULT_COST_LIMITS when absent. */
+  importLimits?: HashCostLimits;
 }
 
 /** Which check of §6.1 refused the hash: steps 4 and 5 come before the tenant check, the format check (7) after. */
@@ -32,6 +37,7 @@ export type ImportCheck =
 export type VerifyOutcome = 'MATCH' | 'NO_MATCH' | 'UNPARSABLE' | 'SIGNER_KEY_MISSING';
 
 const GENERIC_INVALID = 'Password hash is in invalid format';
+const ACCEPTED_NAMES = HASHING_ALGORITHM_NAMES.map((name) => name.toLowerCase()).join(', ');
 
 /** `hashingAlgorithm` as §6.1 step 5 reads it; undefined when it names no supported algorithm. */
 export function parseHashingAlgorithm(name: string): HashingAlgorithm | undefined {
@@ -42,6 +48,7 @@ export class PasswordHasher {
   private readonly signerKey: Buffer | undefined;
   private readonly limiters: Record<HashPool, ConcurrencyLimiter>;
   private readonly writerFormat: HashFormat<unknown>;
+  private readonly importLimits: HashCostLimits;
   private decoyHash: Promise<string> | undefined;
 
   constructor(private readonly options: HashingOptions) {
@@ -52,6 +59,7 @@ export class PasswordHasher {
     const writerFormat = HASH_FORMATS.find((format) => format.id === options.newHashAlgorithm && format.writer);
     if (!writerFormat) throw new Error(`new hashes cannot be written as ${options.newHashAlgorithm}`);
     this.writerFormat = writerFormat;
+    this.importLimits = options.importLimits ?? DEFAULT_COST_LIMITS;
     this.limiters = {
       ARGON2: new ConcurrencyLimiter(options.argon2PoolSize),
       BCRYPT: new ConcurrencyLimiter(options.bcryptPoolSize),
@@ -61,16 +69,16 @@ export class PasswordHasher {
 
   checkImport(passwordHash: string, hashingAlgorithm?: string): ImportCheck {
     const hash = javaTrim(passwordHash);
-    if (hash === '') return invalid('EMPTY_HASH', 'Password hash cannot be an empty string');
+    if (hash === '') return invalid('EMPTY_HASH', errorMessage('PASSWORD_HASH_EMPTY'));
     if (hashingAlgorithm === undefined) return this.checkDetected(hash);
 
-    if (javaTrim(hashingAlgorithm) === '') return invalid('EMPTY_ALGORITHM', 'Hashing Algorithm cannot be an empty string');
+    if (javaTrim(hashingAlgorithm) === '') return invalid('EMPTY_ALGORITHM', errorMessage('HASHING_ALGORITHM_EMPTY'));
     const format = findFormatByName(hashingAlgorithm);
-    if (!format) return invalid('UNSUPPORTED_ALGORITHM', 'Unsupported password hashing algorithm');
+    if (!format) return invalid('UNSUPPORTED_ALGORITHM', errorMessage('HASHING_ALGORITHM_UNSUPPORTED', ACCEPTED_NAMES));
     if (format.needsSignerKey && !this.signerKey) return { status: 'SIGNER_KEY_MISSING' };
-    if (!format.hasPrefix(hash)) return invalid('FORMAT', format.invalidMessage);
-    const parsed = format.parse(hash);
-    if (!parsed.ok) return invalid('FORMAT', `${format.invalidMessage}: ${parsed.reason}`);
+    if (!format.hasPrefix(hash)) return invalid('FORMAT', errorMessage('PASSWORD_HASH_INVALID', format.invalidMessage, prefixReason(hash)));
+    const parsed = format.parse(hash, this.importLimits);
+    if (!parsed.ok) return invalid('FORMAT', errorMessage('PASSWORD_HASH_INVALID', format.invalidMessage, parsed.reason));
     return { status: 'OK', hash, algorithm: format.id };
   }
 
@@ -111,10 +119,10 @@ export class PasswordHasher {
 
   private checkDetected(hash: string): ImportCheck {
     const format = detectFormat(hash);
-    if (!format) return invalid('FORMAT', GENERIC_INVALID);
-    const parsed = format.parse(hash);
+    if (!format) return invalid('FORMAT', errorMessage('PASSWORD_HASH_INVALID', GENERIC_INVALID, prefixReason(hash)));
+    const parsed = format.parse(hash, this.importLimits);
     if (this.lacksSignerKey(format, parsed)) return { status: 'SIGNER_KEY_MISSING' };
-    if (!parsed.ok) return invalid('FORMAT', `${GENERIC_INVALID}: ${parsed.reason}`);
+    if (!parsed.ok) return invalid('FORMAT', errorMessage('PASSWORD_HASH_INVALID', GENERIC_INVALID, parsed.reason));
     return { status: 'OK', hash, algorithm: format.id };
   }
 
@@ -122,6 +130,13 @@ export class PasswordHasher {
   private lacksSignerKey(format: HashFormat<unknown>, parsed: ParseResult<unknown>): boolean {
     return format.needsSignerKey && !this.signerKey && (parsed.ok || parsed.recognised === true);
   }
+}
+
+/** Why a string is not in the expected format; undefined when there is nothing more specific to say. */
+function prefixReason(hash: string): string | undefined {
+  const other = detectFormat(hash);
+  if (other) return `the hash is in the ${other.id} format; set hashingAlgorithm to ${other.id.toLowerCase()}`;
+  return describeUnknownHash(hash);
 }
 
 function invalid(stage: ImportFailureStage, message: string): ImportCheck {

@@ -4,7 +4,18 @@ import { ARGON2_VECTORS, BCRYPT_VECTORS, PUBLISHED_SCRYPT_HASH } from './vectors
 
 describe('the format list', () => {
   it('accepts each id and alias once, as hashingAlgorithm values', () => {
-    expect(HASHING_ALGORITHM_NAMES).toEqual(['ARGON2', 'BCRYPT', 'IDP_SCRYPT', 'FIREBASE_SCRYPT']);
+    expect(HASHING_ALGORITHM_NAMES).toEqual([
+      'ARGON2',
+      'BCRYPT',
+      'IDP_SCRYPT',
+      'FIREBASE_SCRYPT',
+      'CRYPT',
+      'PHPASS',
+      'LDAP',
+      'SALTED_DIGEST',
+      'HMAC',
+      'LAZY',
+    ]);
     expect(new Set(HASHING_ALGORITHM_NAMES).size).toBe(HASHING_ALGORITHM_NAMES.length);
   });
 
