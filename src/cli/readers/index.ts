@@ -20,6 +20,8 @@ export interface ReaderOptions {
   auth0Hashes?: Auth0PasswordHashes;
   includeDisabled: boolean;
   providerOverrides: ProviderOverrides;
+  /** Told about what the reader ignores (unknown columns); may be called on every pass. */
+  warn?: (message: string) => void;
 }
 
 export interface OpenedSource {
@@ -47,9 +49,9 @@ function recordsOf(source: SourceName, file: FileSource, options: ReaderOptions)
     case 'auth0':
       return readAuth0(file, { ...common, hashes: options.auth0Hashes });
     case 'csv':
-      return readGenericCsv(file);
+      return readGenericCsv(file, options.warn ?? (() => undefined));
     case 'ndjson':
-      return readGenericNdjson(file);
+      return readGenericNdjson(file, options.warn ?? (() => undefined));
   }
 }
 
