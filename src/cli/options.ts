@@ -33,8 +33,9 @@ export interface MigrateOptions {
 export const MAX_BATCH = 10_000;
 
 export const MIGRATE_USAGE = `Usage: identity-core migrate <source> <file> [options]
+       identity-core migrate undo <report> [--dry-run]
 
-Sources:
+Sources (files may be gzipped):
   firebase   auth:export output, JSON or CSV (needs --hash-config for password users)
   auth0      user export (NDJSON), joined by email with --password-hashes
   csv        generic CSV with a header row
@@ -45,7 +46,7 @@ Options:
   --api-key <key>               API key (default: env IDENTITY_CORE_API_KEY)
   --hash-config <file>          firebase: the console's hash_config block, or JSON
   --password-hashes <file>      auth0: the password-hash export (NDJSON)
-  --format json|csv             firebase: file format when the extension does not say
+  --format json|csv             firebase: file format when the name does not say
   --dry-run                     ask the core what would happen; write nothing
   --check-password <email:pw>   canary: import this user first and sign in (repeatable)
   --report <file>               JSON report (default <file>.migrate-report.json)
@@ -56,7 +57,7 @@ Options:
   --poll-interval <seconds>     how often to look at the core's queue (default 1)
   --wait-timeout <seconds>      stop waiting when the queue makes no progress this long (default 600)
   --retries <n>                 retries of a request after a network error or 5xx, with backoff (default 4)
-  --restart                     forget the saved position and start from the first user
+  --restart                     start a fresh run (users already in the core are still not sent again)
   -h, --help                    this text
 `;
 
