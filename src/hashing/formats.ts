@@ -5,6 +5,7 @@ import type { HashFormat } from './format.js';
 import { hmacFormat } from './hmac.js';
 import { idpScryptFormat } from './idp-scrypt.js';
 import { ldapFormat } from './ldap.js';
+import { pbkdf2Format } from './pbkdf2.js';
 import { phpassFormat } from './phpass.js';
 import { saltedDigestFormat } from './salted-digest.js';
 import { javaTrim } from '../normalise/java-trim.js';
@@ -22,6 +23,7 @@ export const HASH_FORMATS: ReadonlyArray<HashFormat<unknown>> = [
   ldapFormat,
   saltedDigestFormat,
   hmacFormat,
+  pbkdf2Format,
 ] as ReadonlyArray<HashFormat<unknown>>;
 
 const BY_NAME: ReadonlyMap<string, HashFormat<unknown>> = new Map(
