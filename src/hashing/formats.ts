@@ -8,6 +8,7 @@ import { ldapFormat } from './ldap.js';
 import { pbkdf2Format } from './pbkdf2.js';
 import { phpassFormat } from './phpass.js';
 import { saltedDigestFormat } from './salted-digest.js';
+import { scryptFormat } from './scrypt.js';
 import { javaTrim } from '../normalise/java-trim.js';
 
 /**
@@ -24,6 +25,7 @@ export const HASH_FORMATS: ReadonlyArray<HashFormat<unknown>> = [
   saltedDigestFormat,
   hmacFormat,
   pbkdf2Format,
+  scryptFormat,
 ] as ReadonlyArray<HashFormat<unknown>>;
 
 const BY_NAME: ReadonlyMap<string, HashFormat<unknown>> = new Map(
