@@ -1,4 +1,5 @@
 import { argon2Format } from './argon2.js';
+import { aspnetIdentityFormat } from './aspnet-identity.js';
 import { bcryptFormat } from './bcrypt.js';
 import { cryptFormat } from './crypt.js';
 import type { HashFormat } from './format.js';
@@ -26,6 +27,7 @@ export const HASH_FORMATS: ReadonlyArray<HashFormat<unknown>> = [
   hmacFormat,
   pbkdf2Format,
   scryptFormat,
+  aspnetIdentityFormat,
 ] as ReadonlyArray<HashFormat<unknown>>;
 
 const BY_NAME: ReadonlyMap<string, HashFormat<unknown>> = new Map(

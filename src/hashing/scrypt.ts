@@ -41,7 +41,9 @@ export function parseScrypt(hash: string, limits?: HashCostLimits): ParseResult<
     const ln = phc[1];
     if (!/^[1-9][0-9]*$/.test(ln)) return fail('ln must be a decimal integer without leading zeros', true);
     const value = Number(ln);
-    if (value >= 32 && !isPowerOfTwo(value)) return fail(`ln=${ln} is neither log2(N) (up to 31) nor a power of two (Kratos writes N)`, true);
+    if (value >= 32 && !isPowerOfTwo(value)) {
+      return fail(`ln=${ln} is neither log2(N) (up to 31) nor a power of two (Kratos writes N)`, true);
+    }
     const n = value >= 32 ? value : 2 ** value;
     return checked([String(n), phc[2], phc[3]], salt, key, limits);
   }
