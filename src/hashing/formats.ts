@@ -1,6 +1,7 @@
 import { argon2Format } from './argon2.js';
 import { aspnetIdentityFormat } from './aspnet-identity.js';
 import { bcryptFormat } from './bcrypt.js';
+import { bcryptSha256Format } from './bcrypt-sha256.js';
 import { cryptFormat } from './crypt.js';
 import type { HashFormat } from './format.js';
 import { hmacFormat } from './hmac.js';
@@ -28,6 +29,7 @@ export const HASH_FORMATS: ReadonlyArray<HashFormat<unknown>> = [
   pbkdf2Format,
   scryptFormat,
   aspnetIdentityFormat,
+  bcryptSha256Format,
 ] as ReadonlyArray<HashFormat<unknown>>;
 
 const BY_NAME: ReadonlyMap<string, HashFormat<unknown>> = new Map(
