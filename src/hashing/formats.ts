@@ -6,6 +6,7 @@ import { cryptFormat } from './crypt.js';
 import type { HashFormat } from './format.js';
 import { hmacFormat } from './hmac.js';
 import { idpScryptFormat } from './idp-scrypt.js';
+import { lazyPointerFormat } from './lazy-pointer.js';
 import { ldapFormat } from './ldap.js';
 import { pbkdf2Format } from './pbkdf2.js';
 import { phpassFormat } from './phpass.js';
@@ -30,6 +31,7 @@ export const HASH_FORMATS: ReadonlyArray<HashFormat<unknown>> = [
   scryptFormat,
   aspnetIdentityFormat,
   bcryptSha256Format,
+  lazyPointerFormat,
 ] as ReadonlyArray<HashFormat<unknown>>;
 
 const BY_NAME: ReadonlyMap<string, HashFormat<unknown>> = new Map(

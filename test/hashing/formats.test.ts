@@ -18,6 +18,7 @@ describe('the format list', () => {
       'SCRYPT',
       'ASPNET_IDENTITY',
       'BCRYPT_SHA256',
+      'LAZY',
     ]);
     expect(new Set(HASHING_ALGORITHM_NAMES).size).toBe(HASHING_ALGORITHM_NAMES.length);
   });
