@@ -6,7 +6,7 @@ import { createAdapter } from './adapters/index.js';
 import { SourceGuard } from './guard.js';
 import type { AdapterOutcome, SourceAdapter } from './outcome.js';
 import { parseLazyPointer } from './pointer.js';
-import { acquireLease, adoptPassword, readPasswordHash, releaseLease, sourceProgress } from './repository.js';
+import { acquireLease, adoptPassword, listPendingUsers, readPasswordHash, releaseLease, sourceProgress } from './repository.js';
 import { SingleFlight } from './single-flight.js';
 
 export interface LazySignInInput {
@@ -98,6 +98,23 @@ export class LazyMigrationService {
     const outcome = await this.callAdapter(source, { login, password, userId: '', tenantId: 'public' });
     admission.release(outcome);
     return outcome;
+  }
+
+  /** A page of a source's pending users with the old login and id from their pointers; never the pointer itself. */
+  async pending(source: string, limit: number, after?: string) {
+    const users = await listPendingUsers(this.deps.pool, source, limit + 1, after);
+    const page = users.slice(0, limit).map((user) => {
+      const parsed = parseLazyPointer(user.pointer);
+      return {
+        userId: user.userId,
+        externalUserId: user.externalUserId,
+        email: user.email,
+        legacyLogin: parsed.ok ? (parsed.value.legacyLogin ?? null) : null,
+        legacyUserId: parsed.ok ? (parsed.value.legacyUserId ?? null) : null,
+        timeJoined: user.timeJoined,
+      };
+    });
+    return { users: page, next: users.length > limit ? page[page.length - 1].userId : undefined };
   }
 
   async progress() {

@@ -113,6 +113,37 @@ describe('sign-in of a user imported for lazy migration', () => {
   });
 });
 
+describe('the pending list for a reset campaign', () => {
+  it('pages through the pending users of a source with their old login and id, never the pointer', async () => {
+    const fake = await FakeProvider.start('webhook', [alice]);
+    const t = await createTestApp({ lazy_migration: { sources: { legacy: sourceEntry('webhook', fake.url) } } });
+    const ids: string[] = [];
+    for (const n of [1, 2, 3]) {
+      const pointer = formatLazyPointer({ source: 'legacy', legacyLogin: `login${n}`, legacyUserId: `old-${n}` });
+      ids.push((await importPending(t.app, `user${n}@example.com`, pointer)).id);
+    }
+    await importPending(t.app, alice.login);
+    await signIn(t.app, alice.login, alice.password);
+    const seen: unknown[] = [];
+    let token: string | undefined;
+    do {
+      const page = await call(t.app, 'GET', '/lazy-migration/pending', { query: { source: 'legacy', limit: '2', ...(token && { paginationToken: token }) } });
+      expect(page.statusCode, page.body).toBe(200);
+      seen.push(...page.json.users);
+      token = page.json.nextPaginationToken;
+    } while (token);
+    expect(seen).toEqual(
+      ids
+        .map((userId, i) => ({ userId, externalUserId: null, email: `user${i + 1}@example.com`, legacyLogin: `login${i + 1}`, legacyUserId: `old-${i + 1}`, timeJoined: t.clock.nowMs }))
+        .sort((a, b) => (a.userId < b.userId ? -1 : 1)),
+    );
+    const bad = await call(t.app, 'GET', '/lazy-migration/pending', { query: { source: 'legacy', limit: '5000' } });
+    expect([bad.statusCode, expectText(bad)]).toEqual([400, 'limit must be an integer from 1 to 1000']);
+    await t.close();
+    await fake.close();
+  });
+});
+
 describe('lazy migration when the old provider fails', () => {
   it('a throttling old provider is a 503 with Retry-After, never a wrong password and never a stored hash', async () => {
     const fake = await FakeProvider.start('webhook', [alice]);
