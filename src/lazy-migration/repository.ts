@@ -95,3 +95,21 @@ export async function listPendingUsers(db: Queryable, source: string, limit: num
     timeJoined: Number(row.time_joined),
   }));
 }
+
+export interface DailyAdoptions {
+  source: string;
+  day: string;
+  signin: number;
+  replaced: number;
+}
+
+/** Adoptions per source and UTC day over the last `days` days. */
+export async function adoptionsPerDay(db: Queryable, since: number): Promise<DailyAdoptions[]> {
+  const { rows } = await db.query<{ source: string; day: string; signin: string; replaced: string }>(
+    `SELECT source, to_char(to_timestamp(at / 1000) AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day,
+            count(*) FILTER (WHERE via = 'signin') AS signin, count(*) FILTER (WHERE via = 'replaced') AS replaced
+     FROM lazy_migration_events WHERE at >= $1 GROUP BY 1, 2 ORDER BY 1, 2`,
+    [since],
+  );
+  return rows.map((row) => ({ source: row.source, day: row.day, signin: Number(row.signin), replaced: Number(row.replaced) }));
+}

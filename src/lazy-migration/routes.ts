@@ -11,6 +11,8 @@ const SourceStatus = Type.Object({
   pending: Type.Integer(),
   migrated: Type.Object({ signin: Type.Integer(), replaced: Type.Integer() }),
   lastMatchAt: Type.Union([Type.Integer(), Type.Null()]),
+  /** The last 30 days, UTC. */
+  migratedPerDay: Type.Array(Type.Object({ day: Type.String(), signin: Type.Integer(), replaced: Type.Integer() })),
   deadline: Type.Union([Type.String(), Type.Null()]),
   breaker: Breaker,
   outcomes: Type.Record(Type.String(), Type.Integer()),

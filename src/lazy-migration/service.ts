@@ -6,7 +6,7 @@ import { createAdapter } from './adapters/index.js';
 import { SourceGuard } from './guard.js';
 import type { AdapterOutcome, SourceAdapter } from './outcome.js';
 import { parseLazyPointer } from './pointer.js';
-import { acquireLease, adoptPassword, listPendingUsers, readPasswordHash, releaseLease, sourceProgress } from './repository.js';
+import { acquireLease, adoptionsPerDay, adoptPassword, listPendingUsers, readPasswordHash, releaseLease, sourceProgress } from './repository.js';
 import { SingleFlight } from './single-flight.js';
 
 export interface LazySignInInput {
@@ -50,6 +50,7 @@ interface Source {
 const LEASE_EXTRA_MS = 2000;
 const LEASE_POLL_MS = 100;
 const ATTEMPT_WINDOW_MS = 3_600_000;
+const PER_DAY_WINDOW_MS = 30 * 86_400_000;
 
 /** Adopts pending users at their first sign-in by asking the old provider once; see README "Migrating without hashes". */
 export class LazyMigrationService {
@@ -119,6 +120,7 @@ export class LazyMigrationService {
 
   async progress() {
     const counts = await sourceProgress(this.deps.pool);
+    const daily = await adoptionsPerDay(this.deps.pool, Date.now() - PER_DAY_WINDOW_MS);
     const names = new Set([...this.sources.keys(), ...counts.map((row) => row.source)]);
     return [...names].sort().map((name) => {
       const row = counts.find((count) => count.source === name);
@@ -130,6 +132,7 @@ export class LazyMigrationService {
         pending: row?.pending ?? 0,
         migrated: { signin: row?.migratedBySignin ?? 0, replaced: row?.migratedOtherwise ?? 0 },
         lastMatchAt: row?.lastMatchAt ?? null,
+        migratedPerDay: daily.filter((entry) => entry.source === name).map(({ day, signin, replaced }) => ({ day, signin, replaced })),
         deadline: source?.config.deadline === undefined ? null : new Date(source.config.deadline).toISOString(),
         breaker: source?.guard.state ?? null,
         outcomes: Object.fromEntries([...this.outcomes].filter(([k]) => k.startsWith(`${name}:`)).map(([k, v]) => [k.slice(name.length + 1), v])),

@@ -108,8 +108,36 @@ describe('sign-in of a user imported for lazy migration', () => {
     expect(status.json).toMatchObject({
       status: 'OK',
       enabled: true,
-      sources: [{ name: 'legacy', configured: true, kind: 'webhook', pending: 1, migrated: { signin: 1, replaced: 0 }, breaker: 'closed' }],
+      sources: [
+        {
+          name: 'legacy', configured: true, kind: 'webhook', pending: 1, migrated: { signin: 1, replaced: 0 }, breaker: 'closed',
+          migratedPerDay: [{ day: new Date().toISOString().slice(0, 10), signin: 1, replaced: 0 }],
+        },
+      ],
     });
+  });
+});
+
+describe.each(['firebase', 'auth0', 'cognito', 'okta', 'supabase'] as const)('first sign-in through the %s source', (kind) => {
+  it('adopts a right password once and refuses a wrong one, through the sign-in route', async () => {
+    const fake = await FakeProvider.start(kind, [alice]);
+    const t = await createTestApp({ lazy_migration: { sources: { legacy: sourceEntry(kind, fake.url) } } });
+    await importPending(t.app, alice.login, formatLazyPointer({ source: 'legacy', legacyUserId: alice.id }));
+    expect((await signIn(t.app, alice.login, 'wrong')).json).toEqual({ status: 'WRONG_CREDENTIALS_ERROR' });
+    expect((await signIn(t.app, alice.login, alice.password)).json.status).toBe('OK');
+    expect((await signIn(t.app, alice.login, alice.password)).json.status).toBe('OK');
+    expect(fake.calls).toBe(2);
+    await t.close();
+    await fake.close();
+  });
+
+  it('refuses a match for another old user id', async () => {
+    const fake = await FakeProvider.start(kind, [alice]);
+    const t = await createTestApp({ lazy_migration: { sources: { legacy: sourceEntry(kind, fake.url) } } });
+    await importPending(t.app, alice.login, formatLazyPointer({ source: 'legacy', legacyUserId: 'someone-else' }));
+    expect((await signIn(t.app, alice.login, alice.password)).json).toEqual({ status: 'WRONG_CREDENTIALS_ERROR' });
+    await t.close();
+    await fake.close();
   });
 });
 
