@@ -26,6 +26,16 @@ export async function insertQueueRows(db: Queryable, usersJson: string, now: num
   );
 }
 
+// Users imported at once (not queued) that the database refused: stored as the worker would have left them.
+export async function insertFailedQueueRows(db: Queryable, usersJson: string, messages: string[], now: number): Promise<void> {
+  await db.query(
+    `INSERT INTO bulk_import_users (id, status, raw_data, error_message, created_at, updated_at)
+     SELECT u.value->>'id', 'FAILED', u.value, m.message, $3, $3
+     FROM jsonb_array_elements($1::jsonb) WITH ORDINALITY AS u(value, n) JOIN unnest($2::text[]) WITH ORDINALITY AS m(message, n) USING (n)`,
+    [usersJson, messages, now],
+  );
+}
+
 export interface QueueCursor {
   id: string;
   createdAt: number;
