@@ -6,6 +6,10 @@ const catalog = {
   INVALID_FIELD: { status: 400, message: (field: string) => `Field name '${field}' is invalid in JSON input` },
   MISSING_QUERY_FIELD: { status: 400, message: (field: string) => `Field name '${field}' is missing in GET request` },
   QUERY_FIELD_NOT_INT: { status: 400, message: (field: string) => `Field name '${field}' must be an int in the GET request` },
+  TOO_MANY_ELEMENTS: {
+    status: 400,
+    message: (field: string, max: number) => `Field name '${field}' cannot contain more than ${max} elements`,
+  },
   BAD_INPUT: { status: 400, message: (text: string) => text },
   PASSWORD_HASH_EMPTY: { status: 400, message: () => 'Password hash cannot be an empty string' },
   HASHING_ALGORITHM_EMPTY: { status: 400, message: () => 'Hashing Algorithm cannot be an empty string' },
@@ -41,6 +45,7 @@ const catalog = {
     message: () => `'idp_password_hashing_signer_key' is not configured: set it in config.yaml or IDP_PASSWORD_HASHING_SIGNER_KEY`,
   },
   INTERNAL: { status: 500, message: () => 'Internal Error' },
+  LEGACY_VERIFY_UNAVAILABLE: { status: 503, message: () => 'Legacy password verification is unavailable; try again later' },
 } as const;
 
 export type ErrorCode = keyof typeof catalog;
@@ -50,6 +55,8 @@ type MessageArgs<C extends ErrorCode> = Parameters<(typeof catalog)[C]['message'
 
 export class CoreError extends Error {
   readonly statusCode: number;
+  /** Sent as Retry-After with a 503. */
+  retryAfterSeconds?: number;
   constructor(
     readonly code: ErrorCode,
     readonly publicMessage: string,
@@ -73,6 +80,13 @@ export function errorMessage<C extends ErrorCode>(code: C, ...args: MessageArgs<
 }
 
 export const badInput = (message: string) => coreError('BAD_INPUT', message);
+
+/** The old provider of a pending user could not answer; the client is told when to try again. */
+export function legacyUnavailable(retryAfterMs: number): CoreError {
+  const error = coreError('LEGACY_VERIFY_UNAVAILABLE');
+  error.retryAfterSeconds = Math.max(1, Math.ceil(retryAfterMs / 1000));
+  return error;
+}
 export const invalidField = (field: string) => coreError('INVALID_FIELD', field);
 
 export function jsonBadInput(body: object): CoreError {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { HASHING_ALGORITHM_NAMES } from '../../src/hashing/formats.js';
 import { javaTrim } from '../../src/normalise/java-trim.js';
 import {
   parseHashingAlgorithm,
@@ -40,7 +41,8 @@ const GENERIC_MSG = 'Password hash is in invalid format';
 const SCRYPT_SHAPE = 'expected $f_scrypt$<hash>$<salt>$m=<mem_cost>$r=<rounds>$s=<separator>';
 
 const ok = (hash: string, algorithm: string): ImportCheck => ({ status: 'OK', hash, algorithm } as ImportCheck);
-const UNSUPPORTED_MSG = 'Unsupported password hashing algorithm: use one of argon2, bcrypt, idp_scrypt, firebase_scrypt (any case)';
+const ACCEPTED = HASHING_ALGORITHM_NAMES.map((name) => name.toLowerCase()).join(', ');
+const UNSUPPORTED_MSG = `Unsupported password hashing algorithm: use one of ${ACCEPTED} (any case)`;
 const INPUT_STAGES: Record<string, ImportFailureStage> = {
   'Password hash cannot be an empty string': 'EMPTY_HASH',
   'Hashing Algorithm cannot be an empty string': 'EMPTY_ALGORITHM',

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { HASHING_ALGORITHM_NAMES } from '../../../src/hashing/formats.js';
 import { call, countRows, createTestApp, snapshot, truncateAll, type TestApp } from '../../helper.js';
 import { ARGON2_VECTORS, BCRYPT_VECTORS, PUBLISHED_SCRYPT, PUBLISHED_SCRYPT_HASH, SIGNER_KEY } from '../../hashing/vectors.js';
 import {
@@ -15,7 +16,8 @@ import {
   tenantNotFound,
 } from './fixtures.js';
 
-const UNSUPPORTED = 'Unsupported password hashing algorithm: use one of argon2, bcrypt, idp_scrypt, firebase_scrypt (any case)';
+const ACCEPTED = HASHING_ALGORITHM_NAMES.map((name) => name.toLowerCase()).join(', ');
+const UNSUPPORTED = `Unsupported password hashing algorithm: use one of ${ACCEPTED} (any case)`;
 const PLAIN_REASON = 'this is not a hash format this core knows (a plain-text password, or a bare digest without its prefix?)';
 const C_REASON = '$2c$ is not a bcrypt variant this core verifies (bcrypt writes $2a$, $2b$, $2x$ or $2y$)';
 const isIn = (id: string) => `the hash is in the ${id} format; set hashingAlgorithm to ${id.toLowerCase()}`;

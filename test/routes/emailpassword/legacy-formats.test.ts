@@ -91,12 +91,12 @@ describe('import → sign-in for the legacy formats', () => {
     {
       description: 'an md5-crypt hash named PHPASS',
       body: { passwordHash: CRYPT_VECTORS[0].hash, hashingAlgorithm: 'PHPASS' },
-      message: 'Password hash is in invalid phpass format',
+      message: 'Password hash is in invalid phpass format: the hash is in the CRYPT format; set hashingAlgorithm to crypt',
     },
     {
       description: 'a phpass hash named LDAP',
       body: { passwordHash: PHPASS_VECTORS[0].hash, hashingAlgorithm: 'ldap' },
-      message: 'Password hash is in invalid LDAP format',
+      message: 'Password hash is in invalid LDAP format: the hash is in the PHPASS format; set hashingAlgorithm to phpass',
     },
   ])('400 for $description, writing nothing', async ({ body, message }) => {
     await expectRejected(t.db, () => call(t.app, 'POST', IMPORT, { body: { email: 'bad@example.com', ...body } }), 400, message);
