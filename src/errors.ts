@@ -7,6 +7,11 @@ const catalog = {
   MISSING_QUERY_FIELD: { status: 400, message: (field: string) => `Field name '${field}' is missing in GET request` },
   QUERY_FIELD_NOT_INT: { status: 400, message: (field: string) => `Field name '${field}' must be an int in the GET request` },
   BAD_INPUT: { status: 400, message: (text: string) => text },
+  INVALID_EMAIL: { status: 400, message: (field: string, reason: string) => `${field} is not a valid email address: ${reason}` },
+  INVALID_PHONE_NUMBER: {
+    status: 400,
+    message: (field: string) => `${field} must be in international format with a leading + and country code, e.g. +14155552671`,
+  },
   CDI_VERSION_INVALID: { status: 400, message: () => 'cdi-version header is invalid' },
   CDI_VERSION_NOT_SUPPORTED: { status: 400, message: (version: string) => `cdi-version ${version} not supported` },
   CDI_VERSION_TOO_LOW: {
