@@ -8,6 +8,7 @@ const catalog = {
   QUERY_FIELD_NOT_INT: { status: 400, message: (field: string) => `Field name '${field}' must be an int in the GET request` },
   BAD_INPUT: { status: 400, message: (text: string) => text },
   INVALID_EMAIL: { status: 400, message: (field: string, reason: string) => `${field} is not a valid email address: ${reason}` },
+  RID_PASSWORDLESS_REQUIRED: { status: 400, message: (reason: string) => `Header 'rid: passwordless' is required: ${reason}` },
   INVALID_PHONE_NUMBER: {
     status: 400,
     message: (field: string) => `${field} must be in international format with a leading + and country code, e.g. +14155552671`,

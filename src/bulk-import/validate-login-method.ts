@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import { coreError } from '../errors.js';
 import { javaTrim } from '../normalise/java-trim.js';
-import { normaliseEmail, normalisePhoneNumber } from '../normalise/contact.js';
+import { checkContact } from '../normalise/contact.js';
 import type { RecipeId } from '../db/users-repository.js';
 import { FieldReader, type JsonObject } from './fields.js';
 import type { ValidationContext } from './validate-user.js';
@@ -118,7 +118,7 @@ function readPasswordless(method: JsonObject, target: ImportLoginMethod, errors:
   target.email = checkEmail(email, errors);
   if (phoneNumber !== undefined) {
     if (phoneNumber.length > 256) errors.push(`phoneNumber ${phoneNumber} is too long. Max length is 256.`);
-    target.phoneNumber = normalisePhoneNumber(phoneNumber);
+    target.phoneNumber = checked(checkContact('phoneNumber', phoneNumber), errors);
   }
   if (target.email === undefined && target.phoneNumber === undefined) {
     errors.push('Either email or phoneNumber is required for a passwordless recipe.');
@@ -130,7 +130,15 @@ function readPasswordless(method: JsonObject, target: ImportLoginMethod, errors:
 function checkEmail(email: string | undefined, errors: string[]): string | undefined {
   if (email === undefined) return undefined;
   if (email.length > 255) errors.push(`email ${email} is too long. Max length is 256.`);
-  return normaliseEmail(email);
+  return checked(checkContact('email', email), errors);
+}
+
+// A refused contact is reported and left out; "Either email or phoneNumber is required" then stays quiet about
+// a contact that was given.
+function checked(check: ReturnType<typeof checkContact>, errors: string[]): string {
+  if (check.ok) return check.value;
+  errors.push(check.message);
+  return '';
 }
 
 function dropUndefined(target: ImportLoginMethod): void {

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
-import { badInput, invalidField } from '../../errors.js';
+import { badInput, coreError, invalidField } from '../../errors.js';
 import { cdiAtLeast } from '../../http/cdi-version.js';
 import { assertAppScope, assertTenantScope } from '../../plugins/request-pipeline.js';
 import { GetUserQuery, GetUserResponse, TextError, UpdateUserBody, UpdateUserResponse } from '../../schemas/emailpassword.js';
@@ -30,7 +30,10 @@ const user: FastifyPluginAsyncTypebox = async (app) => {
   app.put('/recipe/user', {
     config: { scope: 'custom' },
     schema: { body: UpdateUserBody, response: { 200: UpdateUserResponse, 400: TextError } },
-    preValidation: async (request) => checkUserIdField(request),
+    preValidation: async (request) => {
+      checkUserIdField(request);
+      checkNotPasswordlessBody(request);
+    },
     handler: async (request) => {
       const { recipeUserId, userId, email, password } = request.body;
       if (email === undefined && password === undefined) throw badInput('You have to provide either email or password.');
@@ -50,6 +53,15 @@ function checkUserIdField(request: FastifyRequest): void {
     return;
   }
   throw invalidField(cdiAtLeast(request.cdiVersion, '4.0') ? 'recipeUserId' : 'userId');
+}
+
+// Without the header a passwordless update would be read as an email-password one and answered "unknown user" or
+// "provide either email or password", which migration scripts log and skip.
+function checkNotPasswordlessBody(request: FastifyRequest): void {
+  const body = request.body as Record<string, unknown> | undefined;
+  if (body === undefined || body === null || typeof body !== 'object') return;
+  if (Object.hasOwn(body, 'phoneNumber')) throw coreError('RID_PASSWORDLESS_REQUIRED', 'phoneNumber is stored only for passwordless users');
+  if (body.email === null) throw coreError('RID_PASSWORDLESS_REQUIRED', 'email: null clears the email of passwordless users only');
 }
 
 export default user;
