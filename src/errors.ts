@@ -3,6 +3,10 @@
 
 const catalog = {
   INVALID_JSON: { status: 400, message: () => 'Invalid Json Input' },
+  INVALID_JSON_AT: {
+    status: 400,
+    message: (problem: string, line: number, column: number) => `Invalid Json Input: ${problem} at line ${line}, column ${column}`,
+  },
   INVALID_FIELD: { status: 400, message: (field: string) => `Field name '${field}' is invalid in JSON input` },
   MISSING_QUERY_FIELD: { status: 400, message: (field: string) => `Field name '${field}' is missing in GET request` },
   QUERY_FIELD_NOT_INT: { status: 400, message: (field: string) => `Field name '${field}' must be an int in the GET request` },
