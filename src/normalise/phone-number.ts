@@ -25,8 +25,9 @@ export function parsePhoneNumber(raw: string): PhoneNumberCheck {
   const phoneUtil = PhoneNumberUtil.getInstance();
   try {
     const parsed = phoneUtil.parse(trimmed, 'ZZ');
-    // Possible means a length some numbering plan of that country uses; it does not check that the number exists.
-    if (!phoneUtil.isPossibleNumber(parsed)) return { ok: false };
+    // A length the country's numbering plan uses for numbers dialled from abroad (a local-only number is not one);
+    // whether the number exists is not checked.
+    if (phoneUtil.isPossibleNumberWithReason(parsed) !== PhoneNumberUtil.ValidationResult.IS_POSSIBLE) return { ok: false };
     return { ok: true, value: phoneUtil.format(parsed, PhoneNumberFormat.E164) };
   } catch {
     return { ok: false };
