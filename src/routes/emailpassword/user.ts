@@ -60,8 +60,8 @@ function checkUserIdField(request: FastifyRequest): void {
 function checkNotPasswordlessBody(request: FastifyRequest): void {
   const body = request.body as Record<string, unknown> | undefined;
   if (body === undefined || body === null || typeof body !== 'object') return;
+  // An `email: null` keeps the contract's "Field name 'email' is invalid in JSON input" (§1.7).
   if (Object.hasOwn(body, 'phoneNumber')) throw coreError('RID_PASSWORDLESS_REQUIRED', 'phoneNumber is stored only for passwordless users');
-  if (body.email === null) throw coreError('RID_PASSWORDLESS_REQUIRED', 'email: null clears the email of passwordless users only');
 }
 
 export default user;
