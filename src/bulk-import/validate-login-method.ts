@@ -118,7 +118,8 @@ function readPasswordless(method: JsonObject, target: ImportLoginMethod, errors:
   target.email = checkEmail(email, errors);
   if (phoneNumber !== undefined) {
     if (phoneNumber.length > 256) errors.push(`phoneNumber ${phoneNumber} is too long. Max length is 256.`);
-    target.phoneNumber = checked(checkContact('phoneNumber', phoneNumber), errors);
+    else target.phoneNumber = checked(checkContact('phoneNumber', phoneNumber), errors);
+    target.phoneNumber ??= phoneNumber;
   }
   if (target.email === undefined && target.phoneNumber === undefined) {
     errors.push('Either email or phoneNumber is required for a passwordless recipe.');
@@ -129,7 +130,11 @@ function readPasswordless(method: JsonObject, target: ImportLoginMethod, errors:
 // The reference checks 255 but prints 256 (contract §10.2, sic).
 function checkEmail(email: string | undefined, errors: string[]): string | undefined {
   if (email === undefined) return undefined;
-  if (email.length > 255) errors.push(`email ${email} is too long. Max length is 256.`);
+  // One error per field: an over-long value gets the reference's length message only.
+  if (email.length > 255) {
+    errors.push(`email ${email} is too long. Max length is 256.`);
+    return email;
+  }
   return checked(checkContact('email', email), errors);
 }
 
