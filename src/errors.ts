@@ -10,12 +10,28 @@ const catalog = {
   INVALID_FIELD: { status: 400, message: (field: string) => `Field name '${field}' is invalid in JSON input` },
   MISSING_QUERY_FIELD: { status: 400, message: (field: string) => `Field name '${field}' is missing in GET request` },
   QUERY_FIELD_NOT_INT: { status: 400, message: (field: string) => `Field name '${field}' must be an int in the GET request` },
+  TOO_MANY_ELEMENTS: {
+    status: 400,
+    message: (field: string, max: number) => `Field name '${field}' cannot contain more than ${max} elements`,
+  },
   BAD_INPUT: { status: 400, message: (text: string) => text },
   INVALID_EMAIL: { status: 400, message: (field: string, reason: string) => `${field} is not a valid email address: ${reason}` },
   RID_PASSWORDLESS_REQUIRED: { status: 400, message: (reason: string) => `Header 'rid: passwordless' is required: ${reason}` },
   INVALID_PHONE_NUMBER: {
     status: 400,
     message: (field: string) => `${field} must be in international format with a leading + and country code, e.g. +14155552671`,
+  },
+  PASSWORD_HASH_EMPTY: { status: 400, message: () => 'Password hash cannot be an empty string' },
+  HASHING_ALGORITHM_EMPTY: { status: 400, message: () => 'Hashing Algorithm cannot be an empty string' },
+  // §6.1's text, then the accepted values, so a typo is fixed without reading the documentation.
+  HASHING_ALGORITHM_UNSUPPORTED: {
+    status: 400,
+    message: (accepted: string) => `Unsupported password hashing algorithm: use one of ${accepted} (any case)`,
+  },
+  // `formatMessage` is §6.1's text for the named algorithm (or the generic one); the reason follows it.
+  PASSWORD_HASH_INVALID: {
+    status: 400,
+    message: (formatMessage: string, reason?: string) => (reason === undefined ? formatMessage : `${formatMessage}: ${reason}`),
   },
   CDI_VERSION_INVALID: { status: 400, message: () => 'cdi-version header is invalid' },
   CDI_VERSION_NOT_SUPPORTED: { status: 400, message: (version: string) => `cdi-version ${version} not supported` },
@@ -63,6 +79,11 @@ export class CoreError extends Error {
 export function coreError<C extends ErrorCode>(code: C, ...args: MessageArgs<C>): CoreError {
   const message = (catalog[code].message as (...values: unknown[]) => string)(...args);
   return new CoreError(code, message);
+}
+
+/** The public text of a catalog entry, for code that reports it inside a result rather than throwing. */
+export function errorMessage<C extends ErrorCode>(code: C, ...args: MessageArgs<C>): string {
+  return (catalog[code].message as (...values: unknown[]) => string)(...args);
 }
 
 export const badInput = (message: string) => coreError('BAD_INPUT', message);
