@@ -41,7 +41,8 @@ function scanScalar(text: string, i: number): Step {
     const end = match ? i + match[0].length : i;
     const next = text.charCodeAt(end);
     // "01", "1.", "1e", "-": the number pattern stops short of a character that continues the number.
-    if (!match || isDigit(next) || next === 0x2e || next === 0x65 || next === 0x45) return { offset: match ? end : i + 1, problem: 'invalid number' };
+    if (!match || isDigit(next) || next === 0x2e || next === 0x65 || next === 0x45)
+      return { offset: match ? end : i + 1, problem: 'invalid number' };
     return end;
   }
   const literal = literals.find((word) => text.startsWith(word, i));

@@ -64,7 +64,10 @@ export function contactLookup(kind: ContactKind, raw: string, field: string = ki
   return { keys: mergesIntoAscii ? [] : [legacy], refusal };
 }
 
-export async function findByContact<T>(lookup: ContactLookup, find: (value: string) => Promise<T | undefined | null>): Promise<T | undefined> {
+export async function findByContact<T>(
+  lookup: ContactLookup,
+  find: (value: string) => Promise<T | undefined | null>,
+): Promise<T | undefined> {
   for (const key of lookup.keys) {
     const found = await find(key);
     if (found) return found;

@@ -74,7 +74,10 @@ export function parseEmail(raw: string): EmailCheck {
   // Before NFC, which itself turns KELVIN SIGN into K.
   const lookalike = findAsciiLookalike(trimmed, lowerCaseAndCompatibility);
   if (lookalike !== undefined) {
-    const ascii = lookalike.normalize('NFKC').toLowerCase().replace(/[^\x00-\x7f]/g, '');
+    const ascii = lookalike
+      .normalize('NFKC')
+      .toLowerCase()
+      .replace(/[^\x00-\x7f]/g, '');
     return { ok: false, reason: `it contains ${codePoint(lookalike)}, which would be read as the ASCII "${ascii}"` };
   }
   const value = trimmed.normalize('NFC').toLowerCase().normalize('NFC');

@@ -41,12 +41,17 @@ describe('findJsonSyntaxError', () => {
 
   it('agrees with JSON.parse on valid JSON and on every cut or one-character change of it', () => {
     fc.assert(
-      fc.property(fc.json(), fc.nat(), fc.constantFrom('', '"', '\\', ',', ']', '}', ':', '0', '-', '.', 'e', ' ', 'x'), (json, at, insert) => {
-        const position = json.length === 0 ? 0 : at % json.length;
-        for (const text of [json, json.slice(0, position), json.slice(0, position) + insert + json.slice(position + 1)]) {
-          expect(findJsonSyntaxError(text) === undefined, text).toBe(parses(text));
-        }
-      }),
+      fc.property(
+        fc.json(),
+        fc.nat(),
+        fc.constantFrom('', '"', '\\', ',', ']', '}', ':', '0', '-', '.', 'e', ' ', 'x'),
+        (json, at, insert) => {
+          const position = json.length === 0 ? 0 : at % json.length;
+          for (const text of [json, json.slice(0, position), json.slice(0, position) + insert + json.slice(position + 1)]) {
+            expect(findJsonSyntaxError(text) === undefined, text).toBe(parses(text));
+          }
+        },
+      ),
       { numRuns: 2000, seed: 15 },
     );
   });

@@ -22,13 +22,21 @@ describe('invalid JSON bodies', () => {
     ['POST', '/recipe/userid/map'],
   ];
   const bodies = [
-    { description: 'cut short', body: '{"email":"ada@example.com","password":"hunter2-secret', message: 'unexpected end of input inside a string at line 1, column 54' },
+    {
+      description: 'cut short',
+      body: '{"email":"ada@example.com","password":"hunter2-secret',
+      message: 'unexpected end of input inside a string at line 1, column 54',
+    },
     {
       description: 'an unquoted value on line 3',
       body: '{\n  "email": "ada@example.com",\n  "password": hunter2-secret\n}',
       message: 'unexpected character at line 3, column 15',
     },
-    { description: 'a trailing comma', body: '{"passwordHash":"$2b$10$secretsecret",}', message: 'expected a property name in double quotes at line 1, column 39' },
+    {
+      description: 'a trailing comma',
+      body: '{"passwordHash":"$2b$10$secretsecret",}',
+      message: 'expected a property name in double quotes at line 1, column 39',
+    },
   ];
 
   for (const [method, url] of routes) {

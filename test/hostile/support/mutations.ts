@@ -59,7 +59,8 @@ const contactPieces = [
   '\u200B', '\u200D', '\u202E', '\u2066', '\u00AD', '\u00A0', '\uFF20', '\uFB01', '@', '@@', '"', '<', ',', '..', 'example.com', 'x',
 ];
 export const contactValue = fc.oneof(
-  fc.constantFrom('14155552673', '0044 20 7183 8751', 'call me', '+1 415 555 2671 ext 5', 'bob smith@example.com', 'not-an-email', '\u212Avictim@uni.com'),
+  fc.constantFrom('14155552673', '0044 20 7183 8751', 'call me', '+1 415 555 2671 ext 5'),
+  fc.constantFrom('bob smith@example.com', 'not-an-email', '\u212Avictim@uni.com'),
   fc.array(fc.constantFrom(...contactPieces), { minLength: 1, maxLength: 8 }).map((pieces) => pieces.join('')),
   fc.tuple(fc.constantFrom('+14155552671', 'ada@example.com'), fc.nat(16), fc.constantFrom(...contactPieces)).map(
     ([valid, at, piece]) => valid.slice(0, at) + piece + valid.slice(at),

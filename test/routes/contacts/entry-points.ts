@@ -28,7 +28,10 @@ export interface EntryPoint {
 const pl = { rid: 'passwordless' };
 
 export const phoneEntryPoints: EntryPoint[] = [
-  { name: 'POST /recipe/signinup/code', request: (phoneNumber) => ({ method: 'POST', url: '/recipe/signinup/code', body: { phoneNumber } }) },
+  {
+    name: 'POST /recipe/signinup/code',
+    request: (phoneNumber) => ({ method: 'POST', url: '/recipe/signinup/code', body: { phoneNumber } }),
+  },
   {
     name: 'PUT /recipe/user (passwordless)',
     request: (phoneNumber, { passwordlessUserId }) => ({
@@ -38,9 +41,18 @@ export const phoneEntryPoints: EntryPoint[] = [
       body: { recipeUserId: passwordlessUserId, phoneNumber },
     }),
   },
-  { name: 'GET /recipe/user (passwordless)', request: (phoneNumber) => ({ method: 'GET', url: '/recipe/user', headers: pl, query: { phoneNumber } }) },
-  { name: 'GET /recipe/signinup/codes', request: (phoneNumber) => ({ method: 'GET', url: '/recipe/signinup/codes', query: { phoneNumber } }) },
-  { name: 'POST /recipe/signinup/codes/remove', request: (phoneNumber) => ({ method: 'POST', url: '/recipe/signinup/codes/remove', body: { phoneNumber } }) },
+  {
+    name: 'GET /recipe/user (passwordless)',
+    request: (phoneNumber) => ({ method: 'GET', url: '/recipe/user', headers: pl, query: { phoneNumber } }),
+  },
+  {
+    name: 'GET /recipe/signinup/codes',
+    request: (phoneNumber) => ({ method: 'GET', url: '/recipe/signinup/codes', query: { phoneNumber } }),
+  },
+  {
+    name: 'POST /recipe/signinup/codes/remove',
+    request: (phoneNumber) => ({ method: 'POST', url: '/recipe/signinup/codes/remove', body: { phoneNumber } }),
+  },
   {
     name: 'GET /users/by-accountinfo',
     request: (phoneNumber) => ({ method: 'GET', url: '/users/by-accountinfo', query: { phoneNumber, doUnionOfAccountInfo: 'true' } }),
@@ -48,12 +60,20 @@ export const phoneEntryPoints: EntryPoint[] = [
   {
     name: 'POST /bulk-import/users',
     answer: 'bulk-queue',
-    request: (phoneNumber) => ({ method: 'POST', url: '/bulk-import/users', body: { users: [{ loginMethods: [{ recipeId: 'passwordless', phoneNumber }] }] } }),
+    request: (phoneNumber) => ({
+      method: 'POST',
+      url: '/bulk-import/users',
+      body: { users: [{ loginMethods: [{ recipeId: 'passwordless', phoneNumber }] }] },
+    }),
   },
   {
     name: 'POST /bulk-import/import',
     answer: 'bulk-import',
-    request: (phoneNumber) => ({ method: 'POST', url: '/bulk-import/import', body: { loginMethods: [{ recipeId: 'passwordless', phoneNumber }] } }),
+    request: (phoneNumber) => ({
+      method: 'POST',
+      url: '/bulk-import/import',
+      body: { loginMethods: [{ recipeId: 'passwordless', phoneNumber }] },
+    }),
   },
 ];
 
@@ -67,11 +87,19 @@ export const emailEntryPoints: EntryPoint[] = [
   { name: 'POST /recipe/signinup/code', request: (email) => ({ method: 'POST', url: '/recipe/signinup/code', body: { email } }) },
   {
     name: 'PUT /recipe/user (passwordless)',
-    request: (email, { passwordlessUserId }) => ({ method: 'PUT', url: '/recipe/user', headers: pl, body: { recipeUserId: passwordlessUserId, email } }),
+    request: (email, { passwordlessUserId }) => ({
+      method: 'PUT',
+      url: '/recipe/user',
+      headers: pl,
+      body: { recipeUserId: passwordlessUserId, email },
+    }),
   },
   { name: 'GET /recipe/user (passwordless)', request: (email) => ({ method: 'GET', url: '/recipe/user', headers: pl, query: { email } }) },
   { name: 'GET /recipe/signinup/codes', request: (email) => ({ method: 'GET', url: '/recipe/signinup/codes', query: { email } }) },
-  { name: 'POST /recipe/signinup/codes/remove', request: (email) => ({ method: 'POST', url: '/recipe/signinup/codes/remove', body: { email } }) },
+  {
+    name: 'POST /recipe/signinup/codes/remove',
+    request: (email) => ({ method: 'POST', url: '/recipe/signinup/codes/remove', body: { email } }),
+  },
   {
     name: 'POST /recipe/user/passwordhash/import',
     request: (email) => ({ method: 'POST', url: '/recipe/user/passwordhash/import', body: { email, passwordHash: bcryptHash } }),
@@ -80,11 +108,19 @@ export const emailEntryPoints: EntryPoint[] = [
   { name: 'GET /recipe/user (email-password)', request: (email) => ({ method: 'GET', url: '/recipe/user', query: { email } }) },
   {
     name: 'PUT /recipe/user (email-password)',
-    request: (email, { emailPasswordUserId }) => ({ method: 'PUT', url: '/recipe/user', body: { recipeUserId: emailPasswordUserId, email } }),
+    request: (email, { emailPasswordUserId }) => ({
+      method: 'PUT',
+      url: '/recipe/user',
+      body: { recipeUserId: emailPasswordUserId, email },
+    }),
   },
   {
     name: 'POST /recipe/signinup (third party)',
-    request: (email) => ({ method: 'POST', url: '/recipe/signinup', body: { thirdPartyId: 'google', thirdPartyUserId: 'g-1', email: { id: email } } }),
+    request: (email) => ({
+      method: 'POST',
+      url: '/recipe/signinup',
+      body: { thirdPartyId: 'google', thirdPartyUserId: 'g-1', email: { id: email } },
+    }),
   },
   { name: 'GET /recipe/users/by-email', request: (email) => ({ method: 'GET', url: '/recipe/users/by-email', query: { email } }) },
   {
@@ -94,7 +130,11 @@ export const emailEntryPoints: EntryPoint[] = [
   ...bulkMethods('x').map((method) => ({
     name: `POST /bulk-import/users (${method.recipeId})`,
     answer: 'bulk-queue' as const,
-    request: (email: string) => ({ method: 'POST' as const, url: '/bulk-import/users', body: { users: [{ loginMethods: [{ ...method, email }] }] } }),
+    request: (email: string) => ({
+      method: 'POST' as const,
+      url: '/bulk-import/users',
+      body: { users: [{ loginMethods: [{ ...method, email }] }] },
+    }),
   })),
   ...bulkMethods('x').map((method) => ({
     name: `POST /bulk-import/import (${method.recipeId})`,

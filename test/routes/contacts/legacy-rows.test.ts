@@ -41,7 +41,11 @@ describe('rows stored by earlier versions that the rules now refuse', () => {
   afterAll(() => t.close());
 
   it('still sign in, with the spelling they were stored under', async () => {
-    for (const [email, id] of [['bob smith@example.com', 'legacy-ep'], [' Bob Smith@Example.com', 'legacy-ep'], ['Jose\u0301@example.com', 'legacy-nfd']]) {
+    for (const [email, id] of [
+      ['bob smith@example.com', 'legacy-ep'],
+      [' Bob Smith@Example.com', 'legacy-ep'],
+      ['Jose\u0301@example.com', 'legacy-nfd'],
+    ]) {
       const reply = await call(t.app, 'POST', '/recipe/signin', { body: { email, password: bcryptPassword } });
       expect([reply.json.status, reply.json.user?.id]).toEqual(['OK', id]);
     }
@@ -53,8 +57,14 @@ describe('rows stored by earlier versions that the rules now refuse', () => {
       await call(t.app, 'GET', '/recipe/user', { query: { phoneNumber: '14155552673' }, headers: pl }),
       await call(t.app, 'GET', '/recipe/user', { query: { email: 'ad\u200Ba@example.com' }, headers: pl }),
     ];
-    expect(found.map((reply) => [reply.statusCode, reply.json.user?.id])).toEqual([[200, 'legacy-ep'], [200, 'legacy-phone'], [200, 'legacy-zw']]);
-    const byPhone = await call(t.app, 'GET', '/users/by-accountinfo', { query: { phoneNumber: '14155552673', doUnionOfAccountInfo: 'true' } });
+    expect(found.map((reply) => [reply.statusCode, reply.json.user?.id])).toEqual([
+      [200, 'legacy-ep'],
+      [200, 'legacy-phone'],
+      [200, 'legacy-zw'],
+    ]);
+    const byPhone = await call(t.app, 'GET', '/users/by-accountinfo', {
+      query: { phoneNumber: '14155552673', doUnionOfAccountInfo: 'true' },
+    });
     expect(byPhone.json.users.map((user: { id: string }) => user.id)).toEqual(['legacy-phone']);
     const byEmail = await call(t.app, 'GET', '/recipe/users/by-email', { query: { email: 'not-an-email' } });
     expect(byEmail.json.users.map((user: { id: string }) => user.id)).toEqual(['legacy-tp']);
@@ -63,7 +73,9 @@ describe('rows stored by earlier versions that the rules now refuse', () => {
   it('a refused value that matches no stored row is a 400, not a silent miss', async () => {
     const reply = await call(t.app, 'GET', '/recipe/user', { query: { phoneNumber: '14155559999' }, headers: pl });
     expect([reply.statusCode, reply.body]).toEqual([400, phoneMessage]);
-    const byInfo = await call(t.app, 'GET', '/users/by-accountinfo', { query: { phoneNumber: '14155559999', doUnionOfAccountInfo: 'true' } });
+    const byInfo = await call(t.app, 'GET', '/users/by-accountinfo', {
+      query: { phoneNumber: '14155559999', doUnionOfAccountInfo: 'true' },
+    });
     expect([byInfo.statusCode, byInfo.body]).toEqual([400, phoneMessage]);
   });
 
@@ -74,7 +86,10 @@ describe('rows stored by earlier versions that the rules now refuse', () => {
     });
     expect(same.json).toEqual({ status: 'OK' });
     const before = await snapshot(t.db);
-    const changed = await call(t.app, 'PUT', '/recipe/user', { body: { recipeUserId: 'legacy-phone', phoneNumber: '14155559999' }, headers: pl });
+    const changed = await call(t.app, 'PUT', '/recipe/user', {
+      body: { recipeUserId: 'legacy-phone', phoneNumber: '14155559999' },
+      headers: pl,
+    });
     expect([changed.statusCode, changed.body]).toEqual([400, phoneMessage]);
     expect(await snapshot(t.db)).toEqual(before);
     const { rows } = await t.db.pool.query("SELECT email, phone_number FROM users WHERE user_id = 'legacy-phone'");

@@ -14,21 +14,64 @@ describe('PUT /recipe/user without rid: passwordless', () => {
   beforeAll(async () => {
     t = await createTestApp();
     passwordlessId = (await consumeWithLink(t.app, await createCode(t.app, { email: 'pl@example.com' }))).json.user.id;
-    emailPasswordId = (await call(t.app, 'POST', '/recipe/signup', { body: { email: 'ep@example.com', password: 'a password' } })).json.user.id;
-    const thirdParty = await call(t.app, 'POST', '/recipe/signinup', { body: { thirdPartyId: 'google', thirdPartyUserId: 'g-1', email: { id: 'tp@example.com' } } });
+    emailPasswordId = (await call(t.app, 'POST', '/recipe/signup', { body: { email: 'ep@example.com', password: 'a password' } })).json.user
+      .id;
+    const thirdParty = await call(t.app, 'POST', '/recipe/signinup', {
+      body: { thirdPartyId: 'google', thirdPartyUserId: 'g-1', email: { id: 'tp@example.com' } },
+    });
     thirdPartyId = thirdParty.json.user.id;
   });
   afterAll(() => t.close());
 
   const cases: { description: string; headers: Record<string, string>; body: () => Record<string, unknown>; reason: string }[] = [
-    { description: 'a phone number, no rid', headers: {}, body: () => ({ recipeUserId: passwordlessId, phoneNumber: '+14155559999' }), reason: 'phoneNumber is stored only for passwordless users' },
-    { description: 'a phone number of an email-password user', headers: {}, body: () => ({ recipeUserId: emailPasswordId, phoneNumber: '+14155559999' }), reason: 'phoneNumber is stored only for passwordless users' },
-    { description: 'a phone number without email or password', headers: {}, body: () => ({ userId: passwordlessId, phoneNumber: '14155559999' }), reason: 'phoneNumber is stored only for passwordless users' },
-    { description: 'phoneNumber: null', headers: {}, body: () => ({ recipeUserId: passwordlessId, phoneNumber: null }), reason: 'phoneNumber is stored only for passwordless users' },
-    { description: 'a passwordless user, no rid', headers: {}, body: () => ({ recipeUserId: passwordlessId, email: 'new@example.com' }), reason: 'the user is a passwordless user' },
-    { description: 'a passwordless user by userId', headers: {}, body: () => ({ userId: passwordlessId, password: 'x' }), reason: 'the user is a passwordless user' },
-    { description: 'rid with another case', headers: { rid: 'Passwordless' }, body: () => ({ recipeUserId: passwordlessId, phoneNumber: '+14155559999' }), reason: 'phoneNumber is stored only for passwordless users' },
-    { description: 'rid emailpassword', headers: { rid: 'emailpassword' }, body: () => ({ recipeUserId: passwordlessId, email: 'new@example.com' }), reason: 'the user is a passwordless user' },
+    {
+      description: 'a phone number, no rid',
+      headers: {},
+      body: () => ({ recipeUserId: passwordlessId, phoneNumber: '+14155559999' }),
+      reason: 'phoneNumber is stored only for passwordless users',
+    },
+    {
+      description: 'a phone number of an email-password user',
+      headers: {},
+      body: () => ({ recipeUserId: emailPasswordId, phoneNumber: '+14155559999' }),
+      reason: 'phoneNumber is stored only for passwordless users',
+    },
+    {
+      description: 'a phone number without email or password',
+      headers: {},
+      body: () => ({ userId: passwordlessId, phoneNumber: '14155559999' }),
+      reason: 'phoneNumber is stored only for passwordless users',
+    },
+    {
+      description: 'phoneNumber: null',
+      headers: {},
+      body: () => ({ recipeUserId: passwordlessId, phoneNumber: null }),
+      reason: 'phoneNumber is stored only for passwordless users',
+    },
+    {
+      description: 'a passwordless user, no rid',
+      headers: {},
+      body: () => ({ recipeUserId: passwordlessId, email: 'new@example.com' }),
+      reason: 'the user is a passwordless user',
+    },
+    {
+      description: 'a passwordless user by userId',
+      headers: {},
+      body: () => ({ userId: passwordlessId, password: 'x' }),
+      reason: 'the user is a passwordless user',
+    },
+    {
+      description: 'rid with another case',
+      headers: { rid: 'Passwordless' },
+      body: () => ({ recipeUserId: passwordlessId, phoneNumber: '+14155559999' }),
+      reason: 'phoneNumber is stored only for passwordless users',
+    },
+    {
+      description: 'rid emailpassword',
+      headers: { rid: 'emailpassword' },
+      body: () => ({ recipeUserId: passwordlessId, email: 'new@example.com' }),
+      reason: 'the user is a passwordless user',
+    },
   ];
 
   it.each(cases)('400 for $description, writing nothing', async ({ headers, body, reason }) => {

@@ -64,9 +64,12 @@ describe('contacts the rules refuse', () => {
   const nonEmpty = <T extends string[]>(cases: T[]) => cases.filter(([, value]) => value !== '');
 
   for (const entry of phoneEntryPoints) {
-    it.each(entry.answer ? nonEmpty(badPhoneNumbers) : badPhoneNumbers)(`${entry.name}: phone number with %s`, async (_description, phoneNumber) => {
-      await expectRefused(t, entry, phoneNumber, existing, phoneMessage);
-    });
+    it.each(entry.answer ? nonEmpty(badPhoneNumbers) : badPhoneNumbers)(
+      `${entry.name}: phone number with %s`,
+      async (_description, phoneNumber) => {
+        await expectRefused(t, entry, phoneNumber, existing, phoneMessage);
+      },
+    );
   }
 
   for (const entry of emailEntryPoints) {

@@ -62,7 +62,8 @@ describe('GET and PUT /recipe/user with rid: passwordless', () => {
     expect(await contacts(id)).toEqual({ email: 'b@example.com', phone_number: null });
     // A number that is not international is refused (see test/routes/contacts).
     const refused = await update({ recipeUserId: id, phoneNumber: ' 4155552671 ' });
-    expect([refused.statusCode, refused.body]).toEqual([400, 'phoneNumber must be in international format with a leading + and country code, e.g. +14155552671\n']);
+    const phoneRule = 'phoneNumber must be in international format with a leading + and country code, e.g. +14155552671';
+    expect([refused.statusCode, refused.body]).toEqual([400, `${phoneRule}\n`]);
     expect(await contacts(id)).toEqual({ email: 'b@example.com', phone_number: null });
   });
 
