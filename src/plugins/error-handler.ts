@@ -34,6 +34,7 @@ function toCoreError(error: FastifyError, bodyLimit: number): CoreError | undefi
 }
 
 export function sendError(reply: FastifyReply, error: CoreError): void {
+  if (error.retryAfterSeconds !== undefined) void reply.header('retry-after', String(error.retryAfterSeconds));
   if (error.jsonBody) {
     void reply.code(error.statusCode).type(jsonContentType).send(JSON.stringify(error.jsonBody));
     return;
