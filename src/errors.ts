@@ -3,6 +3,10 @@
 
 const catalog = {
   INVALID_JSON: { status: 400, message: () => 'Invalid Json Input' },
+  INVALID_JSON_AT: {
+    status: 400,
+    message: (problem: string, line: number, column: number) => `Invalid Json Input: ${problem} at line ${line}, column ${column}`,
+  },
   INVALID_FIELD: { status: 400, message: (field: string) => `Field name '${field}' is invalid in JSON input` },
   MISSING_QUERY_FIELD: { status: 400, message: (field: string) => `Field name '${field}' is missing in GET request` },
   QUERY_FIELD_NOT_INT: { status: 400, message: (field: string) => `Field name '${field}' must be an int in the GET request` },
@@ -15,6 +19,12 @@ const catalog = {
   TOO_MANY_ELEMENTS: {
     status: 400,
     message: (field: string, max: number) => `Field name '${field}' cannot contain more than ${max} elements`,
+  },
+  INVALID_EMAIL: { status: 400, message: (field: string, reason: string) => `${field} is not a valid email address: ${reason}` },
+  RID_PASSWORDLESS_REQUIRED: { status: 400, message: (reason: string) => `Header 'rid: passwordless' is required: ${reason}` },
+  INVALID_PHONE_NUMBER: {
+    status: 400,
+    message: (field: string) => `${field} must be in international format with a leading + and country code, e.g. +14155552671`,
   },
 
   // Passwordless (§5)
@@ -54,7 +64,7 @@ const catalog = {
   THIRD_PARTY_LOOKUP_NEITHER: { status: 400, message: () => 'Please provide one of userId or (thirdPartyId & thirdPartyUserId)' },
 
   // Users (§8)
-  DO_UNION_NOT_BOOLEAN: { status: 400, message: () => "'doUnionOfAccountInfo' should be either 'true' or 'false'" },
+  FLAG_NOT_BOOLEAN: { status: 400, message: (name: string) => `'${name}' should be either 'true' or 'false'` },
   THIRD_PARTY_PAIR: {
     status: 400,
     message: () => "If 'thirdPartyId' is provided, 'thirdPartyUserId' must also be provided, and vice versa",
@@ -64,6 +74,7 @@ const catalog = {
   USERS_LIMIT_TOO_HIGH: { status: 400, message: (max: number) => `max limit allowed is ${max}` },
 
   // Lazy migration
+  PENDING_LIMIT_OUT_OF_RANGE: { status: 400, message: (max: number) => `limit must be an integer from 1 to ${max}` },
   LAZY_MIGRATION_SOURCE_UNKNOWN: { status: 400, message: (source: string) => `Unknown lazy-migration source '${source}'` },
 
   // User-id mapping (§9)
@@ -77,7 +88,6 @@ const catalog = {
   // Bulk import (§10); its 400s for users are JSON bodies (jsonBadInput)
   QUEUE_STATUS: { status: 400, message: () => 'Invalid value for status. Pass one of NEW, PROCESSING, or FAILED!' },
   QUEUE_LIMIT_TOO_HIGH: { status: 400, message: (max: number) => `Max limit allowed is ${max}` },
-  DRY_RUN_NOT_BOOLEAN: { status: 400, message: () => "'dryRun' should be either 'true' or 'false'" },
   REMOVE_IDS_EMPTY_STRING: { status: 400, message: () => "Field name 'ids' cannot contain an empty string" },
   BULK_USERS_INVALID: { status: 400, message: () => 'Data has missing or invalid fields. Please check the users field for more details.' },
   BULK_TOO_MANY_USERS: { status: 400, message: (max: number) => `You can only add ${max} users at a time.` },

@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { CliError } from './cli-error.js';
 import { SOURCES, type SourceName } from './readers/index.js';
+import { SOURCE_NAME } from '../lazy-migration/pointer.js';
 
 export interface PasswordCheck {
   email: string;
@@ -28,15 +29,21 @@ export interface MigrateOptions {
   includeDisabled: boolean;
   providerOverrides: Map<string, string>;
   restart: boolean;
+  /** Password users without a hash are imported pending, to be verified by this source of the core at first sign-in. */
+  lazySource?: string;
 }
 
 export const MAX_BATCH = 10_000;
+const LAZY_READERS: readonly string[] = ['firebase', 'auth0', 'cognito', 'okta'];
 
 export const MIGRATE_USAGE = `Usage: identity-core migrate <source> <file> [options]
+       identity-core migrate undo <report> [--dry-run]
 
-Sources:
+Sources (files may be gzipped):
   firebase   auth:export output, JSON or CSV (needs --hash-config for password users)
   auth0      user export (NDJSON), joined by email with --password-hashes
+  cognito    aws cognito-idp list-users output (JSON); needs --lazy-source
+  okta       Okta users API answer (JSON array); needs --lazy-source
   csv        generic CSV with a header row
   ndjson     generic NDJSON, one user per line
 
@@ -45,7 +52,9 @@ Options:
   --api-key <key>               API key (default: env IDENTITY_CORE_API_KEY)
   --hash-config <file>          firebase: the console's hash_config block, or JSON
   --password-hashes <file>      auth0: the password-hash export (NDJSON)
-  --format json|csv             firebase: file format when the extension does not say
+  --format json|csv             firebase: file format when the name does not say
+  --lazy-source <name>          import password users without a hash as pending: the core's lazy_migration
+                                source <name> verifies each password at the user's first sign-in
   --dry-run                     ask the core what would happen; write nothing
   --check-password <email:pw>   canary: import this user first and sign in (repeatable)
   --report <file>               JSON report (default <file>.migrate-report.json)
@@ -56,7 +65,7 @@ Options:
   --poll-interval <seconds>     how often to look at the core's queue (default 1)
   --wait-timeout <seconds>      stop waiting when the queue makes no progress this long (default 600)
   --retries <n>                 retries of a request after a network error or 5xx, with backoff (default 4)
-  --restart                     forget the saved position and start from the first user
+  --restart                     start a fresh run (users already in the core are still not sent again)
   -h, --help                    this text
 `;
 
@@ -84,6 +93,7 @@ export function parseMigrateArgs(argv: string[], env: Readonly<Record<string, st
         'wait-timeout': { type: 'string' },
         retries: { type: 'string' },
         restart: { type: 'boolean' },
+        'lazy-source': { type: 'string' },
       },
     });
   } catch (error) {
@@ -96,6 +106,12 @@ export function parseMigrateArgs(argv: string[], env: Readonly<Record<string, st
   if (values['hash-config'] !== undefined && source !== 'firebase') throw new CliError('--hash-config only applies to the firebase source');
   if (values['password-hashes'] !== undefined && source !== 'auth0') throw new CliError('--password-hashes only applies to the auth0 source');
   if (values.format !== undefined && source !== 'firebase') throw new CliError('--format only applies to the firebase source');
+  const lazySource = values['lazy-source'];
+  if (lazySource !== undefined && !SOURCE_NAME.test(lazySource)) throw new CliError('--lazy-source takes a source name: 1 to 32 of a-z, 0-9, _ and -');
+  if (lazySource !== undefined && !LAZY_READERS.includes(source)) throw new CliError(`--lazy-source applies to ${LAZY_READERS.join(', ')}`);
+  if (lazySource === undefined && (source === 'cognito' || source === 'okta')) {
+    throw new CliError(`${source} exports hold no password hashes: pass --lazy-source <name>, a lazy_migration source of the core`);
+  }
 
   return {
     source: source as SourceName,
@@ -116,6 +132,7 @@ export function parseMigrateArgs(argv: string[], env: Readonly<Record<string, st
     includeDisabled: values['include-disabled'] ?? false,
     providerOverrides: new Map((values['map-provider'] ?? []).map(parseMapping)),
     restart: values.restart ?? false,
+    ...(lazySource !== undefined && { lazySource }),
   };
 }
 

@@ -1,8 +1,9 @@
 import crypto from 'node:crypto';
 import { coreError } from '../../errors.js';
 import { javaTrim } from '../../normalise/java-trim.js';
+import { HASHING_ALGORITHM_NAMES } from '../../hashing/formats.js';
 import { parseHashingAlgorithm } from '../../hashing/registry.js';
-import { normaliseEmail, normalisePhoneNumber } from '../../normalise/contact.js';
+import { checkContact } from '../../normalise/contact.js';
 import type { RecipeId } from '../../users/repository.js';
 import { FieldReader, type JsonObject } from '../fields.js';
 import type { ValidationContext } from './user.js';
@@ -11,6 +12,10 @@ import type { ImportLoginMethod } from '../types.js';
 // The loginMethods part of contract §10.2: shared keys, then the recipe's own fields.
 
 const recipeIds: readonly string[] = ['emailpassword', 'thirdparty', 'passwordless'];
+// §10.2's text names the three reference algorithms; the others this core accepts follow it.
+const REFERENCE_NAMES: readonly string[] = ['BCRYPT', 'ARGON2', 'IDP_SCRYPT'];
+const others = HASHING_ALGORITHM_NAMES.filter((name) => !REFERENCE_NAMES.includes(name)).map((name) => name.toLowerCase());
+const ALSO_ACCEPTED = others.length === 0 ? '' : ` Also accepted: ${others.join(', ')}.`;
 const multitenancyDisabled = 'Multitenancy must be enabled before importing users to a different tenant.';
 
 export function readLoginMethods(input: JsonObject, errors: string[], context: ValidationContext): ImportLoginMethod[] {
@@ -79,7 +84,7 @@ function readEmailPassword(method: JsonObject, target: ImportLoginMethod, errors
   if (hashingAlgorithm !== undefined) {
     algorithm = javaTrim(hashingAlgorithm).toUpperCase();
     if (parseHashingAlgorithm(algorithm) === undefined) {
-      errors.push('Invalid hashingAlgorithm for emailpassword recipe. Pass one of bcrypt, argon2 or, idp_scrypt!');
+      errors.push(`Invalid hashingAlgorithm for emailpassword recipe. Pass one of bcrypt, argon2 or, idp_scrypt!${ALSO_ACCEPTED}`);
       algorithm = undefined;
     }
   }
@@ -118,7 +123,8 @@ function readPasswordless(method: JsonObject, target: ImportLoginMethod, errors:
   target.email = checkEmail(email, errors);
   if (phoneNumber !== undefined) {
     if (phoneNumber.length > 256) errors.push(`phoneNumber ${phoneNumber} is too long. Max length is 256.`);
-    target.phoneNumber = normalisePhoneNumber(phoneNumber);
+    else target.phoneNumber = checked(checkContact('phoneNumber', phoneNumber), errors);
+    target.phoneNumber ??= phoneNumber;
   }
   if (target.email === undefined && target.phoneNumber === undefined) {
     errors.push('Either email or phoneNumber is required for a passwordless recipe.');
@@ -129,8 +135,20 @@ function readPasswordless(method: JsonObject, target: ImportLoginMethod, errors:
 // The reference checks 255 but prints 256 (contract §10.2, sic).
 function checkEmail(email: string | undefined, errors: string[]): string | undefined {
   if (email === undefined) return undefined;
-  if (email.length > 255) errors.push(`email ${email} is too long. Max length is 256.`);
-  return normaliseEmail(email);
+  // One error per field: an over-long value gets the reference's length message only.
+  if (email.length > 255) {
+    errors.push(`email ${email} is too long. Max length is 256.`);
+    return email;
+  }
+  return checked(checkContact('email', email), errors);
+}
+
+// A refused contact is reported and left out; "Either email or phoneNumber is required" then stays quiet about
+// a contact that was given.
+function checked(check: ReturnType<typeof checkContact>, errors: string[]): string {
+  if (check.ok) return check.value;
+  errors.push(check.message);
+  return '';
 }
 
 function dropUndefined(target: ImportLoginMethod): void {

@@ -3,6 +3,7 @@ import { CliError } from '../cli-error.js';
 import { assembleRecord, compact, nonEmpty, parseBoolean, parseTime, type Candidate } from './assemble.js';
 import type { Auth0PasswordHashes } from './auth0-hashes.js';
 import type { FileSource } from './file-source.js';
+import { pendingMethod } from './pending-method.js';
 import { auth0ThirdPartyId, type ProviderOverrides } from './provider-names.js';
 
 export interface Auth0Options {
@@ -10,6 +11,8 @@ export interface Auth0Options {
   hashes?: Auth0PasswordHashes;
   includeDisabled: boolean;
   providerOverrides: ProviderOverrides;
+  /** Database users without a hash are imported pending for this lazy-migration source. */
+  lazySource?: string;
 }
 
 interface Identity {
@@ -52,7 +55,23 @@ export function auth0Record(user: Record<string, unknown>, index: number, option
     skipReason: parseBoolean(user.blocked) === true && !options.includeDisabled
       ? 'blocked in the source (pass --include-disabled to import blocked users)'
       : undefined,
+    metadata: {
+      userMetadata: objectOrUndefined(user.user_metadata),
+      appMetadata: objectOrUndefined(user.app_metadata),
+      username: nonEmpty(user.username),
+      name: nonEmpty(user.name),
+      nickname: nonEmpty(user.nickname),
+      givenName: nonEmpty(user.given_name),
+      familyName: nonEmpty(user.family_name),
+      picture: nonEmpty(user.picture),
+    },
+    notCarried: Array.isArray(user.multifactor) && user.multifactor.length > 0 ? ['multifactor'] : [],
   });
+}
+
+function objectOrUndefined(value: unknown): Record<string, unknown> | undefined {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return undefined;
+  return Object.keys(value).length === 0 ? undefined : (value as Record<string, unknown>);
 }
 
 function candidateFor(
@@ -66,8 +85,11 @@ function candidateFor(
   if (identity.provider === 'auth0') {
     const method: LoginMethod = compact({ recipeId: 'emailpassword' as const, email, hashingAlgorithm: 'bcrypt', ...common });
     if (!email) return { method, problem: 'database user without an email' };
-    if (!options.hashes) return { method, problem: 'no password hash: pass --password-hashes <file> (the password-hash export)' };
-    const found = options.hashes.find(email, userId);
+    const found = options.hashes?.find(email, userId);
+    if (options.lazySource !== undefined && (!found || 'problem' in found)) {
+      return { method: pendingMethod(options.lazySource, email, common, { legacyUserId: userId }) };
+    }
+    if (!found) return { method, problem: 'no password hash: pass --password-hashes <file> (the password-hash export), or --lazy-source' };
     if ('problem' in found) return { method, problem: found.problem };
     return { method: { ...method, passwordHash: found.hash } };
   }
