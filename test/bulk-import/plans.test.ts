@@ -162,10 +162,12 @@ const expectedScans: { statement: RegExp; scans: string[] }[] = [
   { statement: /^DELETE FROM bulk_import_users WHERE id = ANY/, scans: ['Index Scan on bulk_import_users using bulk_import_users__pkey'] },
   { statement: /^UPDATE bulk_import_users b SET status = 'FAILED'/, scans: ['Index Scan on bulk_import_users using bulk_import_users__pkey'] },
   {
-    statement: /^WITH found \(user_id\)/,
+    statement: /^WITH found AS/,
     scans: [
       'Index Scan on user_id_mappings using user_id_mappings__external_user_id_key',
-      'Index Scan on users using users__email_idx',
+      'Index Only Scan on users using users__pkey',
+      'Index Scan on users using users__emailpassword_email_key',
+      'Index Scan on users using users__passwordless_email_key',
       'Index Scan on users using users__passwordless_phone_number_key',
       'Index Scan on users using users__thirdparty_key',
       'Index Scan on users using users__pkey',
