@@ -8,14 +8,16 @@ const shutdownGraceMs = 10_000;
 
 async function main(): Promise<void> {
   let config: Readonly<Config>;
+  const configWarnings: string[] = [];
   try {
-    config = loadConfig({ argv: process.argv.slice(2), env: process.env });
+    config = loadConfig({ argv: process.argv.slice(2), env: process.env, onWarning: (message) => configWarnings.push(message) });
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     process.stderr.write(`identity-core: invalid configuration: ${error.message}\n`);
     process.exit(1);
   }
   const logger = createLogger(config);
+  for (const warning of configWarnings) logger.warn(`config: ${warning}`);
   const database = await openDatabase(config, logger);
   logger.info(`database: ${database.description}`);
   if (!config.api_keys) logger.warn('api_keys is not set: every route is open to anyone who can reach this port');

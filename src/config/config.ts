@@ -27,6 +27,7 @@ export interface Config {
   postgresql_connection_pool_size: number;
   postgresql_query_timeout_ms: number;
   postgresql_table_schema: string;
+  allow_embedded_database: boolean;
   embedded_data_dir: string;
 
   passwordless_code_lifetime: number;

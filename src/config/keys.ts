@@ -41,6 +41,7 @@ export const configKeys: ConfigKey[] = [
   { name: 'postgresql_connection_pool_size', env: ['POSTGRESQL_CONNECTION_POOL_SIZE'], schema: Int(1), default: 10, description: 'connections in the pool' },
   { name: 'postgresql_query_timeout_ms', env: ['POSTGRESQL_QUERY_TIMEOUT_MS'], schema: Int(1), default: 60000, description: 'a query with no answer after this long fails (a database that stopped answering)' },
   { name: 'postgresql_table_schema', env: ['POSTGRESQL_TABLE_SCHEMA'], schema: Str(), default: 'public', description: 'schema holding the tables (created if missing)' },
+  { name: 'allow_embedded_database', env: ['ALLOW_EMBEDDED_DATABASE'], schema: Type.Boolean(), default: true, description: 'with no PostgreSQL configured, start the embedded one (false: refuse to start; the container image sets false)' },
   { name: 'embedded_data_dir', env: ['EMBEDDED_DATA_DIR'], schema: Str(), default: './data', description: 'data folder of the embedded PostgreSQL' },
 
   { name: 'passwordless_code_lifetime', env: ['PASSWORDLESS_CODE_LIFETIME'], schema: Int(), default: 900000, description: 'ms a passwordless code stays valid' },
