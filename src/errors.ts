@@ -34,10 +34,15 @@ const catalog = {
 export type ErrorCode = keyof typeof catalog;
 export const errorCodes = Object.keys(catalog) as ErrorCode[];
 
+// Codes whose first message argument is the name of the offending field; the log carries it as `field`.
+const fieldCodes: ReadonlySet<ErrorCode> = new Set(['INVALID_FIELD', 'MISSING_QUERY_FIELD', 'QUERY_FIELD_NOT_INT']);
+
 type MessageArgs<C extends ErrorCode> = Parameters<(typeof catalog)[C]['message']>;
 
 export class CoreError extends Error {
   readonly statusCode: number;
+  // The input field the error is about, when it is about one (never its value).
+  field?: string;
   constructor(
     readonly code: ErrorCode,
     readonly publicMessage: string,
@@ -52,10 +57,16 @@ export class CoreError extends Error {
 
 export function coreError<C extends ErrorCode>(code: C, ...args: MessageArgs<C>): CoreError {
   const message = (catalog[code].message as (...values: unknown[]) => string)(...args);
-  return new CoreError(code, message);
+  const error = new CoreError(code, message);
+  if (fieldCodes.has(code)) error.field = String(args[0]);
+  return error;
 }
 
-export const badInput = (message: string) => coreError('BAD_INPUT', message);
+export function badInput(message: string, field?: string): CoreError {
+  const error = coreError('BAD_INPUT', message);
+  error.field = field;
+  return error;
+}
 export const invalidField = (field: string) => coreError('INVALID_FIELD', field);
 
 export function jsonBadInput(body: object): CoreError {
