@@ -80,6 +80,8 @@ describe('config values with surrounding whitespace', () => {
   });
 });
 
+const notBase64 = `'idp_password_hashing_signer_key' is not valid base64`;
+
 describe('config errors name the key and the problem', () => {
   it.each([
     [{ env: { API_KEYS: 'short' } }, 'One of the API keys is too short. Please use at least 20 characters'],
@@ -112,14 +114,15 @@ describe('config errors name the key and the problem', () => {
       { yaml: 'idp_password_hashing_pool_size: 2\nfirebase_password_hashing_pool_size: 3\n' },
       `'idp_password_hashing_pool_size' and 'firebase_password_hashing_pool_size' in `,
     ],
-    [{ env: { IDP_PASSWORD_HASHING_SIGNER_KEY: 'c2ln!bmVy' } }, `'idp_password_hashing_signer_key' is not valid base64: character 5 of 9 is not in the base64 alphabet`],
-    [{ env: { IDP_PASSWORD_HASHING_SIGNER_KEY: 'c2lu Z2xl' } }, `'idp_password_hashing_signer_key' is not valid base64: character 5 of 9 is not in the base64 alphabet`],
-    [{ env: { IDP_PASSWORD_HASHING_SIGNER_KEY: 'c2lnb' } }, `'idp_password_hashing_signer_key' is not valid base64: its length (5 characters without padding) cannot be base64`],
-    [{ env: { IDP_PASSWORD_HASHING_SIGNER_KEY: 'c2l=nbmVy' } }, `'idp_password_hashing_signer_key' is not valid base64: the padding is wrong`],
-    [{ env: { IDP_PASSWORD_HASHING_SIGNER_KEY: 'ab+c-d==' } }, `'idp_password_hashing_signer_key' is not valid base64: it mixes the standard (+ /) and URL-safe (- _) alphabets`],
+    [{ env: { IDP_PASSWORD_HASHING_SIGNER_KEY: 'c2ln!bmVy' } }, `${notBase64}: character 5 of 9 is not in the base64 alphabet`],
+    [{ env: { IDP_PASSWORD_HASHING_SIGNER_KEY: 'c2lu Z2xl' } }, `${notBase64}: character 5 of 9 is not in the base64 alphabet`],
+    [{ env: { IDP_PASSWORD_HASHING_SIGNER_KEY: 'c2lnb' } }, `${notBase64}: its length (5 characters without padding) cannot be base64`],
+    [{ env: { IDP_PASSWORD_HASHING_SIGNER_KEY: 'c2l=nbmVy' } }, `${notBase64}: the padding is wrong`],
+    [{ env: { IDP_PASSWORD_HASHING_SIGNER_KEY: 'ab+c-d==' } }, `${notBase64}: it mixes the standard (+ /) and URL-safe (- _) alphabets`],
     [
       { env: { ALLOW_EMBEDDED_DATABASE: 'false' } },
-      "no database configured: set DATABASE_URL (or postgresql_connection_uri or postgresql_host); the embedded PostgreSQL is off ('allow_embedded_database' is false)",
+      'no database configured: set DATABASE_URL (or postgresql_connection_uri or postgresql_host); ' +
+        "the embedded PostgreSQL is off ('allow_embedded_database' is false)",
     ],
     [{ yaml: 'port: [1\n' }, 'is not valid YAML'],
   ])('%j', (options, message) => {
@@ -142,7 +145,8 @@ describe('config.yaml', () => {
       const index = documentedLine(key.name);
       expect(index, key.name).toBeGreaterThan(0);
       const line = lines[index];
-      if (line.startsWith('#') && key.default !== undefined && !key.defaultText) expect(line).toBe(`# ${key.name}: ${JSON.stringify(key.default)}`);
+      const documentsDefault = line.startsWith('#') && key.default !== undefined && !key.defaultText;
+      if (documentsDefault) expect(line).toBe(`# ${key.name}: ${JSON.stringify(key.default)}`);
       for (const env of key.env) expect(lines[index - 1], key.name).toContain(env);
     }
   });

@@ -29,7 +29,8 @@ const headers = { 'api-key': apiKey };
 
 describe('4xx answers are logged with the catalog code and the field, never the value', () => {
   it('a body field of the wrong type', async () => {
-    const lines = await logsOf(() => call(t.app, 'POST', '/recipe/signin', { headers, body: { email: 'who@example.com', password: 12345678 } }));
+    const body = { email: 'who@example.com', password: 12345678 };
+    const lines = await logsOf(() => call(t.app, 'POST', '/recipe/signin', { headers, body }));
     expect(refusal(lines)).toEqual({
       code: 'INVALID_FIELD',
       field: 'password',
