@@ -15,6 +15,7 @@ export interface Config {
   request_timeout_ms: number;
   max_cdi_version: CdiVersion;
   min_cdi_version: CdiVersion | undefined;
+  metrics_port: number | undefined;
   ip_allow_regex: RegExp | undefined;
   ip_deny_regex: RegExp | undefined;
 

@@ -29,6 +29,7 @@ export const configKeys: ConfigKey[] = [
   { name: 'request_timeout_ms', env: ['REQUEST_TIMEOUT_MS'], schema: Int(0), default: 120000, description: 'time a client has to send a whole request' },
   { name: 'supertokens_max_cdi_version', env: ['SUPERTOKENS_MAX_CDI_VERSION'], schema: Str(), description: 'newest cdi-version served (default 5.6)' },
   { name: 'supertokens_min_cdi_version', env: ['SUPERTOKENS_MIN_CDI_VERSION'], schema: Str(), description: 'oldest cdi-version accepted' },
+  { name: 'metrics_port', env: ['METRICS_PORT'], schema: Int(0), description: 'serve GET /metrics on this port only, without API key (unset: on the main port, API key required)' },
   { name: 'ip_allow_regex', env: ['IP_ALLOW_REGEX'], schema: Str(), description: 'only client IPs matching this regex are served' },
   { name: 'ip_deny_regex', env: ['IP_DENY_REGEX'], schema: Str(), description: 'client IPs matching this regex get 403' },
 

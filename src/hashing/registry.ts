@@ -7,6 +7,7 @@ import { decodeBase64 } from './base64.js';
 import { bcryptVerifier, effectiveBcryptCost, hashBcrypt } from './bcrypt.js';
 import { idpScryptVerifier } from './idp-scrypt.js';
 import { ConcurrencyLimiter } from './limiter.js';
+import type { HashingObserver, QueueState } from './observer.js';
 import { javaTrim } from '../normalise/java-trim.js';
 import type { HashingAlgorithm, ParseResult, Verifier } from './verifier.js';
 
@@ -52,7 +53,10 @@ export class PasswordHasher {
   private readonly limiters: Record<HashingAlgorithm, ConcurrencyLimiter>;
   private decoyHash: Promise<string> | undefined;
 
-  constructor(private readonly options: HashingOptions) {
+  constructor(
+    private readonly options: HashingOptions,
+    private readonly observer?: HashingObserver,
+  ) {
     if (options.signerKey) {
       this.signerKey = decodeBase64(options.signerKey);
       if (!this.signerKey) throw new Error("'idp_password_hashing_signer_key' is not valid base64");
@@ -87,8 +91,21 @@ export class PasswordHasher {
     if (this.lacksSignerKey(verifier, parsed)) return 'SIGNER_KEY_MISSING';
     if (!parsed.ok) return 'UNPARSABLE';
     const context = { signerKey: this.signerKey };
-    const matched = await this.limiters[verifier.id].run(() => verifier.verify(password, parsed.value, context));
+    const queuedAt = performance.now();
+    let startedAt = queuedAt;
+    const matched = await this.limiters[verifier.id].run(() => {
+      startedAt = performance.now();
+      return verifier.verify(password, parsed.value, context);
+    });
+    const waitSeconds = (startedAt - queuedAt) / 1000;
+    this.observer?.verified({ algorithm: verifier.id, matched, waitSeconds, verifySeconds: (performance.now() - startedAt) / 1000 });
     return matched ? 'MATCH' : 'NO_MATCH';
+  }
+
+  /** Operations running and waiting per algorithm (hashing and verifying share each limit). */
+  queueStates(): Record<HashingAlgorithm, QueueState> {
+    const state = (limiter: ConcurrencyLimiter) => ({ running: limiter.running, queued: limiter.queued });
+    return { ARGON2: state(this.limiters.ARGON2), BCRYPT: state(this.limiters.BCRYPT), IDP_SCRYPT: state(this.limiters.IDP_SCRYPT) };
   }
 
   /** Spends about the time of a failed verify so that unknown users cannot be told apart by timing. */
