@@ -16,6 +16,7 @@ import { createServices, type Services } from './services/services.js';
 import { CoreMetrics } from './metrics/metrics.js';
 import { BulkQueueCounts } from './metrics/bulk-queue-counts.js';
 import metricsPlugin from './metrics/plugin.js';
+import openapiPlugin from './openapi/plugin.js';
 import { countQueueRowsByStatus } from './db/bulk-import-repository.js';
 import coreRoutes from './routes/core/index.js';
 import passwordlessRoutes from './routes/passwordless/index.js';
@@ -104,6 +105,7 @@ export async function buildApp({ config, pool, logger, clock = Date.now }: AppOp
 
   await app.register(errorHandler, { config });
   await app.register(requestPipeline, { config });
+  await app.register(openapiPlugin, { config });
   await app.register(metricsPlugin, { config, metrics });
   await app.register(coreRoutes);
   await app.register(passwordlessRoutes);

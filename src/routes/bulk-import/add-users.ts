@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { assertAppScope } from '../../plugins/request-pipeline.js';
-import { AddUsersBody, AddUsersQuery, AddUsersResponse } from '../../schemas/bulk-import.js';
+import { AddUsersBody, AddUsersErrors, AddUsersQuery, AddUsersResponse } from '../../schemas/bulk-import.js';
 import { assertBatchSize } from '../../bulk-import/enqueue.js';
 import { parseDryRun } from '../../bulk-import/queue-query.js';
 import type { JsonObject } from '../../bulk-import/fields.js';
@@ -10,7 +10,7 @@ const addUsers: FastifyPluginAsyncTypebox = async (app) => {
     // 10,000 users with hashes are several megabytes, past the default body limit.
     bodyLimit: app.services.config.bulk_import_body_limit_bytes,
     config: { scope: 'custom' },
-    schema: { body: AddUsersBody, querystring: AddUsersQuery, response: { 200: AddUsersResponse } },
+    schema: { body: AddUsersBody, querystring: AddUsersQuery, response: { 200: AddUsersResponse, 400: AddUsersErrors } },
     handler: async (request) => {
       const dryRun = parseDryRun(request.query.dryRun);
       const { users } = request.body;
