@@ -6,7 +6,23 @@ const catalog = {
   INVALID_FIELD: { status: 400, message: (field: string) => `Field name '${field}' is invalid in JSON input` },
   MISSING_QUERY_FIELD: { status: 400, message: (field: string) => `Field name '${field}' is missing in GET request` },
   QUERY_FIELD_NOT_INT: { status: 400, message: (field: string) => `Field name '${field}' must be an int in the GET request` },
+  TOO_MANY_ELEMENTS: {
+    status: 400,
+    message: (field: string, max: number) => `Field name '${field}' cannot contain more than ${max} elements`,
+  },
   BAD_INPUT: { status: 400, message: (text: string) => text },
+  PASSWORD_HASH_EMPTY: { status: 400, message: () => 'Password hash cannot be an empty string' },
+  HASHING_ALGORITHM_EMPTY: { status: 400, message: () => 'Hashing Algorithm cannot be an empty string' },
+  // §6.1's text, then the accepted values, so a typo is fixed without reading the documentation.
+  HASHING_ALGORITHM_UNSUPPORTED: {
+    status: 400,
+    message: (accepted: string) => `Unsupported password hashing algorithm: use one of ${accepted} (any case)`,
+  },
+  // `formatMessage` is §6.1's text for the named algorithm (or the generic one); the reason follows it.
+  PASSWORD_HASH_INVALID: {
+    status: 400,
+    message: (formatMessage: string, reason?: string) => (reason === undefined ? formatMessage : `${formatMessage}: ${reason}`),
+  },
   CDI_VERSION_INVALID: { status: 400, message: () => 'cdi-version header is invalid' },
   CDI_VERSION_NOT_SUPPORTED: { status: 400, message: (version: string) => `cdi-version ${version} not supported` },
   CDI_VERSION_TOO_LOW: {
@@ -34,8 +50,19 @@ const catalog = {
 export type ErrorCode = keyof typeof catalog;
 export const errorCodes = Object.keys(catalog) as ErrorCode[];
 
-// Codes whose first message argument is the name of the offending field; the log carries it as `field`.
-const fieldCodes: ReadonlySet<ErrorCode> = new Set(['INVALID_FIELD', 'MISSING_QUERY_FIELD', 'QUERY_FIELD_NOT_INT']);
+// The input field an error is about (the log carries it as `field`, never the value): the first message argument,
+// or the one field the code is always about.
+const firstArgument = (args: unknown[]) => String(args[0]);
+const fieldOf: Partial<Record<ErrorCode, (args: unknown[]) => string>> = {
+  INVALID_FIELD: firstArgument,
+  MISSING_QUERY_FIELD: firstArgument,
+  QUERY_FIELD_NOT_INT: firstArgument,
+  TOO_MANY_ELEMENTS: firstArgument,
+  PASSWORD_HASH_EMPTY: () => 'passwordHash',
+  PASSWORD_HASH_INVALID: () => 'passwordHash',
+  HASHING_ALGORITHM_EMPTY: () => 'hashingAlgorithm',
+  HASHING_ALGORITHM_UNSUPPORTED: () => 'hashingAlgorithm',
+};
 
 type MessageArgs<C extends ErrorCode> = Parameters<(typeof catalog)[C]['message']>;
 
@@ -58,8 +85,13 @@ export class CoreError extends Error {
 export function coreError<C extends ErrorCode>(code: C, ...args: MessageArgs<C>): CoreError {
   const message = (catalog[code].message as (...values: unknown[]) => string)(...args);
   const error = new CoreError(code, message);
-  if (fieldCodes.has(code)) error.field = String(args[0]);
+  error.field = fieldOf[code]?.(args);
   return error;
+}
+
+/** The public text of a catalog entry, for code that reports it inside a result rather than throwing. */
+export function errorMessage<C extends ErrorCode>(code: C, ...args: MessageArgs<C>): string {
+  return (catalog[code].message as (...values: unknown[]) => string)(...args);
 }
 
 export function badInput(message: string, field?: string): CoreError {

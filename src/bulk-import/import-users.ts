@@ -1,7 +1,7 @@
 import type { Queryable } from '../db/pool.js';
 import {
   insertEmailVerifications, insertUserIdMappings, insertUserMetadata, insertUserRoles, insertUsers, type NewUserRows,
-} from '../db/bulk-import-repository.js';
+} from './repository.js';
 import type { PasswordHasher } from '../hashing/registry.js';
 import { detectConflicts, importErrors } from './conflicts.js';
 import type { ImportOutcome, ImportUser } from './types.js';

@@ -44,6 +44,10 @@ export interface Config {
   bcrypt_hashing_pool_size: number;
   idp_password_hashing_signer_key: string | undefined;
   idp_password_hashing_pool_size: number;
+  imported_hash_max_memory_kib: number;
+  imported_hash_max_argon2_work_kib: number;
+  imported_hash_max_bcrypt_cost: number;
+  imported_hash_max_pbkdf2_iterations: number;
   password_rehash_on_signin: boolean;
 
   bulk_migration_batch_size: number;

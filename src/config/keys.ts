@@ -58,6 +58,10 @@ export const configKeys: ConfigKey[] = [
   { name: 'bcrypt_hashing_pool_size', env: ['BCRYPT_HASHING_POOL_SIZE'], schema: Int(1), default: cpuCount, defaultText: 'number of CPUs', description: 'concurrent bcrypt hash/verify operations' },
   { name: 'idp_password_hashing_signer_key', env: ['IDP_PASSWORD_HASHING_SIGNER_KEY', 'FIREBASE_PASSWORD_HASHING_SIGNER_KEY'], aliases: ['firebase_password_hashing_signer_key'], schema: Str(), description: 'base64 signer key of the platform that exported $f_scrypt$ hashes' },
   { name: 'idp_password_hashing_pool_size', env: ['IDP_PASSWORD_HASHING_POOL_SIZE', 'FIREBASE_PASSWORD_HASHING_POOL_SIZE'], aliases: ['firebase_password_hashing_pool_size'], schema: Int(1), default: cpuCount, defaultText: 'number of CPUs', description: 'concurrent scrypt verifications' },
+  { name: 'imported_hash_max_memory_kib', env: ['IMPORTED_HASH_MAX_MEMORY_KIB'], schema: Int(1), default: 262144, description: 'largest memory (KiB) one imported hash may need to verify (argon2 m, scrypt 128·N·r·p)' },
+  { name: 'imported_hash_max_argon2_work_kib', env: ['IMPORTED_HASH_MAX_ARGON2_WORK_KIB'], schema: Int(1), default: 524288, description: 'largest argon2 m × t (KiB × passes) of an imported hash' },
+  { name: 'imported_hash_max_bcrypt_cost', env: ['IMPORTED_HASH_MAX_BCRYPT_COST'], schema: Int(4), default: 13, description: 'largest bcrypt cost of an imported hash (also inside bcrypt-sha256)' },
+  { name: 'imported_hash_max_pbkdf2_iterations', env: ['IMPORTED_HASH_MAX_PBKDF2_ITERATIONS'], schema: Int(1), default: 1000000, description: 'largest PBKDF2 iterations × output blocks of an imported hash' },
   { name: 'password_rehash_on_signin', env: ['PASSWORD_REHASH_ON_SIGNIN'], schema: Type.Boolean(), default: false, description: 'rewrite an imported hash with the configured algorithm after a successful sign-in' },
 
   { name: 'bulk_migration_batch_size', env: ['BULK_MIGRATION_BATCH_SIZE'], schema: Int(1), default: 8000, description: 'queue rows claimed per batch' },

@@ -10,5 +10,11 @@ export function hashingOptionsFromConfig(config: Readonly<Config>): HashingOptio
     argon2PoolSize: config.argon2_hashing_pool_size,
     scryptPoolSize: config.idp_password_hashing_pool_size,
     bcryptPoolSize: config.bcrypt_hashing_pool_size,
+    importLimits: {
+      maxMemoryKib: config.imported_hash_max_memory_kib,
+      maxArgon2WorkKib: config.imported_hash_max_argon2_work_kib,
+      maxBcryptCost: config.imported_hash_max_bcrypt_cost,
+      maxPbkdf2Iterations: config.imported_hash_max_pbkdf2_iterations,
+    },
   };
 }

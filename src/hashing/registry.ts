@@ -1,56 +1,55 @@
 // PasswordHasher: checkImport(hash, algorithm?) → ImportCheck (§6.1 steps 4, 5, 7); verify(password, stored)
 // → VerifyOutcome (§6.6); verifyDecoy(password) for unknown users; hash(password) and needsRehash(stored)
-// for the configured algorithm. Each algorithm runs behind its own ConcurrencyLimiter.
+// for the configured algorithm. The formats themselves are listed in formats.ts.
 import { randomBytes } from 'node:crypto';
-import { argon2Verifier, hashArgon2, hasArgon2Params } from './argon2.js';
 import { decodeBase64 } from './base64.js';
-import { bcryptVerifier, effectiveBcryptCost, hashBcrypt } from './bcrypt.js';
-import { idpScryptVerifier } from './idp-scrypt.js';
+import { DEFAULT_COST_LIMITS } from './cost-limits.js';
+import type { HashCostLimits, HashFormat, HashPool, NewHashParams, ParseResult } from './format.js';
+import { detectFormat, findFormatByName, HASH_FORMATS, HASHING_ALGORITHM_NAMES } from './formats.js';
 import { ConcurrencyLimiter } from './limiter.js';
 import type { HashingObserver, QueueState } from './observer.js';
+import { describeUnknownHash } from './unknown-hash.js';
+import { errorMessage } from '../errors.js';
 import { javaTrim } from '../normalise/java-trim.js';
-import type { HashingAlgorithm, ParseResult, Verifier } from './verifier.js';
 
-export type { HashingAlgorithm } from './verifier.js';
+/** The id of a hash format (`ARGON2`, `BCRYPT`, …). */
+export type HashingAlgorithm = string;
 
-export interface HashingOptions {
+export interface HashingOptions extends NewHashParams {
   /** Base64 signer key of the exporting platform; undefined or empty when not configured. */
   signerKey?: string;
-  newHashAlgorithm: 'BCRYPT' | 'ARGON2';
-  bcryptLogRounds: number;
-  argon2: { iterations: number; memoryKb: number; parallelism: number };
+  /** Id of the format new hashes are written in; it must have a writer. */
+  newHashAlgorithm: HashingAlgorithm;
   argon2PoolSize: number;
   scryptPoolSize: number;
   bcryptPoolSize: number;
+  /** Cost bounds for imported hashes; DEFAULT_COST_LIMITS when absent. */
+  importLimits?: HashCostLimits;
 }
+
+/** Which check of §6.1 refused the hash: steps 4 and 5 come before the tenant check, the format check (7) after. */
+export type ImportFailureStage = 'EMPTY_HASH' | 'EMPTY_ALGORITHM' | 'UNSUPPORTED_ALGORITHM' | 'FORMAT';
 
 export type ImportCheck =
   | { status: 'OK'; hash: string; algorithm: HashingAlgorithm }
-  | { status: 'INVALID'; message: string }
+  | { status: 'INVALID'; stage: ImportFailureStage; message: string }
   | { status: 'SIGNER_KEY_MISSING' };
 
 export type VerifyOutcome = 'MATCH' | 'NO_MATCH' | 'UNPARSABLE' | 'SIGNER_KEY_MISSING';
 
-// Detection order of §6.6; the prefixes are disjoint, so the order only matters for readability.
-const VERIFIERS: ReadonlyArray<Verifier<unknown>> = [argon2Verifier, bcryptVerifier, idpScryptVerifier];
-
-const ALGORITHM_NAMES: Readonly<Record<string, Verifier<unknown>>> = {
-  ARGON2: argon2Verifier,
-  BCRYPT: bcryptVerifier,
-  IDP_SCRYPT: idpScryptVerifier,
-  FIREBASE_SCRYPT: idpScryptVerifier,
-};
-
 const GENERIC_INVALID = 'Password hash is in invalid format';
+const ACCEPTED_NAMES = HASHING_ALGORITHM_NAMES.map((name) => name.toLowerCase()).join(', ');
 
 /** `hashingAlgorithm` as §6.1 step 5 reads it; undefined when it names no supported algorithm. */
 export function parseHashingAlgorithm(name: string): HashingAlgorithm | undefined {
-  return ALGORITHM_NAMES[javaTrim(name).toUpperCase()]?.id;
+  return findFormatByName(name)?.id;
 }
 
 export class PasswordHasher {
   private readonly signerKey: Buffer | undefined;
-  private readonly limiters: Record<HashingAlgorithm, ConcurrencyLimiter>;
+  private readonly limiters: Record<HashPool, ConcurrencyLimiter>;
+  private readonly writerFormat: HashFormat<unknown>;
+  private readonly importLimits: HashCostLimits;
   private decoyHash: Promise<string> | undefined;
 
   constructor(
@@ -61,51 +60,46 @@ export class PasswordHasher {
       this.signerKey = decodeBase64(options.signerKey);
       if (!this.signerKey) throw new Error("'idp_password_hashing_signer_key' is not valid base64");
     }
+    const writerFormat = HASH_FORMATS.find((format) => format.id === options.newHashAlgorithm && format.writer);
+    if (!writerFormat) throw new Error(`new hashes cannot be written as ${options.newHashAlgorithm}`);
+    this.writerFormat = writerFormat;
+    this.importLimits = options.importLimits ?? DEFAULT_COST_LIMITS;
     this.limiters = {
       ARGON2: new ConcurrencyLimiter(options.argon2PoolSize),
       BCRYPT: new ConcurrencyLimiter(options.bcryptPoolSize),
-      IDP_SCRYPT: new ConcurrencyLimiter(options.scryptPoolSize),
+      SCRYPT: new ConcurrencyLimiter(options.scryptPoolSize),
     };
   }
 
   checkImport(passwordHash: string, hashingAlgorithm?: string): ImportCheck {
     const hash = javaTrim(passwordHash);
-    if (hash === '') return invalid('Password hash cannot be an empty string');
+    if (hash === '') return invalid('EMPTY_HASH', errorMessage('PASSWORD_HASH_EMPTY'));
     if (hashingAlgorithm === undefined) return this.checkDetected(hash);
 
-    const name = javaTrim(hashingAlgorithm).toUpperCase();
-    if (name === '') return invalid('Hashing Algorithm cannot be an empty string');
-    const verifier = ALGORITHM_NAMES[name];
-    if (!verifier) return invalid('Unsupported password hashing algorithm');
-    if (verifier.needsSignerKey && !this.signerKey) return { status: 'SIGNER_KEY_MISSING' };
-    if (!verifier.hasPrefix(hash)) return invalid(verifier.invalidMessage);
-    const parsed = verifier.parse(hash);
-    if (!parsed.ok) return invalid(`${verifier.invalidMessage}: ${parsed.reason}`);
-    return { status: 'OK', hash, algorithm: verifier.id };
+    if (javaTrim(hashingAlgorithm) === '') return invalid('EMPTY_ALGORITHM', errorMessage('HASHING_ALGORITHM_EMPTY'));
+    const format = findFormatByName(hashingAlgorithm);
+    if (!format) return invalid('UNSUPPORTED_ALGORITHM', errorMessage('HASHING_ALGORITHM_UNSUPPORTED', ACCEPTED_NAMES));
+    if (format.needsSignerKey && !this.signerKey) return { status: 'SIGNER_KEY_MISSING' };
+    if (!format.hasPrefix(hash)) return invalid('FORMAT', errorMessage('PASSWORD_HASH_INVALID', format.invalidMessage, prefixReason(hash)));
+    const parsed = format.parse(hash, this.importLimits);
+    if (!parsed.ok) return invalid('FORMAT', errorMessage('PASSWORD_HASH_INVALID', format.invalidMessage, parsed.reason));
+    return { status: 'OK', hash, algorithm: format.id };
   }
 
   async verify(password: string, storedHash: string): Promise<VerifyOutcome> {
-    const verifier = detect(storedHash);
-    if (!verifier) return 'UNPARSABLE';
-    const parsed = verifier.parse(storedHash);
-    if (this.lacksSignerKey(verifier, parsed)) return 'SIGNER_KEY_MISSING';
+    const format = detectFormat(storedHash);
+    if (!format) return 'UNPARSABLE';
+    const parsed = format.parse(storedHash);
+    if (this.lacksSignerKey(format, parsed)) return 'SIGNER_KEY_MISSING';
     if (!parsed.ok) return 'UNPARSABLE';
-    const context = { signerKey: this.signerKey };
-    const queuedAt = performance.now();
-    let startedAt = queuedAt;
-    const matched = await this.limiters[verifier.id].run(() => {
-      startedAt = performance.now();
-      return verifier.verify(password, parsed.value, context);
-    });
-    const waitSeconds = (startedAt - queuedAt) / 1000;
-    this.observer?.verified({ algorithm: verifier.id, matched, waitSeconds, verifySeconds: (performance.now() - startedAt) / 1000 });
+    const matched = await this.runVerification(format, password, parsed.value);
     return matched ? 'MATCH' : 'NO_MATCH';
   }
 
-  /** Operations running and waiting per algorithm (hashing and verifying share each limit). */
-  queueStates(): Record<HashingAlgorithm, QueueState> {
+  /** Operations running and waiting per pool (hashing and verifying share each limit). */
+  queueStates(): Record<HashPool, QueueState> {
     const state = (limiter: ConcurrencyLimiter) => ({ running: limiter.running, queued: limiter.queued });
-    return { ARGON2: state(this.limiters.ARGON2), BCRYPT: state(this.limiters.BCRYPT), IDP_SCRYPT: state(this.limiters.IDP_SCRYPT) };
+    return { ARGON2: state(this.limiters.ARGON2), BCRYPT: state(this.limiters.BCRYPT), SCRYPT: state(this.limiters.SCRYPT) };
   }
 
   /** Spends about the time of a failed verify so that unknown users cannot be told apart by timing. */
@@ -118,40 +112,51 @@ export class PasswordHasher {
   }
 
   hash(password: string): Promise<string> {
-    if (this.options.newHashAlgorithm === 'ARGON2') {
-      return this.limiters.ARGON2.run(() => hashArgon2(password, this.options.argon2));
-    }
-    return this.limiters.BCRYPT.run(() => hashBcrypt(password, this.options.bcryptLogRounds));
+    const format = this.writerFormat;
+    return this.limiters[format.pool].run(() => format.writer!.hash(password, this.options));
   }
 
   needsRehash(storedHash: string): boolean {
-    if (this.options.newHashAlgorithm === 'ARGON2') {
-      const parsed = argon2Verifier.parse(storedHash);
-      return !parsed.ok || !hasArgon2Params(parsed.value, this.options.argon2);
-    }
-    const parsed = bcryptVerifier.parse(storedHash);
-    return !parsed.ok || parsed.value.cost !== effectiveBcryptCost(this.options.bcryptLogRounds);
+    const parsed = this.writerFormat.parse(storedHash);
+    return !parsed.ok || !this.writerFormat.writer!.isCurrent(parsed.value, this.options);
+  }
+
+  /** The one place a verification is scheduled: it waits for a slot in the format's pool, then runs off the event loop. */
+  private async runVerification(format: HashFormat<unknown>, password: string, parsed: unknown): Promise<boolean> {
+    const context = { signerKey: this.signerKey };
+    const queuedAt = performance.now();
+    let startedAt = queuedAt;
+    const matched = await this.limiters[format.pool].run(() => {
+      startedAt = performance.now();
+      return format.verify(password, parsed, context);
+    });
+    const [waitSeconds, verifySeconds] = [(startedAt - queuedAt) / 1000, (performance.now() - startedAt) / 1000];
+    this.observer?.verified({ algorithm: format.id, pool: format.pool, matched, waitSeconds, verifySeconds });
+    return matched;
   }
 
   private checkDetected(hash: string): ImportCheck {
-    const verifier = detect(hash);
-    if (!verifier) return invalid(GENERIC_INVALID);
-    const parsed = verifier.parse(hash);
-    if (this.lacksSignerKey(verifier, parsed)) return { status: 'SIGNER_KEY_MISSING' };
-    if (!parsed.ok) return invalid(`${GENERIC_INVALID}: ${parsed.reason}`);
-    return { status: 'OK', hash, algorithm: verifier.id };
+    const format = detectFormat(hash);
+    if (!format) return invalid('FORMAT', errorMessage('PASSWORD_HASH_INVALID', GENERIC_INVALID, prefixReason(hash)));
+    const parsed = format.parse(hash, this.importLimits);
+    if (this.lacksSignerKey(format, parsed)) return { status: 'SIGNER_KEY_MISSING' };
+    if (!parsed.ok) return invalid('FORMAT', errorMessage('PASSWORD_HASH_INVALID', GENERIC_INVALID, parsed.reason));
+    return { status: 'OK', hash, algorithm: format.id };
   }
 
   /** Only a hash that has the full shape of the scrypt variant asks for the key (§6.1, absent algorithm). */
-  private lacksSignerKey(verifier: Verifier<unknown>, parsed: ParseResult<unknown>): boolean {
-    return verifier.needsSignerKey && !this.signerKey && (parsed.ok || parsed.recognised === true);
+  private lacksSignerKey(format: HashFormat<unknown>, parsed: ParseResult<unknown>): boolean {
+    return format.needsSignerKey && !this.signerKey && (parsed.ok || parsed.recognised === true);
   }
 }
 
-function detect(hash: string): Verifier<unknown> | undefined {
-  return VERIFIERS.find((verifier) => verifier.hasPrefix(hash));
+/** Why a string is not in the expected format; undefined when there is nothing more specific to say. */
+function prefixReason(hash: string): string | undefined {
+  const other = detectFormat(hash);
+  if (other) return `the hash is in the ${other.id} format; set hashingAlgorithm to ${other.id.toLowerCase()}`;
+  return describeUnknownHash(hash);
 }
 
-function invalid(message: string): ImportCheck {
-  return { status: 'INVALID', message };
+function invalid(stage: ImportFailureStage, message: string): ImportCheck {
+  return { status: 'INVALID', stage, message };
 }

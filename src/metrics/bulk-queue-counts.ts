@@ -1,4 +1,4 @@
-import type { QueueStatus } from '../db/bulk-import-repository.js';
+import type { QueueStatus } from '../bulk-import/repository.js';
 
 type Counts = Record<QueueStatus, number>;
 

@@ -1,22 +1,22 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type pg from 'pg';
 import type { HashingObserver, QueueState, VerificationReport } from '../hashing/observer.js';
-import type { HashingAlgorithm } from '../hashing/verifier.js';
-import type { QueueStatus } from '../db/bulk-import-repository.js';
+import type { HashPool } from '../hashing/format.js';
+import type { QueueStatus } from '../bulk-import/repository.js';
 
 // Every metric of the core is defined here. Labels hold only bounded values: route templates (never URLs), a fixed
-// set of methods, HTTP status codes, algorithm names and outcomes.
+// set of methods, HTTP status codes, the ids of the hash formats, the hashing pools and outcomes.
 
 export interface MetricSources {
   pool: pg.Pool;
-  hashingQueues: () => Record<HashingAlgorithm, QueueState>;
+  hashingQueues: () => Record<HashPool, QueueState>;
   // Bulk-import queue rows by status; read at scrape time (see BulkQueueCounts for the bound on its cost).
   bulkQueueCounts: () => Promise<Record<QueueStatus, number> | undefined>;
 }
 
 const knownMethods = new Set(['GET', 'POST', 'PUT', 'DELETE']);
 const secondsBuckets = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
-const algorithmLabel = (algorithm: HashingAlgorithm) => algorithm.toLowerCase();
+const label = (id: string) => id.toLowerCase();
 
 // Process metrics (CPU, memory, event loop, GC) describe the process, not an app: one set per process, so that
 // building many apps in one process (tests) does not start a monitor per app.
@@ -61,15 +61,15 @@ export class CoreMetrics implements HashingObserver {
   });
   private readonly hashingWait = new Histogram({
     name: 'identity_core_hashing_queue_wait_seconds',
-    help: 'Time a password verification waited for a slot of its algorithm',
-    labelNames: ['algorithm'],
+    help: 'Time a password verification waited for a slot of its hashing pool',
+    labelNames: ['pool'],
     buckets: [0.001, ...secondsBuckets],
     registers: [this.registry],
   });
   private readonly hashingRejected = new Counter({
     name: 'identity_core_hashing_rejections_total',
     help: 'Password verifications refused with 503 because the hashing queue was full or the deadline passed',
-    labelNames: ['algorithm'],
+    labelNames: ['pool'],
     registers: [this.registry],
   });
   private readonly bulkImported = new Counter({
@@ -83,24 +83,20 @@ export class CoreMetrics implements HashingObserver {
     const { registry } = this;
     new Gauge({
       name: 'identity_core_hashing_queue_depth',
-      help: 'Hash and verify operations waiting for a slot, by algorithm',
-      labelNames: ['algorithm'],
+      help: 'Hash and verify operations waiting for a slot, by hashing pool',
+      labelNames: ['pool'],
       registers: [registry],
       collect() {
-        for (const [algorithm, state] of Object.entries(sources.hashingQueues())) {
-          this.set({ algorithm: algorithmLabel(algorithm as HashingAlgorithm) }, state.queued);
-        }
+        for (const [pool, state] of Object.entries(sources.hashingQueues())) this.set({ pool: label(pool) }, state.queued);
       },
     });
     new Gauge({
       name: 'identity_core_hashing_in_progress',
-      help: 'Hash and verify operations running, by algorithm',
-      labelNames: ['algorithm'],
+      help: 'Hash and verify operations running, by hashing pool',
+      labelNames: ['pool'],
       registers: [registry],
       collect() {
-        for (const [algorithm, state] of Object.entries(sources.hashingQueues())) {
-          this.set({ algorithm: algorithmLabel(algorithm as HashingAlgorithm) }, state.running);
-        }
+        for (const [pool, state] of Object.entries(sources.hashingQueues())) this.set({ pool: label(pool) }, state.running);
       },
     });
     new Gauge({
@@ -128,7 +124,7 @@ export class CoreMetrics implements HashingObserver {
     poolGauge('identity_core_db_pool_idle', 'Open connections not in use', (pool) => pool.idleCount);
     poolGauge('identity_core_db_pool_waiting', 'Queries waiting for a free connection', (pool) => pool.waitingCount);
     // Zero samples from the start, so a rate() over them exists before the first rejection or import.
-    for (const algorithm of ['argon2', 'bcrypt', 'idp_scrypt']) this.hashingRejected.inc({ algorithm }, 0);
+    for (const pool of ['argon2', 'bcrypt', 'scrypt']) this.hashingRejected.inc({ pool }, 0);
     for (const result of ['imported', 'failed']) this.bulkImported.inc({ result }, 0);
   }
 
@@ -138,15 +134,15 @@ export class CoreMetrics implements HashingObserver {
     this.httpDuration.observe(labels, seconds);
   }
 
-  verified({ algorithm, matched, waitSeconds, verifySeconds }: VerificationReport): void {
-    const labels = { algorithm: algorithmLabel(algorithm), outcome: matched ? 'match' : 'no_match' };
+  verified({ algorithm, pool, matched, waitSeconds, verifySeconds }: VerificationReport): void {
+    const labels = { algorithm: label(algorithm), outcome: matched ? 'match' : 'no_match' };
     this.verifications.inc(labels);
     this.verificationDuration.observe(labels, verifySeconds);
-    this.hashingWait.observe({ algorithm: labels.algorithm }, waitSeconds);
+    this.hashingWait.observe({ pool: label(pool) }, waitSeconds);
   }
 
-  rejected(algorithm: HashingAlgorithm): void {
-    this.hashingRejected.inc({ algorithm: algorithmLabel(algorithm) });
+  rejected(pool: HashPool): void {
+    this.hashingRejected.inc({ pool: label(pool) });
   }
 
   bulkBatchFinished(imported: number, failed: number): void {

@@ -1,5 +1,6 @@
 import fp from 'fastify-plugin';
 import type { Config } from '../config/config.js';
+import { defineRoute } from '../http/route.js';
 import type { CoreMetrics } from './metrics.js';
 
 declare module 'fastify' {
@@ -18,9 +19,12 @@ export default fp(
       metrics.requestAnswered(request.method, route, reply.statusCode, reply.elapsedTime / 1000);
     });
     if (config.metrics_port !== undefined) return;
-    app.get('/metrics', { config: { scope: 'app' } }, async (_request, reply) => {
-      const text = await metrics.exposition();
-      return reply.type(metrics.contentType).send(text);
+    defineRoute(app, {
+      method: 'GET',
+      url: '/metrics',
+      schema: {},
+      scope: 'app',
+      handle: async (_input, _request, reply) => reply.type(metrics.contentType).send(await metrics.exposition()),
     });
   },
   { name: 'metrics' },

@@ -1,5 +1,5 @@
 import type { RouteOptions } from 'fastify';
-import type { RouteScope } from '../plugins/request-pipeline.js';
+import { exemptionFor } from '../http/exempt-paths.js';
 
 // Turns a route's own schemas into its OpenAPI operation: adds the headers every route reads, the security
 // of the API key, and the plain-text errors the request pipeline and the error handler can answer on any route.
@@ -11,7 +11,6 @@ export interface DescribedRoute {
   method: RouteOptions['method'];
   url: string;
   schema?: RouteSchema;
-  config?: { scope?: RouteScope };
   constraints?: { rid?: string };
 }
 
@@ -82,7 +81,7 @@ export function describeRoute(route: DescribedRoute, allRoutes: readonly Describ
     (other) => other === route || (other.url === route.url && other.constraints?.rid !== undefined && sharesMethod(other)),
   );
   const schema = mergeVariants(variants.map((variant) => variant.schema ?? {}));
-  const open = route.config?.scope === 'open';
+  const open = exemptionFor(route.url).apiKey;
   const takesBody = methods.some((method) => method !== 'GET');
 
   const responses: Record<string, JsonSchema> = declaredResponses(schema.response ?? {});

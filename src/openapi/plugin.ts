@@ -1,6 +1,8 @@
 import fp from 'fastify-plugin';
 import swagger from '@fastify/swagger';
+import { Type } from '@sinclair/typebox';
 import type { Config } from '../config/config.js';
+import { defineRoute } from '../http/route.js';
 import { describeRoute, type DescribedRoute } from './describe-route.js';
 
 const description = [
@@ -32,10 +34,12 @@ export default fp(
     app.addHook('onRoute', (route) => void routes.push(route as DescribedRoute));
 
     let document: string | undefined;
-    app.get('/openapi.json', {
-      config: { scope: 'app' },
-      schema: { response: { 200: { type: 'object', description: 'This document' } } },
-      handler: async (_request, reply) => {
+    defineRoute(app, {
+      method: 'GET',
+      url: '/openapi.json',
+      schema: { response: { 200: Type.Object({}, { additionalProperties: true, description: 'This document' }) } },
+      scope: 'app',
+      handle: async (_input, _request, reply) => {
         document ??= JSON.stringify(app.swagger());
         return reply.type('application/json; charset=UTF-8').send(document);
       },

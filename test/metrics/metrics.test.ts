@@ -100,11 +100,11 @@ describe('GET /metrics after a small tour', () => {
     expect(moved(before, after, 'identity_core_password_verification_duration_seconds_count{algorithm="bcrypt",outcome="match"}')).toBe(2);
     const durationSum = 'identity_core_password_verification_duration_seconds_sum{algorithm="bcrypt",outcome="match"}';
     expect(moved(before, after, durationSum)).toBeGreaterThan(0);
-    expect(moved(before, after, 'identity_core_hashing_queue_wait_seconds_count{algorithm="bcrypt"}')).toBe(4);
-    for (const algorithm of ['argon2', 'bcrypt', 'idp_scrypt']) {
-      expect(after.get(`identity_core_hashing_queue_depth{algorithm="${algorithm}"}`)).toBe(0);
-      expect(after.get(`identity_core_hashing_in_progress{algorithm="${algorithm}"}`)).toBe(0);
-      expect(after.get(`identity_core_hashing_rejections_total{algorithm="${algorithm}"}`)).toBe(0);
+    expect(moved(before, after, 'identity_core_hashing_queue_wait_seconds_count{pool="bcrypt"}')).toBe(4);
+    for (const pool of ['argon2', 'bcrypt', 'scrypt']) {
+      expect(after.get(`identity_core_hashing_queue_depth{pool="${pool}"}`)).toBe(0);
+      expect(after.get(`identity_core_hashing_in_progress{pool="${pool}"}`)).toBe(0);
+      expect(after.get(`identity_core_hashing_rejections_total{pool="${pool}"}`)).toBe(0);
     }
   });
 

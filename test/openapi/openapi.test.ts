@@ -6,7 +6,7 @@ import { call, createTestApp, type TestApp } from '../helper.js';
 const apiKey = 'openapi-test-api-key-0123456789';
 const text = 'text/html; charset=UTF-8';
 
-// The routes of the wire contract, plus the document itself and the metrics.
+// The routes of the wire contract, the migration command's two helpers, the document itself and the metrics.
 const contractRoutes = [
   'GET /', 'POST /', 'PUT /', 'DELETE /', 'GET /hello', 'POST /hello', 'PUT /hello', 'DELETE /hello', 'GET /apiversion',
   'POST /recipe/signinup/code', 'POST /recipe/signinup/code/consume', 'POST /recipe/signinup/code/check',
@@ -15,7 +15,8 @@ const contractRoutes = [
   'POST /recipe/signinup', 'GET /recipe/users/by-email', 'GET /user/id', 'POST /user/remove', 'GET /users', 'GET /users/by-accountinfo',
   'GET /users/count', 'POST /recipe/userid/map', 'GET /recipe/userid/map', 'POST /recipe/userid/map/remove',
   'PUT /recipe/userid/external-user-id-info', 'POST /bulk-import/users', 'GET /bulk-import/users', 'GET /bulk-import/users/count',
-  'POST /bulk-import/users/remove', 'POST /bulk-import/import', 'GET /openapi.json', 'GET /metrics',
+  'POST /bulk-import/users/remove', 'POST /bulk-import/import', 'GET /bulk-import/core-identity', 'POST /bulk-import/users/lookup',
+  'GET /openapi.json', 'GET /metrics',
 ];
 
 // Every method + path Fastify's router holds, read from its printed tree (a node's label extends its parent's path).
