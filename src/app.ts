@@ -25,6 +25,7 @@ import thirdPartyRoutes from './recipes/thirdparty/routes/index.js';
 import userRoutes from './users/routes/index.js';
 import userIdMappingRoutes from './users/id-mapping/routes/index.js';
 import bulkImportRoutes from './bulk-import/routes/index.js';
+import lazyMigrationRoutes from './lazy-migration/routes.js';
 
 export interface AppOptions {
   config: Readonly<Config>;
@@ -114,6 +115,7 @@ export async function buildApp({ config, pool, logger, clock = Date.now }: AppOp
   await app.register(userRoutes);
   await app.register(userIdMappingRoutes);
   await app.register(bulkImportRoutes);
+  await app.register(lazyMigrationRoutes);
   return app;
 }
 

@@ -45,6 +45,7 @@ const catalog = {
     message: () => `'idp_password_hashing_signer_key' is not configured: set it in config.yaml or IDP_PASSWORD_HASHING_SIGNER_KEY`,
   },
   INTERNAL: { status: 500, message: () => 'Internal Error' },
+  LEGACY_VERIFY_UNAVAILABLE: { status: 503, message: () => 'Legacy password verification is unavailable; try again later' },
 } as const;
 
 export type ErrorCode = keyof typeof catalog;
@@ -70,6 +71,8 @@ export class CoreError extends Error {
   readonly statusCode: number;
   // The input field the error is about, when it is about one (never its value).
   field?: string;
+  /** Sent as Retry-After with a 503. */
+  retryAfterSeconds?: number;
   constructor(
     readonly code: ErrorCode,
     readonly publicMessage: string,
@@ -97,6 +100,13 @@ export function errorMessage<C extends ErrorCode>(code: C, ...args: MessageArgs<
 export function badInput(message: string, field?: string): CoreError {
   const error = coreError('BAD_INPUT', message);
   error.field = field;
+  return error;
+}
+
+/** The old provider of a pending user could not answer; the client is told when to try again. */
+export function legacyUnavailable(retryAfterMs: number): CoreError {
+  const error = coreError('LEGACY_VERIFY_UNAVAILABLE');
+  error.retryAfterSeconds = Math.max(1, Math.ceil(retryAfterMs / 1000));
   return error;
 }
 export const invalidField = (field: string) => coreError('INVALID_FIELD', field);

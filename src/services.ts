@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import type { FastifyBaseLogger } from 'fastify';
+import type { Logger } from 'pino';
 import type { Config } from './config/config.js';
 import { HealthService } from './core/health-service.js';
 import { PasswordHasher } from './hashing/registry.js';
@@ -11,6 +12,8 @@ import { ThirdPartyService } from './recipes/thirdparty/service.js';
 import { UserService } from './users/service.js';
 import { UserIdMappingService } from './users/id-mapping/service.js';
 import { BulkImportService } from './bulk-import/service.js';
+import { PasswordResetService } from './recipes/emailpassword/password-reset.js';
+import { LazyMigrationService } from './lazy-migration/service.js';
 import { MigrationSupportService } from './bulk-import/migration-support-service.js';
 
 export interface ServiceDependencies {
@@ -39,6 +42,8 @@ export interface Services {
   users: UserService;
   userIdMapping: UserIdMappingService;
   bulkImport: BulkImportService;
+  passwordReset: PasswordResetService;
+  lazyMigration: LazyMigrationService;
   migrationSupport: MigrationSupportService;
   // Stops background jobs (code cleanup, bulk-import processing) before the pool closes.
   stop(): Promise<void>;
@@ -50,7 +55,15 @@ export function createServices(base: Omit<ServiceDependencies, 'hasher'>): Servi
   void deps.hasher.verifyDecoy('');
   const passwordless = new PasswordlessService(deps);
   const bulkImport = new BulkImportService(deps);
-  const emailPassword = new EmailPasswordService(deps);
+  const lazyMigration = new LazyMigrationService({
+    pool: deps.pool,
+    config: deps.config.lazy_migration,
+    log: deps.log as unknown as Logger,
+    clock: deps.clock,
+    hashPassword: (password) => deps.hasher.hash(password),
+    userAgent: 'identity-core',
+  });
+  const emailPassword = new EmailPasswordService(deps, lazyMigration);
   return {
     config: deps.config,
     hasher: deps.hasher,
@@ -61,6 +74,8 @@ export function createServices(base: Omit<ServiceDependencies, 'hasher'>): Servi
     users: new UserService(deps),
     userIdMapping: new UserIdMappingService(deps),
     bulkImport,
+    passwordReset: new PasswordResetService(deps),
+    lazyMigration,
     migrationSupport: new MigrationSupportService(deps),
     async stop() {
       await Promise.all([passwordless.stop(), bulkImport.stop(), emailPassword.stop()]);

@@ -1,4 +1,5 @@
 import type { CdiVersion } from '../http/cdi-version.js';
+import type { LazyMigrationConfig } from '../lazy-migration/config.js';
 
 export type LogLevel = 'DEBUG' | 'INFO' | 'WARN' | 'ERROR' | 'NONE';
 
@@ -31,6 +32,7 @@ export interface Config {
   allow_embedded_database: boolean;
   embedded_data_dir: string;
 
+  password_reset_token_lifetime: number;
   passwordless_code_lifetime: number;
   passwordless_max_code_input_attempts: number;
   passwordless_cleanup_interval_seconds: number;
@@ -54,6 +56,8 @@ export interface Config {
   bulk_migration_parallelism: number;
   bulk_migration_sleep_between_rounds_in_batch_ms: number;
   bulk_import_interval_seconds: number;
+
+  lazy_migration: LazyMigrationConfig;
 }
 
 export class ConfigError extends Error {}

@@ -45,6 +45,7 @@ export const configKeys: ConfigKey[] = [
   { name: 'allow_embedded_database', env: ['ALLOW_EMBEDDED_DATABASE'], schema: Type.Boolean(), default: true, description: 'with no PostgreSQL configured, start the embedded one (false: refuse to start; the container image sets false)' },
   { name: 'embedded_data_dir', env: ['EMBEDDED_DATA_DIR'], schema: Str(), default: './data', description: 'data folder of the embedded PostgreSQL' },
 
+  { name: 'password_reset_token_lifetime', env: ['PASSWORD_RESET_TOKEN_LIFETIME'], schema: Int(1), default: 3600000, description: 'ms a password reset token stays valid' },
   { name: 'passwordless_code_lifetime', env: ['PASSWORDLESS_CODE_LIFETIME'], schema: Int(), default: 900000, description: 'ms a passwordless code stays valid' },
   { name: 'passwordless_max_code_input_attempts', env: ['PASSWORDLESS_MAX_CODE_INPUT_ATTEMPTS'], schema: Int(), default: 5, description: 'wrong codes before a device is deleted' },
   { name: 'passwordless_cleanup_interval_seconds', env: ['PASSWORDLESS_CLEANUP_INTERVAL_SECONDS'], schema: Int(1), default: 3600, description: 'how often devices whose codes all expired are deleted' },
@@ -68,4 +69,6 @@ export const configKeys: ConfigKey[] = [
   { name: 'bulk_migration_parallelism', env: ['BULK_MIGRATION_PARALLELISM'], schema: Int(1), default: cpuCount, defaultText: 'number of CPUs', description: 'batches imported at once' },
   { name: 'bulk_migration_sleep_between_rounds_in_batch_ms', env: ['BULK_MIGRATION_SLEEP_BETWEEN_ROUNDS_IN_BATCH_MS'], schema: Int(0), default: 1000, description: 'pause before a batch that rolled back (a lost connection, a deadlock) is tried again' },
   { name: 'bulk_import_interval_seconds', env: ['BULK_IMPORT_INTERVAL_SECONDS'], schema: Int(1), default: 60, description: 'sweep interval that also picks up rows left PROCESSING by a crash' },
+
+  { name: 'lazy_migration', env: ['LAZY_MIGRATION'], schema: Type.Unknown(), description: 'sources that verify passwords of users imported without a hash, at their first sign-in (a mapping; see "Migrating without hashes"; as JSON in the environment)' },
 ];

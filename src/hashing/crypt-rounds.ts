@@ -19,7 +19,7 @@ export async function mixRounds(algorithm: string, initial: Buffer, p: Buffer, s
   let digest = initial;
   await runInSlices(rounds, (round) => {
     const { input, digestOffset } = layouts[round % LAYOUT_CYCLE];
-    digest.copy(input, digestOffset);
+    input.set(digest, digestOffset);
     digest = hash(algorithm, input, 'buffer');
   });
   return digest;

@@ -4,6 +4,7 @@ import { cryptFormat } from './crypt.js';
 import type { HashFormat } from './format.js';
 import { hmacFormat } from './hmac.js';
 import { idpScryptFormat } from './idp-scrypt.js';
+import { lazyPointerFormat } from './lazy-pointer.js';
 import { ldapFormat } from './ldap.js';
 import { phpassFormat } from './phpass.js';
 import { saltedDigestFormat } from './salted-digest.js';
@@ -22,6 +23,7 @@ export const HASH_FORMATS: ReadonlyArray<HashFormat<unknown>> = [
   ldapFormat,
   saltedDigestFormat,
   hmacFormat,
+  lazyPointerFormat,
 ] as ReadonlyArray<HashFormat<unknown>>;
 
 const BY_NAME: ReadonlyMap<string, HashFormat<unknown>> = new Map(

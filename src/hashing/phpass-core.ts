@@ -18,7 +18,7 @@ export async function phpassChecksum(
   let x = hash(digest, Buffer.concat([Buffer.from(salt, 'latin1'), password]), 'buffer');
   const input = Buffer.concat([x, password]);
   await runInSlices(2 ** log2Rounds, () => {
-    x.copy(input, 0);
+    input.set(x, 0);
     x = hash(digest, input, 'buffer');
   });
   return encodeCryptLittleEndian(x).slice(0, length);

@@ -20,6 +20,8 @@ export interface RouteRequest<S extends RouteSchema> {
   appId: string;
   tenantId: string;
   cdiVersion: CdiVersion;
+  /** The client's address, for sources that are told the end user's IP. */
+  ip: string;
 }
 
 /**

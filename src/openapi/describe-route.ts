@@ -23,6 +23,7 @@ const commonErrors: Record<string, string> = {
   404: "'Not found': a tenant prefix with a cdi-version below 3.0, or an unknown tenant in front of /",
   413: 'The request body is larger than body_limit_bytes (bulk_import_body_limit_bytes for POST /bulk-import/users)',
   500: "'Internal Error' (the cause is logged), or the missing-signer-key message",
+  503: 'Temporarily unable to verify passwords; the Retry-After header says when to try again',
 };
 const unauthorised = "'Invalid API key': api_keys is set and the request's api-key header (or Bearer token) is missing or wrong";
 
@@ -43,7 +44,7 @@ function declaredResponses(response: Record<string, JsonSchema>): Record<string,
   const result: Record<string, JsonSchema> = {};
   for (const [status, schema] of Object.entries(response)) {
     const isError = Number(status) >= 400;
-    if (schema.type === 'string') result[status] = isError ? text(commonErrors[status] ?? 'Plain-text error') : text('Plain text');
+    if (schema.type === 'string') result[status] = text(isError ? (commonErrors[status] ?? 'Plain-text error') : 'Plain text');
     else if (isError) {
       const description = String(schema.description ?? commonErrors[status] ?? 'Error');
       result[status] = { description, content: { 'application/json': { schema }, [textContentType]: { schema: { type: 'string' } } } };

@@ -49,6 +49,7 @@ function logRefusal(request: FastifyRequest, error: CoreError): void {
 
 export function sendError(reply: FastifyReply, error: CoreError): void {
   if (error.statusCode < 500) logRefusal(reply.request, error);
+  if (error.retryAfterSeconds !== undefined) void reply.header('retry-after', String(error.retryAfterSeconds));
   if (error.jsonBody) {
     void reply.code(error.statusCode).type(jsonContentType).send(JSON.stringify(error.jsonBody));
     return;
@@ -56,12 +57,14 @@ export function sendError(reply: FastifyReply, error: CoreError): void {
   void reply.code(error.statusCode).type(textContentType).send(`${error.publicMessage}\n`);
 }
 
-// A known 500 without a cause is a configuration answer (the signer key is not set): one line that says so, no
-// stack, since it repeats on every request until the operator acts.
+// A known 5xx without a cause is a configuration answer (the signer key is not set) or a refusal under load (503):
+// one line that says so, no stack, since it repeats on every request until the operator acts or the load falls.
 function logServerError(request: FastifyRequest, error: CoreError): void {
   const where = { code: error.code, method: request.method, route: request.routeOptions.url };
-  if (error.cause === undefined && error.code !== 'INTERNAL') request.log.error(where, error.publicMessage);
-  else request.log.error({ ...where, err: describeError(error.cause ?? error) }, error.code);
+  if (error.cause !== undefined || error.code === 'INTERNAL') {
+    request.log.error({ ...where, err: describeError(error.cause ?? error) }, error.code);
+  } else if (error.statusCode === 503) request.log.warn(where, error.publicMessage);
+  else request.log.error(where, error.publicMessage);
 }
 
 export default fp(

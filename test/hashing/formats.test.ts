@@ -14,6 +14,7 @@ describe('the format list', () => {
       'LDAP',
       'SALTED_DIGEST',
       'HMAC',
+      'LAZY',
     ]);
     expect(new Set(HASHING_ALGORITHM_NAMES).size).toBe(HASHING_ALGORITHM_NAMES.length);
   });

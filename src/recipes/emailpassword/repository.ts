@@ -24,6 +24,8 @@ const emailPasswordConflict = `ON CONFLICT (tenant_id, email) WHERE recipe_id = 
 export async function upsertEmailPasswordUser(
   db: Queryable,
   user: NewEmailPasswordUser,
+  // A lazy-migration pointer only replaces another pointer: re-running an import must not undo an adoption.
+  keepRealHash = false,
 ): Promise<{ row: UserRow; existed: boolean }> {
   // Most imports create a user, and that insert needs no join; only a re-import pays for the upsert below.
   const created = await insertEmailPasswordUser(db, user, false);
@@ -32,10 +34,11 @@ export async function upsertEmailPasswordUser(
     `WITH u AS (
        INSERT INTO users (user_id, tenant_id, recipe_id, time_joined, email, password_hash)
        VALUES ($1, $2, 'emailpassword', $3, $4, $5)
-       ${emailPasswordConflict} DO UPDATE SET password_hash = EXCLUDED.password_hash
+       ${emailPasswordConflict} DO UPDATE SET password_hash = CASE
+         WHEN $6::boolean AND users.password_hash NOT LIKE '$lazy$%' THEN users.password_hash ELSE EXCLUDED.password_hash END
        RETURNING ${returnedUserColumns}, user_id <> $1 AS existed)
      SELECT ${userColumns}, u.existed FROM u LEFT JOIN user_id_mappings m ON m.user_id = u.user_id`,
-    [user.userId, user.tenantId, user.timeJoined, user.email, user.passwordHash],
+    [user.userId, user.tenantId, user.timeJoined, user.email, user.passwordHash, keepRealHash],
   );
   const { existed, ...row } = rows[0];
   return { row, existed };

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { badInput, coreError } from '../../errors.js';
+import { badInput, coreError, legacyUnavailable } from '../../errors.js';
 import {
   findEmailPasswordCredentials,
   findEmailPasswordUserByEmail,
@@ -13,6 +13,10 @@ import type { ImportCheck } from '../../hashing/registry.js';
 import { normaliseEmail } from '../../normalise/contact.js';
 import { assertMaxLength } from '../../normalise/length-limits.js';
 import type { ServiceDependencies } from '../../services.js';
+import { isLazyPointer, parseLazyPointer } from '../../lazy-migration/pointer.js';
+import { lazyPointerFormat } from '../../hashing/lazy-pointer.js';
+import { readPasswordHash } from '../../lazy-migration/repository.js';
+import type { LazyMigrationService } from '../../lazy-migration/service.js';
 
 export interface ImportRequest {
   email: string;
@@ -45,7 +49,10 @@ export class EmailPasswordService {
   private readonly rehashing = new Set<string>();
   private readonly pendingRehashes = new Set<Promise<void>>();
 
-  constructor(private readonly deps: ServiceDependencies) {}
+  constructor(
+    private readonly deps: ServiceDependencies,
+    private readonly lazyMigration: LazyMigrationService,
+  ) {}
 
   /** §6.1 steps 4 and 5, which the contract reports before the tenant check. */
   checkImportInput(input: ImportRequest): CheckedImport {
@@ -57,34 +64,71 @@ export class EmailPasswordService {
   async importPasswordHash(tenantId: string, { email: givenEmail, check }: CheckedImport): Promise<ImportResult> {
     if (check.status === 'SIGNER_KEY_MISSING') throw coreError('SIGNER_KEY_MISSING');
     if (check.status === 'INVALID') throw badInput(check.message);
+    const pending = check.algorithm === lazyPointerFormat.id;
+    if (pending) this.assertKnownSource(check.hash);
     const email = normaliseEmail(givenEmail);
     assertMaxLength('email', email);
-    const { row, existed } = await upsertEmailPasswordUser(this.deps.pool, {
-      userId: randomUUID(),
-      tenantId,
-      email,
-      passwordHash: check.hash,
-      timeJoined: this.deps.clock(),
-    });
+    const user = { userId: randomUUID(), tenantId, email, passwordHash: check.hash, timeJoined: this.deps.clock() };
+    const { row, existed } = await upsertEmailPasswordUser(this.deps.pool, user, pending);
     return { status: 'OK', user: row, didUserAlreadyExist: existed };
   }
 
-  async signIn(tenantId: string, email: string, password: string): Promise<SignInResult> {
+  // A pointer may only name a source this core is configured with, so an import mistake shows now, not at sign-in.
+  private assertKnownSource(pointer: string): void {
+    const parsed = parseLazyPointer(pointer);
+    if (parsed.ok && !this.deps.config.lazy_migration.sources.has(parsed.value.source)) {
+      throw badInput(`${lazyPointerFormat.invalidMessage}: unknown source '${parsed.value.source}'`);
+    }
+  }
+
+  async signIn(tenantId: string, email: string, password: string, clientIp?: string): Promise<SignInResult> {
     const found = await findEmailPasswordCredentials(this.deps.pool, tenantId, normaliseEmail(email));
     if (!found) {
       await this.deps.hasher.verifyDecoy(password);
       return WRONG_CREDENTIALS;
     }
-    const outcome = await this.deps.hasher.verify(password, found.passwordHash);
+    if (isLazyPointer(found.passwordHash)) return this.signInPending(found.row, found.passwordHash, password, clientIp);
+    return this.verifyStored(found.row, found.passwordHash, password);
+  }
+
+  private async verifyStored(row: UserRow, storedHash: string, password: string): Promise<SignInResult> {
+    const outcome = await this.deps.hasher.verify(password, storedHash);
     if (outcome === 'SIGNER_KEY_MISSING') throw coreError('SIGNER_KEY_MISSING');
     if (outcome === 'UNPARSABLE') {
-      this.deps.log.error({ userId: found.row.user_id }, 'stored password hash does not parse; sign-in refused');
+      this.deps.log.error({ userId: row.user_id }, 'stored password hash does not parse; sign-in refused');
       await this.deps.hasher.verifyDecoy(password);
       return WRONG_CREDENTIALS;
     }
     if (outcome === 'NO_MATCH') return WRONG_CREDENTIALS;
-    this.scheduleRehash(found.row.user_id, found.passwordHash, password);
-    return { status: 'OK', user: found.row };
+    this.scheduleRehash(row.user_id, storedHash, password);
+    return { status: 'OK', user: row };
+  }
+
+  // A user imported for lazy migration: the old provider is asked once, and a confirmed password is stored hashed.
+  private async signInPending(row: UserRow, pointer: string, password: string, clientIp?: string): Promise<SignInResult> {
+    const outcome = await this.lazyMigration.signIn({
+      userId: row.user_id,
+      tenantId: row.tenant_id,
+      email: row.email ?? '',
+      externalUserId: row.external_user_id ?? undefined,
+      pointer,
+      password,
+      clientIp,
+    });
+    switch (outcome.status) {
+      case 'ADOPTED':
+        return { status: 'OK', user: row };
+      case 'UNAVAILABLE':
+        throw legacyUnavailable(outcome.retryAfterMs);
+      case 'STORED_HASH_CHANGED': {
+        const stored = await readPasswordHash(this.deps.pool, row.user_id);
+        if (stored === undefined || isLazyPointer(stored)) return WRONG_CREDENTIALS;
+        return this.verifyStored(row, stored, password);
+      }
+      case 'WRONG_CREDENTIALS':
+        if (outcome.spendDecoy) await this.deps.hasher.verifyDecoy(password);
+        return WRONG_CREDENTIALS;
+    }
   }
 
   async signUp(input: { tenantId: string; email: string; password: string }): Promise<SignUpResult> {

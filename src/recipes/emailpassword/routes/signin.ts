@@ -7,10 +7,10 @@ const signIn: FastifyPluginAsync = async (app) => {
   defineRoute(app, {
     method: 'POST',
     url: '/recipe/signin',
-    schema: { body: CredentialsBody, response: { 200: SignInResponse, 400: TextError, 500: TextError } },
+    schema: { body: CredentialsBody, response: { 200: SignInResponse, 400: TextError, 500: TextError, 503: TextError } },
     scope: 'tenant',
-    handle: async ({ body, tenantId, cdiVersion }) => {
-      const result = await app.services.emailPassword.signIn(tenantId, body.email, body.password);
+    handle: async ({ body, tenantId, cdiVersion, ip }) => {
+      const result = await app.services.emailPassword.signIn(tenantId, body.email, body.password, ip);
       if (result.status !== 'OK') return result;
       return signedInBody(result.user, cdiVersion);
     },
