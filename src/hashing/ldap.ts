@@ -1,14 +1,18 @@
 import { hash } from 'node:crypto';
 import { equalInConstantTime } from './constant-time.js';
-import { cryptFormat, parseCrypt, verifyCrypt, type CryptHash } from './crypt.js';
+import { bcryptFormat } from './bcrypt.js';
+import { cryptFormat } from './crypt.js';
 import { legacyPasswordBytes } from './legacy-password.js';
 import { decodePaddedBase64 } from './strict-base64.js';
-import { fail, type HashFormat, type ParseResult } from './format.js';
+import { fail, type HashCostLimits, type HashFormat, type ParseResult, type VerifyContext } from './format.js';
 
-/** RFC 2307 `userPassword` values: `{SCHEME}` then base64 of digest (‖ salt), or `{CRYPT}` then a crypt string. */
+/**
+ * RFC 2307 `userPassword` values: `{SCHEME}` then base64 of digest (‖ salt), or `{CRYPT}` then a string of the crypt
+ * family or bcrypt, verified by that format.
+ */
 export type LdapHash =
   | { scheme: string; algorithm: string; digest: Buffer; salt: Buffer; inner?: undefined }
-  | { scheme: 'CRYPT'; inner: CryptHash };
+  | { scheme: 'CRYPT'; inner: { format: HashFormat<unknown>; parsed: unknown } };
 
 interface DigestScheme {
   algorithm: string;
@@ -37,14 +41,16 @@ export function hasLdapPrefix(hash: string): boolean {
   return PREFIX.test(hash);
 }
 
-export function parseLdap(hash: string): ParseResult<LdapHash> {
+export function parseLdap(hash: string, limits?: HashCostLimits): ParseResult<LdapHash> {
   const match = PREFIX.exec(hash);
   if (!match) return fail('must start with {MD5}, {SMD5}, {SHA}, {SSHA}, {SHA256}…{SSHA512} or {CRYPT}');
   const scheme = match[1].toUpperCase();
   const value = hash.slice(match[0].length);
   if (scheme === 'CRYPT') {
-    const inner = parseCrypt(value);
-    return inner.ok ? { ok: true, value: { scheme, inner: inner.value } } : fail(`LDAP {CRYPT} value: ${inner.reason}`);
+    const format = (bcryptFormat.hasPrefix(value) ? bcryptFormat : cryptFormat) as HashFormat<unknown>;
+    const inner = format.parse(value, limits);
+    if (!inner.ok) return fail(`LDAP {CRYPT} value: ${inner.reason}`);
+    return { ok: true, value: { scheme, inner: { format, parsed: inner.value } } };
   }
   const { algorithm, size, salted } = SCHEMES[scheme];
   const bytes = decodePaddedBase64(value);
@@ -61,8 +67,8 @@ export function parseLdap(hash: string): ParseResult<LdapHash> {
   return { ok: true, value: { scheme, algorithm, digest: bytes.subarray(0, size), salt: bytes.subarray(size) } };
 }
 
-export async function verifyLdap(password: string, parsed: LdapHash): Promise<boolean> {
-  if (parsed.inner) return verifyCrypt(password, parsed.inner);
+export async function verifyLdap(password: string, parsed: LdapHash, context: VerifyContext = {}): Promise<boolean> {
+  if (parsed.inner) return parsed.inner.format.verify(password, parsed.inner.parsed, context);
   const bytes = legacyPasswordBytes(password);
   if (!bytes) return false;
   return equalInConstantTime(hash(parsed.algorithm, Buffer.concat([bytes, parsed.salt]), 'buffer'), parsed.digest);
@@ -77,6 +83,6 @@ export const ldapFormat: HashFormat<LdapHash> = {
   hasPrefix: hasLdapPrefix,
   parse: parseLdap,
   verify: verifyLdap,
-  memoryBytes: (parsed) => (parsed.inner ? cryptFormat.memoryBytes(parsed.inner) : 4 * 1024),
-  isWeak: (parsed) => (parsed.inner ? cryptFormat.isWeak!(parsed.inner) : true),
+  memoryBytes: (parsed) => (parsed.inner ? parsed.inner.format.memoryBytes(parsed.inner.parsed) : 4 * 1024),
+  isWeak: (parsed) => (parsed.inner ? (parsed.inner.format.isWeak?.(parsed.inner.parsed) ?? false) : true),
 };

@@ -1,3 +1,4 @@
+import bcryptjs from 'bcryptjs';
 import { describe, expect, it } from 'vitest';
 import { parseLdap, verifyLdap } from '../../src/hashing/ldap.js';
 import { LDAP_VECTORS } from './legacy-vectors.js';
@@ -29,6 +30,12 @@ describe('LDAP vectors', () => {
       expect(await verify(password, flipFirstDigestBit(hash))).toBe(false);
     },
   );
+
+  it('{CRYPT} with a bcrypt string (made by bcryptjs) is verified by the bcrypt format', async () => {
+    const hash = '{CRYPT}' + bcryptjs.hashSync('ldap bcrypt', 4);
+    expect(await verify('ldap bcrypt', hash)).toBe(true);
+    expect(await verify('ldap bcrypt!', hash)).toBe(false);
+  });
 
   it('the scheme name is case-insensitive', async () => {
     expect(await verify('testing123', '{ssha}0c0blFTXXNuAMHECS4uxrj3ZieMoWImr')).toBe(true);
@@ -68,6 +75,11 @@ describe('LDAP parse', () => {
       description: 'bad inner crypt string',
       hash: '{CRYPT}$6$rounds=100$salt$abc',
       reason: 'LDAP {CRYPT} value: sha512-crypt rounds must be between 1000 and 1000000, got 100',
+    },
+    {
+      description: 'bad inner bcrypt string',
+      hash: '{CRYPT}$2a$03$' + 'a'.repeat(53),
+      reason: 'LDAP {CRYPT} value: cost must be between 04 and 31',
     },
   ])('refuses $description', ({ hash, reason }) => {
     expect(parseLdap(hash)).toEqual({ ok: false, reason, recognised: false });
