@@ -1,6 +1,6 @@
 import { coreError } from '../errors.js';
 import { findCoreId, findUsersByKeys, type LookedUpUserRow } from './migration-support-repository.js';
-import { normaliseEmail, normalisePhoneNumber } from '../normalise/contact.js';
+import { contactLookup } from '../normalise/contact.js';
 import type { ServiceDependencies } from '../services.js';
 
 // The same ceiling as one POST /bulk-import/users request, so a batch sent can be looked up in one call.
@@ -42,8 +42,9 @@ export class MigrationSupportService {
     const rows = await findUsersByKeys(this.deps.pool, {
       externalUserIds: input.externalUserIds ?? [],
       userIds: input.userIds ?? [],
-      emails: (input.emails ?? []).map(normaliseEmail),
-      phoneNumbers: (input.phoneNumbers ?? []).map(normalisePhoneNumber),
+      // Both spellings: the normalised one and the one an earlier version may have stored.
+      emails: (input.emails ?? []).flatMap((email) => contactLookup('email', email).keys),
+      phoneNumbers: (input.phoneNumbers ?? []).flatMap((phoneNumber) => contactLookup('phoneNumber', phoneNumber).keys),
       thirdPartyIds: accounts.map((account) => account.thirdPartyId),
       thirdPartyUserIds: accounts.map((account) => account.thirdPartyUserId),
     });
