@@ -33,7 +33,10 @@ export class MigrationSupportService {
     return { status: 'OK', coreId: await findCoreId(this.deps.pool) };
   }
 
-  /** Users holding any of the given ids or accounts; emails and phone numbers are normalised as on import. */
+  /**
+   * Users holding any of the given ids or accounts (emails: of password and passwordless users, the unique ones);
+   * emails and phone numbers are normalised as on import.
+   */
   async lookupUsers(input: LookupInput): Promise<{ status: 'OK'; users: LookedUpUser[] }> {
     for (const field of ['externalUserIds', 'userIds', 'emails', 'phoneNumbers', 'thirdPartyAccounts'] as const) {
       if ((input[field]?.length ?? 0) > maxLookupKeys) throw coreError('TOO_MANY_ELEMENTS', field, maxLookupKeys);
