@@ -8,6 +8,7 @@ import { resolvePath } from './http/path-resolver.js';
 import { parseQueryString } from './http/query.js';
 import { findUnstorableField, mayHoldUnstorable } from './http/unstorable-text.js';
 import { jsonContentType } from './http/reply.js';
+import { invalidJsonError } from './http/json-syntax-error.js';
 import { ridConstraint } from './http/rid-constraint.js';
 import { coreError } from './errors.js';
 import requestPipeline, { resolvedPathKey } from './plugins/request-pipeline.js';
@@ -77,7 +78,7 @@ export async function buildApp({ config, pool, logger, clock = Date.now }: AppOp
       if (unstorable !== undefined) return done(coreError('INVALID_FIELD', unstorable), undefined);
       done(null, parsed);
     } catch {
-      done(coreError('INVALID_JSON'), undefined);
+      done(invalidJsonError(body as string), undefined);
     }
   });
 

@@ -3,6 +3,10 @@
 
 const catalog = {
   INVALID_JSON: { status: 400, message: () => 'Invalid Json Input' },
+  INVALID_JSON_AT: {
+    status: 400,
+    message: (problem: string, line: number, column: number) => `Invalid Json Input: ${problem} at line ${line}, column ${column}`,
+  },
   INVALID_FIELD: { status: 400, message: (field: string) => `Field name '${field}' is invalid in JSON input` },
   MISSING_QUERY_FIELD: { status: 400, message: (field: string) => `Field name '${field}' is missing in GET request` },
   QUERY_FIELD_NOT_INT: { status: 400, message: (field: string) => `Field name '${field}' must be an int in the GET request` },
@@ -11,6 +15,12 @@ const catalog = {
     message: (field: string, max: number) => `Field name '${field}' cannot contain more than ${max} elements`,
   },
   BAD_INPUT: { status: 400, message: (text: string) => text },
+  INVALID_EMAIL: { status: 400, message: (field: string, reason: string) => `${field} is not a valid email address: ${reason}` },
+  RID_PASSWORDLESS_REQUIRED: { status: 400, message: (reason: string) => `Header 'rid: passwordless' is required: ${reason}` },
+  INVALID_PHONE_NUMBER: {
+    status: 400,
+    message: (field: string) => `${field} must be in international format with a leading + and country code, e.g. +14155552671`,
+  },
   PASSWORD_HASH_EMPTY: { status: 400, message: () => 'Password hash cannot be an empty string' },
   HASHING_ALGORITHM_EMPTY: { status: 400, message: () => 'Hashing Algorithm cannot be an empty string' },
   // §6.1's text, then the accepted values, so a typo is fixed without reading the documentation.
