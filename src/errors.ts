@@ -61,10 +61,26 @@ const catalog = {
 export type ErrorCode = keyof typeof catalog;
 export const errorCodes = Object.keys(catalog) as ErrorCode[];
 
+// The input field an error is about (the log carries it as `field`, never the value): the first message argument,
+// or the one field the code is always about.
+const firstArgument = (args: unknown[]) => String(args[0]);
+const fieldOf: Partial<Record<ErrorCode, (args: unknown[]) => string>> = {
+  INVALID_FIELD: firstArgument,
+  MISSING_QUERY_FIELD: firstArgument,
+  QUERY_FIELD_NOT_INT: firstArgument,
+  TOO_MANY_ELEMENTS: firstArgument,
+  PASSWORD_HASH_EMPTY: () => 'passwordHash',
+  PASSWORD_HASH_INVALID: () => 'passwordHash',
+  HASHING_ALGORITHM_EMPTY: () => 'hashingAlgorithm',
+  HASHING_ALGORITHM_UNSUPPORTED: () => 'hashingAlgorithm',
+};
+
 type MessageArgs<C extends ErrorCode> = Parameters<(typeof catalog)[C]['message']>;
 
 export class CoreError extends Error {
   readonly statusCode: number;
+  // The input field the error is about, when it is about one (never its value).
+  field?: string;
   /** Sent as Retry-After with a 503. */
   retryAfterSeconds?: number;
   constructor(
@@ -81,7 +97,9 @@ export class CoreError extends Error {
 
 export function coreError<C extends ErrorCode>(code: C, ...args: MessageArgs<C>): CoreError {
   const message = (catalog[code].message as (...values: unknown[]) => string)(...args);
-  return new CoreError(code, message);
+  const error = new CoreError(code, message);
+  error.field = fieldOf[code]?.(args);
+  return error;
 }
 
 /** The public text of a catalog entry, for code that reports it inside a result rather than throwing. */
@@ -89,7 +107,11 @@ export function errorMessage<C extends ErrorCode>(code: C, ...args: MessageArgs<
   return (catalog[code].message as (...values: unknown[]) => string)(...args);
 }
 
-export const badInput = (message: string) => coreError('BAD_INPUT', message);
+export function badInput(message: string, field?: string): CoreError {
+  const error = coreError('BAD_INPUT', message);
+  error.field = field;
+  return error;
+}
 
 /** The old provider of a pending user could not answer; the client is told when to try again. */
 export function legacyUnavailable(retryAfterMs: number): CoreError {

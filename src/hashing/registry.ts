@@ -7,6 +7,7 @@ import { DEFAULT_COST_LIMITS } from './cost-limits.js';
 import type { HashCostLimits, HashFormat, HashPool, NewHashParams, ParseResult } from './format.js';
 import { detectFormat, findFormatByName, HASH_FORMATS, HASHING_ALGORITHM_NAMES } from './formats.js';
 import { ConcurrencyLimiter } from './limiter.js';
+import type { HashingObserver, QueueState } from './observer.js';
 import { describeUnknownHash } from './unknown-hash.js';
 import { errorMessage } from '../errors.js';
 import { javaTrim } from '../normalise/java-trim.js';
@@ -51,7 +52,10 @@ export class PasswordHasher {
   private readonly importLimits: HashCostLimits;
   private decoyHash: Promise<string> | undefined;
 
-  constructor(private readonly options: HashingOptions) {
+  constructor(
+    private readonly options: HashingOptions,
+    private readonly observer?: HashingObserver,
+  ) {
     if (options.signerKey) {
       this.signerKey = decodeBase64(options.signerKey);
       if (!this.signerKey) throw new Error("'idp_password_hashing_signer_key' is not valid base64");
@@ -95,6 +99,12 @@ export class PasswordHasher {
     return matched ? 'MATCH' : 'NO_MATCH';
   }
 
+  /** Operations running and waiting per pool (hashing and verifying share each limit). */
+  queueStates(): Record<HashPool, QueueState> {
+    const state = (limiter: ConcurrencyLimiter) => ({ running: limiter.running, queued: limiter.queued });
+    return { ARGON2: state(this.limiters.ARGON2), BCRYPT: state(this.limiters.BCRYPT), SCRYPT: state(this.limiters.SCRYPT) };
+  }
+
   /** Spends about the time of a failed verify so that unknown users cannot be told apart by timing. */
   async verifyDecoy(password: string): Promise<void> {
     this.decoyHash ??= this.hash(randomBytes(16).toString('hex')).catch((error: unknown) => {
@@ -115,9 +125,17 @@ export class PasswordHasher {
   }
 
   /** The one place a verification is scheduled: it waits for a slot in the format's pool, then runs off the event loop. */
-  private runVerification(format: HashFormat<unknown>, password: string, parsed: unknown): Promise<boolean> {
+  private async runVerification(format: HashFormat<unknown>, password: string, parsed: unknown): Promise<boolean> {
     const context = { signerKey: this.signerKey };
-    return this.limiters[format.pool].run(() => format.verify(password, parsed, context));
+    const queuedAt = performance.now();
+    let startedAt = queuedAt;
+    const matched = await this.limiters[format.pool].run(() => {
+      startedAt = performance.now();
+      return format.verify(password, parsed, context);
+    });
+    const [waitSeconds, verifySeconds] = [(startedAt - queuedAt) / 1000, (performance.now() - startedAt) / 1000];
+    this.observer?.verified({ algorithm: format.id, pool: format.pool, matched, waitSeconds, verifySeconds });
+    return matched;
   }
 
   private checkDetected(hash: string): ImportCheck {
