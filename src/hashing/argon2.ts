@@ -129,4 +129,5 @@ export const argon2Verifier: Verifier<Argon2Hash> = {
   parse: parseArgon2,
   // node-argon2 recomputes natively on the thread pool and compares with timingSafeEqual.
   verify: (password, parsed) => argon2.verify(parsed.encoded, password),
+  memoryBytes: (parsed) => parsed.memoryKb * 1024,
 };

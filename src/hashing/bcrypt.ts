@@ -12,6 +12,8 @@ const PREFIXES = ['$2a', '$2b', '$2x', '$2y'];
 const MIN_COST = 4;
 const MAX_COST = 31;
 const SALT_AND_HASH_LENGTH = 53;
+/** Blowfish state (4 S-boxes of 1 KiB plus the P-array), whatever the cost. */
+export const BCRYPT_MEMORY_BYTES = 4 * 1024 + 72;
 /** `$2a$NN$` plus the 22 salt characters. */
 const SALT_END = 29;
 
@@ -46,6 +48,7 @@ export const bcryptVerifier: Verifier<BcryptHash> = {
   hasPrefix: (hash) => PREFIXES.some((prefix) => hash.startsWith(prefix)),
   parse: parseBcrypt,
   verify: verifyBcrypt,
+  memoryBytes: () => BCRYPT_MEMORY_BYTES,
 };
 
 /**

@@ -110,4 +110,6 @@ export const idpScryptVerifier: Verifier<IdpScryptHash> = {
     if (!context.signerKey) throw new Error('scrypt-variant verification needs the signer key');
     return verifyIdpScrypt(password, parsed, context.signerKey);
   },
+  // The 128·N·r table plus p·128·r for the block (p is always 1 here).
+  memoryBytes: (parsed) => scryptMemoryBytes(parsed.memCost, parsed.rounds) + 128 * parsed.rounds,
 };

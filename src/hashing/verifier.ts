@@ -19,6 +19,8 @@ export interface Verifier<T> {
   /** Validates format and parameter bounds. */
   parse(hash: string): ParseResult<T>;
   verify(password: string, parsed: T, context: VerifyContext): Promise<boolean>;
+  /** Bytes one verification of this hash allocates, for the scheduler's memory budget. */
+  memoryBytes(parsed: T): number;
 }
 
 export function fail(reason: string, recognised = false): { ok: false; reason: string; recognised: boolean } {
