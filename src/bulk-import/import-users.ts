@@ -66,7 +66,7 @@ async function passwordHashesFor(users: ImportUser[], hasher: PasswordHasher): P
     users.map(({ loginMethods: [method] }) => {
       if (method.recipeId !== 'emailpassword') return null;
       if (method.passwordHash !== undefined && method.hashingAlgorithm !== undefined) return method.passwordHash;
-      return hasher.hash(method.plainTextPassword!);
+      return hasher.hash(method.plainTextPassword!, { background: true });
     }),
   );
 }

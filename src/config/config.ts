@@ -13,6 +13,7 @@ export interface Config {
   body_limit_bytes: number;
   bulk_import_body_limit_bytes: number;
   request_timeout_ms: number;
+  shutdown_grace_ms: number;
   max_cdi_version: CdiVersion;
   min_cdi_version: CdiVersion | undefined;
   ip_allow_regex: RegExp | undefined;
@@ -43,6 +44,11 @@ export interface Config {
   idp_password_hashing_signer_key: string | undefined;
   idp_password_hashing_pool_size: number;
   password_rehash_on_signin: boolean;
+  password_verification_concurrency: number;
+  password_verification_memory_budget_mb: number;
+  password_verification_queue_limit: number;
+  password_verification_deadline_ms: number;
+  signin_failure_min_duration_ms: number;
 
   bulk_migration_batch_size: number;
   bulk_migration_parallelism: number;

@@ -10,5 +10,11 @@ export function hashingOptionsFromConfig(config: Readonly<Config>): HashingOptio
     argon2PoolSize: config.argon2_hashing_pool_size,
     scryptPoolSize: config.idp_password_hashing_pool_size,
     bcryptPoolSize: config.bcrypt_hashing_pool_size,
+    scheduling: {
+      concurrency: config.password_verification_concurrency,
+      memoryBudgetBytes: config.password_verification_memory_budget_mb * 1024 * 1024,
+      queueLimit: config.password_verification_queue_limit,
+      deadlineMs: config.password_verification_deadline_ms,
+    },
   };
 }

@@ -1,12 +1,12 @@
 // PasswordHasher: checkImport(hash, algorithm?) → ImportCheck (§6.1 steps 4, 5, 7); verify(password, stored)
 // → VerifyOutcome (§6.6); verifyDecoy(password) for unknown users; hash(password) and needsRehash(stored)
-// for the configured algorithm. Each algorithm runs behind its own ConcurrencyLimiter.
-import { randomBytes } from 'node:crypto';
+// for the configured algorithm. Every hash and verify goes through one VerificationScheduler.
+import { createHmac, randomBytes, randomUUID } from 'node:crypto';
 import { argon2Verifier, hashArgon2, hasArgon2Params } from './argon2.js';
 import { decodeBase64 } from './base64.js';
-import { bcryptVerifier, effectiveBcryptCost, hashBcrypt } from './bcrypt.js';
+import { BCRYPT_MEMORY_BYTES, bcryptVerifier, effectiveBcryptCost, hashBcrypt } from './bcrypt.js';
 import { idpScryptVerifier } from './idp-scrypt.js';
-import { ConcurrencyLimiter } from './limiter.js';
+import { VerificationScheduler } from './verification-scheduler.js';
 import { javaTrim } from '../normalise/java-trim.js';
 import type { HashingAlgorithm, ParseResult, Verifier } from './verifier.js';
 
@@ -21,6 +21,21 @@ export interface HashingOptions {
   argon2PoolSize: number;
   scryptPoolSize: number;
   bcryptPoolSize: number;
+  /** Shared limits of all algorithms; without them, one slot per pool size and no deadline. */
+  scheduling?: SchedulingOptions;
+}
+
+export interface SchedulingOptions {
+  concurrency: number;
+  memoryBudgetBytes: number;
+  queueLimit: number;
+  /** Longest wait of an interactive hash or verify before a 503. */
+  deadlineMs: number;
+}
+
+export interface HashOptions {
+  /** Bulk work: no deadline, one lane that leaves a slot free for sign-ins. */
+  background?: boolean;
 }
 
 export type ImportCheck =
@@ -49,7 +64,10 @@ export function parseHashingAlgorithm(name: string): HashingAlgorithm | undefine
 
 export class PasswordHasher {
   private readonly signerKey: Buffer | undefined;
-  private readonly limiters: Record<HashingAlgorithm, ConcurrencyLimiter>;
+  readonly scheduler: VerificationScheduler;
+  private readonly deadlineMs: number | undefined;
+  // Keys single-flight entries, so that no plain digest of a password sits in memory.
+  private readonly flightKeySecret = randomBytes(32);
   private decoyHash: Promise<string> | undefined;
 
   constructor(private readonly options: HashingOptions) {
@@ -57,11 +75,18 @@ export class PasswordHasher {
       this.signerKey = decodeBase64(options.signerKey);
       if (!this.signerKey) throw new Error("'idp_password_hashing_signer_key' is not valid base64");
     }
-    this.limiters = {
-      ARGON2: new ConcurrencyLimiter(options.argon2PoolSize),
-      BCRYPT: new ConcurrencyLimiter(options.bcryptPoolSize),
-      IDP_SCRYPT: new ConcurrencyLimiter(options.scryptPoolSize),
-    };
+    const poolSizes = { ARGON2: options.argon2PoolSize, BCRYPT: options.bcryptPoolSize, IDP_SCRYPT: options.scryptPoolSize };
+    for (const [name, size] of Object.entries(poolSizes)) {
+      if (!Number.isInteger(size) || size < 1) throw new RangeError(`${name} pool size must be a positive integer, got ${size}`);
+    }
+    const scheduling = options.scheduling;
+    this.deadlineMs = scheduling?.deadlineMs;
+    this.scheduler = new VerificationScheduler({
+      concurrency: scheduling?.concurrency ?? Math.max(...Object.values(poolSizes)),
+      memoryBudgetBytes: scheduling?.memoryBudgetBytes ?? Number.MAX_SAFE_INTEGER,
+      queueLimit: scheduling?.queueLimit ?? Number.MAX_SAFE_INTEGER,
+      kindLimits: poolSizes,
+    });
   }
 
   checkImport(passwordHash: string, hashingAlgorithm?: string): ImportCheck {
@@ -80,31 +105,45 @@ export class PasswordHasher {
     return { status: 'OK', hash, algorithm: verifier.id };
   }
 
-  async verify(password: string, storedHash: string): Promise<VerifyOutcome> {
+  /** `lane` names the account whose verifications take turns with other accounts' (default: the stored hash). */
+  async verify(password: string, storedHash: string, lane: string = storedHash): Promise<VerifyOutcome> {
     const verifier = detect(storedHash);
     if (!verifier) return 'UNPARSABLE';
     const parsed = verifier.parse(storedHash);
     if (this.lacksSignerKey(verifier, parsed)) return 'SIGNER_KEY_MISSING';
     if (!parsed.ok) return 'UNPARSABLE';
     const context = { signerKey: this.signerKey };
-    const matched = await this.limiters[verifier.id].run(() => verifier.verify(password, parsed.value, context));
+    const matched = await this.scheduler.schedule({
+      lane,
+      flightKey: createHmac('sha256', this.flightKeySecret).update(storedHash).update('\0').update(password).digest('base64'),
+      kind: verifier.id,
+      memoryBytes: verifier.memoryBytes(parsed.value),
+      deadlineMs: this.deadlineMs,
+      run: () => verifier.verify(password, parsed.value, context),
+    });
     return matched ? 'MATCH' : 'NO_MATCH';
   }
 
   /** Spends about the time of a failed verify so that unknown users cannot be told apart by timing. */
-  async verifyDecoy(password: string): Promise<void> {
+  async verifyDecoy(password: string, lane?: string): Promise<void> {
     this.decoyHash ??= this.hash(randomBytes(16).toString('hex')).catch((error: unknown) => {
       this.decoyHash = undefined;
       throw error;
     });
-    await this.verify(password, await this.decoyHash);
+    const decoy = await this.decoyHash;
+    await this.verify(password, decoy, lane ?? decoy);
   }
 
-  hash(password: string): Promise<string> {
-    if (this.options.newHashAlgorithm === 'ARGON2') {
-      return this.limiters.ARGON2.run(() => hashArgon2(password, this.options.argon2));
-    }
-    return this.limiters.BCRYPT.run(() => hashBcrypt(password, this.options.bcryptLogRounds));
+  hash(password: string, { background = false }: HashOptions = {}): Promise<string> {
+    const argon2 = this.options.newHashAlgorithm === 'ARGON2';
+    return this.scheduler.schedule({
+      lane: background ? 'background' : `hash:${randomUUID()}`,
+      laneLimit: background ? Math.max(1, (this.options.scheduling?.concurrency ?? 1) - 1) : 1,
+      kind: argon2 ? 'ARGON2' : 'BCRYPT',
+      memoryBytes: argon2 ? this.options.argon2.memoryKb * 1024 : BCRYPT_MEMORY_BYTES,
+      deadlineMs: background ? undefined : this.deadlineMs,
+      run: () => (argon2 ? hashArgon2(password, this.options.argon2) : hashBcrypt(password, this.options.bcryptLogRounds)),
+    });
   }
 
   needsRehash(storedHash: string): boolean {

@@ -34,6 +34,7 @@ function toCoreError(error: FastifyError, bodyLimit: number): CoreError | undefi
 }
 
 export function sendError(reply: FastifyReply, error: CoreError): void {
+  if (error.headers) void reply.headers(error.headers);
   if (error.jsonBody) {
     void reply.code(error.statusCode).type(jsonContentType).send(JSON.stringify(error.jsonBody));
     return;
@@ -46,7 +47,7 @@ export default fp(
     app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
       const known = toCoreError(error, request.routeOptions.bodyLimit ?? config.body_limit_bytes);
       if (known) {
-        if (known.statusCode >= 500) request.log.error({ err: describeError(known.cause ?? known) }, known.code);
+        if (known.statusCode >= 500 && known.statusCode !== 503) request.log.error({ err: describeError(known.cause ?? known) }, known.code);
         return sendError(reply, known);
       }
       // Method and route only: never the query string or the body, which can carry secrets.

@@ -68,21 +68,10 @@ export class EmailPasswordService {
   }
 
   async signIn(tenantId: string, email: string, password: string): Promise<SignInResult> {
-    const found = await findEmailPasswordCredentials(this.deps.pool, tenantId, normaliseEmail(email));
-    if (!found) {
-      await this.deps.hasher.verifyDecoy(password);
-      return WRONG_CREDENTIALS;
-    }
-    const outcome = await this.deps.hasher.verify(password, found.passwordHash);
-    if (outcome === 'SIGNER_KEY_MISSING') throw coreError('SIGNER_KEY_MISSING');
-    if (outcome === 'UNPARSABLE') {
-      this.deps.log.error({ userId: found.row.user_id }, 'stored password hash does not parse; sign-in refused');
-      await this.deps.hasher.verifyDecoy(password);
-      return WRONG_CREDENTIALS;
-    }
-    if (outcome === 'NO_MATCH') return WRONG_CREDENTIALS;
-    this.scheduleRehash(found.row.user_id, found.passwordHash, password);
-    return { status: 'OK', user: found.row };
+    const startedAt = performance.now();
+    const result = await this.verifyCredentials(tenantId, normaliseEmail(email), password);
+    if (result.status !== 'OK') await this.holdFailureUntilFloor(startedAt);
+    return result;
   }
 
   async signUp(input: { tenantId: string; email: string; password: string }, checkTenant: TenantCheck): Promise<SignUpResult> {
@@ -115,6 +104,35 @@ export class EmailPasswordService {
     const result = await updateEmailPasswordUser(this.deps.pool, row.user_id, { email, passwordHash });
     if (result === 'EMAIL_TAKEN') return { status: 'EMAIL_ALREADY_EXISTS_ERROR' };
     return { status: result === 'OK' ? 'OK' : 'UNKNOWN_USER_ID_ERROR' };
+  }
+
+  private async verifyCredentials(tenantId: string, email: string, password: string): Promise<SignInResult> {
+    const found = await findEmailPasswordCredentials(this.deps.pool, tenantId, email);
+    // An unknown email takes turns like an account of its own, so a flood of them queues like one on a real account.
+    const decoyLane = `unknown:${tenantId}:${email}`;
+    if (!found) {
+      await this.deps.hasher.verifyDecoy(password, decoyLane);
+      return WRONG_CREDENTIALS;
+    }
+    const outcome = await this.deps.hasher.verify(password, found.passwordHash);
+    if (outcome === 'SIGNER_KEY_MISSING') throw coreError('SIGNER_KEY_MISSING');
+    if (outcome === 'UNPARSABLE') {
+      this.deps.log.error({ userId: found.row.user_id }, 'stored password hash does not parse; sign-in refused');
+      await this.deps.hasher.verifyDecoy(password, decoyLane);
+      return WRONG_CREDENTIALS;
+    }
+    if (outcome === 'NO_MATCH') return WRONG_CREDENTIALS;
+    this.scheduleRehash(found.row.user_id, found.passwordHash, password);
+    return { status: 'OK', user: found.row };
+  }
+
+  // Imported users keep the cost of the system they came from (bcrypt 10, argon2 at 19 MiB, scrypt at 16 MiB…), so
+  // neither they nor the decoy of an unknown email cost the same as each other. Every failure is held until the
+  // same floor, which sits above what these costs take, so failures cannot be told apart by time; successes are
+  // not held, since they already tell the caller the account exists.
+  private async holdFailureUntilFloor(startedAt: number): Promise<void> {
+    const remaining = this.deps.config.signin_failure_min_duration_ms - (performance.now() - startedAt);
+    if (remaining > 0) await new Promise((resolve) => setTimeout(resolve, remaining));
   }
 
   /** Waits for rehashes still running, so none is cut off by the pool closing. */

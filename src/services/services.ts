@@ -10,6 +10,7 @@ import { ThirdPartyService } from './thirdparty-service.js';
 import { UserService } from './users-service.js';
 import { UserIdMappingService } from './userid-mapping-service.js';
 import { BulkImportService } from './bulk-import-service.js';
+import type { VerificationScheduler } from '../hashing/verification-scheduler.js';
 
 export interface ServiceDependencies {
   config: Readonly<Config>;
@@ -30,14 +31,17 @@ export interface Services {
   users: UserService;
   userIdMapping: UserIdMappingService;
   bulkImport: BulkImportService;
+  // Every hash and verify of the process; its getters give queue depth, waits and 503 counts.
+  verificationScheduler: VerificationScheduler;
   // Stops background jobs (code cleanup, bulk-import processing) before the pool closes.
   stop(): Promise<void>;
 }
 
 export function createServices(base: Omit<ServiceDependencies, 'hasher'>): Services {
   const deps = { ...base, hasher: new PasswordHasher(hashingOptionsFromConfig(base.config)) };
-  // Builds the decoy hash now, so the first sign-in of an unknown email costs no more than any other.
-  void deps.hasher.verifyDecoy('');
+  // Builds the decoy hash now, so the first sign-in of an unknown email costs no more than any other. If this is
+  // refused (the app closing at once), the decoy is simply built on first use.
+  deps.hasher.verifyDecoy('').catch(() => undefined);
   const passwordless = new PasswordlessService(deps);
   const bulkImport = new BulkImportService(deps);
   const emailPassword = new EmailPasswordService(deps);
@@ -50,6 +54,7 @@ export function createServices(base: Omit<ServiceDependencies, 'hasher'>): Servi
     users: new UserService(deps),
     userIdMapping: new UserIdMappingService(deps),
     bulkImport,
+    verificationScheduler: deps.hasher.scheduler,
     async stop() {
       await Promise.all([passwordless.stop(), bulkImport.stop(), emailPassword.stop()]);
     },
