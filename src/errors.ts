@@ -4,6 +4,10 @@
 const catalog = {
   INVALID_JSON: { status: 400, message: () => 'Invalid Json Input' },
   INVALID_FIELD: { status: 400, message: (field: string) => `Field name '${field}' is invalid in JSON input` },
+  JSON_TOO_DEEP: {
+    status: 400,
+    message: (field: string, limit: number) => `Field name '${field}' is nested deeper than ${limit} levels in JSON input`,
+  },
   MISSING_QUERY_FIELD: { status: 400, message: (field: string) => `Field name '${field}' is missing in GET request` },
   QUERY_FIELD_NOT_INT: { status: 400, message: (field: string) => `Field name '${field}' must be an int in the GET request` },
   BAD_INPUT: { status: 400, message: (text: string) => text },
