@@ -10,6 +10,7 @@ import type { JsonObject } from '../bulk-import/fields.js';
 import { explainImportError, importUsers } from '../bulk-import/import-users.js';
 import type { ImportOutcome } from '../bulk-import/types.js';
 import { processBatch } from '../bulk-import/process-batch.js';
+import { hashPlainTextPasswords } from '../bulk-import/hash-plain-passwords.js';
 import { decodeQueueCursor, encodeQueueCursor, toQueueEntry } from '../bulk-import/queue-listing.js';
 import { BulkImportWorker } from '../bulk-import/worker.js';
 import type { QueueEntry } from '../schemas/bulk-import.js';
@@ -50,6 +51,7 @@ export class BulkImportService {
       return { status: 'OK' };
     }
     throwIfInvalid(batch.errors);
+    await hashPlainTextPasswords(batch.users, this.hasher, this.deps.config.password_hashing_alg);
     const enqueued = await enqueueUsers(this.deps.pool, batch.users, now);
     this.worker.kick();
     return { status: 'OK', users: enqueued };
