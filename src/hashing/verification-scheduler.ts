@@ -52,6 +52,8 @@ export class VerificationScheduler {
   private readonly runningByKind = new Map<string, number>();
   private active = 0;
   private memoryInUse = 0;
+  private heavyActive = 0;
+  private heavyMemoryInUse = 0;
   private waitingCount = 0;
   private waitingWithDeadline = 0;
   private stopping = false;
@@ -189,6 +191,7 @@ export class VerificationScheduler {
       const head = lane.waiting[0];
       if (!head || lane.running >= (head.work.laneLimit ?? 1)) continue;
       if (!this.kindHasRoom(head.work.kind) || !this.memoryHasRoom(head.work.memoryBytes)) continue;
+      if (this.isHeavy(head.work.memoryBytes) && !this.heavyHasRoom(head.work.memoryBytes)) continue;
       this.lanes.delete(laneName);
       this.lanes.set(laneName, lane);
       return { lane, laneName };
@@ -206,6 +209,18 @@ export class VerificationScheduler {
     return this.memoryInUse + bytes <= this.limits.memoryBudgetBytes || this.active === 0;
   }
 
+  // Costly operations (each over an eighth of the budget: hostile or unusually strong imported hashes) share at most
+  // three quarters of the budget and all slots but one, so a storm of them never stops ordinary sign-ins.
+  private isHeavy(bytes: number): boolean {
+    return bytes > this.limits.memoryBudgetBytes / 8;
+  }
+
+  private heavyHasRoom(bytes: number): boolean {
+    if (this.active === 0) return true;
+    const slots = Math.max(1, this.limits.concurrency - 1);
+    return this.heavyActive < slots && this.heavyMemoryInUse + bytes <= (this.limits.memoryBudgetBytes * 3) / 4;
+  }
+
   private start(lane: Lane, laneName: string): void {
     const entry = lane.waiting.shift()!;
     clearTimeout(entry.timer);
@@ -214,6 +229,11 @@ export class VerificationScheduler {
     this.active++;
     lane.running++;
     this.memoryInUse += memoryBytes;
+    const heavy = this.isHeavy(memoryBytes);
+    if (heavy) {
+      this.heavyActive++;
+      this.heavyMemoryInUse += memoryBytes;
+    }
     this.runningByKind.set(kind, (this.runningByKind.get(kind) ?? 0) + 1);
     this.counters.started++;
     this.counters.waitMsTotal += performance.now() - entry.enqueuedAt;
@@ -221,6 +241,10 @@ export class VerificationScheduler {
       this.active--;
       lane.running--;
       this.memoryInUse -= memoryBytes;
+      if (heavy) {
+        this.heavyActive--;
+        this.heavyMemoryInUse -= memoryBytes;
+      }
       this.runningByKind.set(kind, this.runningByKind.get(kind)! - 1);
       if (lane.running === 0 && lane.waiting.length === 0) this.lanes.delete(laneName);
       this.pump();

@@ -46,6 +46,22 @@ describe('VerificationScheduler', () => {
     expect([scheduler.running, scheduler.memoryInUseBytes, scheduler.queueDepth]).toEqual([0, 0, 0]);
   });
 
+  it('keeps a slot and a quarter of the budget free of costly operations for ordinary ones', async () => {
+    const scheduler = new VerificationScheduler({ ...unlimited, concurrency: 3, memoryBudgetBytes: 800 });
+    const started: string[] = [];
+    const costly = ['h1', 'h2', 'h3'].map((name) => tracked(started, name, { memoryBytes: 200 }));
+    const results = costly.map(({ work }) => scheduler.schedule(work));
+    await settle();
+    expect(started).toEqual(['h1', 'h2']);
+    const ordinary = tracked(started, 'ordinary', { memoryBytes: 100 });
+    results.push(scheduler.schedule(ordinary.work));
+    await settle();
+    expect([started, scheduler.memoryInUseBytes]).toEqual([['h1', 'h2', 'ordinary'], 500]);
+    for (const { open } of [...costly, ordinary]) open();
+    await Promise.all(results);
+    expect(started).toEqual(['h1', 'h2', 'ordinary', 'h3']);
+  });
+
   it('lets an operation larger than the whole budget run, alone', async () => {
     const scheduler = new VerificationScheduler({ ...unlimited, memoryBudgetBytes: 100 });
     const started: string[] = [];
