@@ -33,7 +33,8 @@ async function main(): Promise<void> {
   const exit = (code: number) => {
     if (app.services.verificationScheduler.running === 0) process.exit(code);
     logger.error('a password verification is still running: killing the process');
-    process.kill(process.pid, 'SIGKILL');
+    // The log line is written asynchronously; give it a moment to reach stdout.
+    setTimeout(() => process.kill(process.pid, 'SIGKILL'), 100);
   };
   let closing = false;
   const shutdown = async (signal: string) => {
