@@ -61,7 +61,7 @@ export const configKeys: ConfigKey[] = [
   { name: 'password_verification_memory_budget_mb', env: ['PASSWORD_VERIFICATION_MEMORY_BUDGET_MB'], schema: Int(1), default: 512, description: 'MiB that the running hash/verify operations may allocate together' },
   { name: 'password_verification_queue_limit', env: ['PASSWORD_VERIFICATION_QUEUE_LIMIT'], schema: Int(1), default: 1000, description: 'hash/verify operations waiting at once; more answer 503 at once' },
   { name: 'password_verification_deadline_ms', env: ['PASSWORD_VERIFICATION_DEADLINE_MS'], schema: Int(1), default: 5000, description: 'longest wait of a sign-in or sign-up for a hashing slot before 503 with Retry-After' },
-  { name: 'signin_failure_min_duration_ms', env: ['SIGNIN_FAILURE_MIN_DURATION_MS'], schema: Int(0), default: 400, description: 'a failed sign-in answers no sooner than this after it arrived, whatever the account' },
+  { name: 'signin_failure_min_duration_ms', env: ['SIGNIN_FAILURE_MIN_DURATION_MS'], schema: Int(0), default: 400, description: 'a failed sign-in answers no sooner than this after it arrived, or than the slowest of the last 50 sign-ins (0 = off)' },
   { name: 'password_rehash_on_signin', env: ['PASSWORD_REHASH_ON_SIGNIN'], schema: Type.Boolean(), default: false, description: 'rewrite an imported hash with the configured algorithm after a successful sign-in' },
 
   { name: 'bulk_migration_batch_size', env: ['BULK_MIGRATION_BATCH_SIZE'], schema: Int(1), default: 8000, description: 'queue rows claimed per batch' },

@@ -12,6 +12,7 @@ import { findUserById, type UserRow } from '../db/users-repository.js';
 import { normaliseEmail } from '../normalise/contact.js';
 import { assertMaxLength } from '../normalise/length-limits.js';
 import type { ServiceDependencies } from './services.js';
+import { SignInFailureFloor } from './signin-floor.js';
 
 /** Runs the app/tenant existence check at the point of the validation order where the contract puts it. */
 export type TenantCheck = () => void;
@@ -43,8 +44,11 @@ const BCRYPT_MAX_PASSWORD_BYTES = 72;
 export class EmailPasswordService {
   private readonly rehashing = new Set<string>();
   private readonly pendingRehashes = new Set<Promise<void>>();
+  private readonly failureFloor: SignInFailureFloor;
 
-  constructor(private readonly deps: ServiceDependencies) {}
+  constructor(private readonly deps: ServiceDependencies) {
+    this.failureFloor = new SignInFailureFloor(deps.config.signin_failure_min_duration_ms);
+  }
 
   async importPasswordHash(
     input: { tenantId: string; email: string; passwordHash: string; hashingAlgorithm?: string },
@@ -70,7 +74,8 @@ export class EmailPasswordService {
   async signIn(tenantId: string, email: string, password: string): Promise<SignInResult> {
     const startedAt = performance.now();
     const result = await this.verifyCredentials(tenantId, normaliseEmail(email), password);
-    if (result.status !== 'OK') await this.holdFailureUntilFloor(startedAt);
+    this.failureFloor.record(performance.now() - startedAt);
+    if (result.status !== 'OK') await this.failureFloor.holdUntilFloor(startedAt);
     return result;
   }
 
@@ -124,15 +129,6 @@ export class EmailPasswordService {
     if (outcome === 'NO_MATCH') return WRONG_CREDENTIALS;
     this.scheduleRehash(found.row.user_id, found.passwordHash, password);
     return { status: 'OK', user: found.row };
-  }
-
-  // Imported users keep the cost of the system they came from (bcrypt 10, argon2 at 19 MiB, scrypt at 16 MiB…), so
-  // neither they nor the decoy of an unknown email cost the same as each other. Every failure is held until the
-  // same floor, which sits above what these costs take, so failures cannot be told apart by time; successes are
-  // not held, since they already tell the caller the account exists.
-  private async holdFailureUntilFloor(startedAt: number): Promise<void> {
-    const remaining = this.deps.config.signin_failure_min_duration_ms - (performance.now() - startedAt);
-    if (remaining > 0) await new Promise((resolve) => setTimeout(resolve, remaining));
   }
 
   /** Waits for rehashes still running, so none is cut off by the pool closing. */
