@@ -1,10 +1,11 @@
 import type { Scenario } from '../lib/scenario.js';
 import { bulkImportScenario } from './bulk.js';
 import { helloUnderStormScenario } from './hello-under-storm.js';
+import { hostileScenario } from './hostile.js';
 import { importScenario } from './import.js';
 import { passwordlessScenario } from './passwordless.js';
 import { signinScenarios } from './signin.js';
 import { startupScenario } from './startup.js';
 
 // In the order of the README table.
-export const scenarios: Scenario[] = [importScenario, ...signinScenarios, helloUnderStormScenario, passwordlessScenario, bulkImportScenario, startupScenario];
+export const scenarios: Scenario[] = [importScenario, ...signinScenarios, helloUnderStormScenario, passwordlessScenario, bulkImportScenario, startupScenario, hostileScenario];
