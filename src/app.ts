@@ -13,14 +13,15 @@ import { ridConstraint } from './http/rid-constraint.js';
 import { coreError } from './errors.js';
 import requestPipeline, { resolvedPathKey } from './plugins/request-pipeline.js';
 import errorHandler from './plugins/error-handler.js';
-import { createServices, type Services } from './services/services.js';
-import coreRoutes from './routes/core/index.js';
-import passwordlessRoutes from './routes/passwordless/index.js';
-import emailPasswordRoutes from './routes/emailpassword/index.js';
-import thirdPartyRoutes from './routes/thirdparty/index.js';
-import userRoutes from './routes/users/index.js';
-import userIdMappingRoutes from './routes/userid-mapping/index.js';
-import bulkImportRoutes from './routes/bulk-import/index.js';
+import { createServices, type Services } from './services.js';
+import coreRoutes from './core/routes/index.js';
+import passwordlessRoutes from './recipes/passwordless/routes/index.js';
+import emailPasswordRoutes from './recipes/emailpassword/routes/index.js';
+import thirdPartyRoutes from './recipes/thirdparty/routes/index.js';
+import userRoutes from './users/routes/index.js';
+import userIdMappingRoutes from './users/id-mapping/routes/index.js';
+import bulkImportRoutes from './bulk-import/routes/index.js';
+import lazyMigrationRoutes from './lazy-migration/routes.js';
 
 export interface AppOptions {
   config: Readonly<Config>;
@@ -106,6 +107,7 @@ export async function buildApp({ config, pool, logger, clock = Date.now }: AppOp
   await app.register(userRoutes);
   await app.register(userIdMappingRoutes);
   await app.register(bulkImportRoutes);
+  await app.register(lazyMigrationRoutes);
   return app;
 }
 

@@ -10,7 +10,23 @@ const catalog = {
   },
   MISSING_QUERY_FIELD: { status: 400, message: (field: string) => `Field name '${field}' is missing in GET request` },
   QUERY_FIELD_NOT_INT: { status: 400, message: (field: string) => `Field name '${field}' must be an int in the GET request` },
+  TOO_MANY_ELEMENTS: {
+    status: 400,
+    message: (field: string, max: number) => `Field name '${field}' cannot contain more than ${max} elements`,
+  },
   BAD_INPUT: { status: 400, message: (text: string) => text },
+  PASSWORD_HASH_EMPTY: { status: 400, message: () => 'Password hash cannot be an empty string' },
+  HASHING_ALGORITHM_EMPTY: { status: 400, message: () => 'Hashing Algorithm cannot be an empty string' },
+  // §6.1's text, then the accepted values, so a typo is fixed without reading the documentation.
+  HASHING_ALGORITHM_UNSUPPORTED: {
+    status: 400,
+    message: (accepted: string) => `Unsupported password hashing algorithm: use one of ${accepted} (any case)`,
+  },
+  // `formatMessage` is §6.1's text for the named algorithm (or the generic one); the reason follows it.
+  PASSWORD_HASH_INVALID: {
+    status: 400,
+    message: (formatMessage: string, reason?: string) => (reason === undefined ? formatMessage : `${formatMessage}: ${reason}`),
+  },
   CDI_VERSION_INVALID: { status: 400, message: () => 'cdi-version header is invalid' },
   CDI_VERSION_NOT_SUPPORTED: { status: 400, message: (version: string) => `cdi-version ${version} not supported` },
   CDI_VERSION_TOO_LOW: {
@@ -33,6 +49,7 @@ const catalog = {
     message: () => `'idp_password_hashing_signer_key' is not configured: set it in config.yaml or IDP_PASSWORD_HASHING_SIGNER_KEY`,
   },
   INTERNAL: { status: 500, message: () => 'Internal Error' },
+  LEGACY_VERIFY_UNAVAILABLE: { status: 503, message: () => 'Legacy password verification is unavailable; try again later' },
   VERIFICATION_BUSY: {
     status: 503,
     message: (retryAfterSeconds: number) => `Password verification is busy, retry after ${retryAfterSeconds} seconds`,
@@ -46,8 +63,8 @@ type MessageArgs<C extends ErrorCode> = Parameters<(typeof catalog)[C]['message'
 
 export class CoreError extends Error {
   readonly statusCode: number;
-  /** Extra reply headers, e.g. Retry-After on a 503. */
-  headers?: Readonly<Record<string, string>>;
+  /** Sent as Retry-After with a 503. */
+  retryAfterSeconds?: number;
   constructor(
     readonly code: ErrorCode,
     readonly publicMessage: string,
@@ -65,14 +82,26 @@ export function coreError<C extends ErrorCode>(code: C, ...args: MessageArgs<C>)
   return new CoreError(code, message);
 }
 
+/** The public text of a catalog entry, for code that reports it inside a result rather than throwing. */
+export function errorMessage<C extends ErrorCode>(code: C, ...args: MessageArgs<C>): string {
+  return (catalog[code].message as (...values: unknown[]) => string)(...args);
+}
+
 /** 503 with Retry-After: the password-verification queue is full, its wait ran out, or the core is stopping. */
 export function busyError(retryAfterSeconds: number): CoreError {
   const error = coreError('VERIFICATION_BUSY', retryAfterSeconds);
-  error.headers = { 'retry-after': String(retryAfterSeconds) };
+  error.retryAfterSeconds = retryAfterSeconds;
   return error;
 }
 
 export const badInput = (message: string) => coreError('BAD_INPUT', message);
+
+/** The old provider of a pending user could not answer; the client is told when to try again. */
+export function legacyUnavailable(retryAfterMs: number): CoreError {
+  const error = coreError('LEGACY_VERIFY_UNAVAILABLE');
+  error.retryAfterSeconds = Math.max(1, Math.ceil(retryAfterMs / 1000));
+  return error;
+}
 export const invalidField = (field: string) => coreError('INVALID_FIELD', field);
 
 export function jsonBadInput(body: object): CoreError {

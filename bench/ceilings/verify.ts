@@ -1,17 +1,17 @@
 import { performance } from 'node:perf_hooks';
-import { argon2Verifier } from '../../src/hashing/argon2.js';
-import { bcryptVerifier } from '../../src/hashing/bcrypt.js';
-import { idpScryptVerifier } from '../../src/hashing/idp-scrypt.js';
-import type { Verifier } from '../../src/hashing/verifier.js';
+import { argon2Format } from '../../src/hashing/argon2.js';
+import { bcryptFormat } from '../../src/hashing/bcrypt.js';
+import { idpScryptFormat } from '../../src/hashing/idp-scrypt.js';
+import type { HashFormat } from '../../src/hashing/format.js';
 import { decodeBase64 } from '../../src/hashing/base64.js';
 import type { Algorithm, Credential } from '../lib/credentials.js';
 import { benchSignerKey } from '../lib/servers.js';
 import { percentile } from '../lib/stats.js';
 
-const verifiers: Record<Algorithm, Verifier<unknown>> = {
-  bcrypt: bcryptVerifier as Verifier<unknown>,
-  argon2: argon2Verifier as Verifier<unknown>,
-  scrypt: idpScryptVerifier as Verifier<unknown>,
+const verifiers: Record<Algorithm, HashFormat<unknown>> = {
+  bcrypt: bcryptFormat as HashFormat<unknown>,
+  argon2: argon2Format as HashFormat<unknown>,
+  scrypt: idpScryptFormat as HashFormat<unknown>,
 };
 
 export interface VerifyCeiling {

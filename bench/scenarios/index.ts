@@ -3,9 +3,10 @@ import { bulkImportScenario } from './bulk.js';
 import { helloUnderStormScenario } from './hello-under-storm.js';
 import { hostileScenario } from './hostile.js';
 import { importScenario } from './import.js';
+import { lazySigninScenario } from './lazy-signin.js';
 import { passwordlessScenario } from './passwordless.js';
 import { signinScenarios } from './signin.js';
 import { startupScenario } from './startup.js';
 
 // In the order of the README table.
-export const scenarios: Scenario[] = [importScenario, ...signinScenarios, helloUnderStormScenario, passwordlessScenario, bulkImportScenario, startupScenario, hostileScenario];
+export const scenarios: Scenario[] = [importScenario, ...signinScenarios, helloUnderStormScenario, passwordlessScenario, bulkImportScenario, lazySigninScenario, startupScenario, hostileScenario];

@@ -1,4 +1,4 @@
-import { findImportConflicts, type ConflictKind, type ConflictProbe } from '../db/bulk-import-repository.js';
+import { findImportConflicts, type ConflictKind, type ConflictProbe } from './repository.js';
 import type { Queryable } from '../db/pool.js';
 import type { ImportLoginMethod, ImportUser } from './types.js';
 

@@ -1,14 +1,14 @@
 import crypto from 'node:crypto';
 import type pg from 'pg';
 import { jsonBadInput } from '../errors.js';
-import { findExistingRoles, insertQueueRows } from '../db/bulk-import-repository.js';
+import { findExistingRoles, insertQueueRows } from './repository.js';
 import type { PasswordHasher } from '../hashing/registry.js';
 import { javaTrim } from '../normalise/java-trim.js';
 import { detectConflicts } from './conflicts.js';
 import { isJsonObject, type JsonObject } from './fields.js';
-import { validateUser } from './validate-user.js';
+import { validateUser } from './validate/user.js';
 import type { ImportUser } from './types.js';
-import type { EnqueuedUser } from '../schemas/bulk-import.js';
+import type { EnqueuedUser } from './schemas.js';
 
 export type { EnqueuedUser };
 

@@ -1,7 +1,7 @@
 import type { Queryable } from '../db/pool.js';
 import {
   insertEmailVerifications, insertUserIdMappings, insertUserMetadata, insertUserRoles, insertUsers, type NewUserRows,
-} from '../db/bulk-import-repository.js';
+} from './repository.js';
 import type { PasswordHasher } from '../hashing/registry.js';
 import { detectConflicts, importErrors } from './conflicts.js';
 import type { ImportOutcome, ImportUser } from './types.js';
@@ -59,8 +59,9 @@ export function inInsertOrder(users: ImportUser[]): ImportUser[] {
     .map(({ user }) => user);
 }
 
-// plainTextPassword is hashed now, with the configured algorithm, off the event loop and bounded by the hasher's
-// limiter. A given (validated) hash wins when both are present.
+// plainTextPassword (only in rows queued before enqueue hashed it, and in /bulk-import/import) is hashed now, with the
+// configured algorithm, off the event loop, in the verification scheduler's background lane. A given (validated) hash
+// wins when both are present.
 async function passwordHashesFor(users: ImportUser[], hasher: PasswordHasher): Promise<(string | null)[]> {
   return Promise.all(
     users.map(({ loginMethods: [method] }) => {

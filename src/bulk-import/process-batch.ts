@@ -2,14 +2,14 @@ import type pg from 'pg';
 import type { FastifyBaseLogger } from 'fastify';
 import { CoreError } from '../errors.js';
 import { withTransaction } from '../db/transaction.js';
-import { claimQueueRows, finishQueueRows, findExistingRoles } from '../db/bulk-import-repository.js';
+import { claimQueueRows, finishQueueRows, findExistingRoles, useKeyDrivenPlans } from './repository.js';
 import type { PasswordHasher } from '../hashing/registry.js';
 import { isJsonObject } from './fields.js';
 import { explainImportError, importUsers, inInsertOrder } from './import-users.js';
-import { validateUser } from './validate-user.js';
+import { validateUser } from './validate/user.js';
 import { rolesNamedIn } from './enqueue.js';
 import type { ImportOutcome, ImportUser } from './types.js';
-import { describeError, isTransient } from '../db/database-errors.js';
+import { describeError, isTransient } from '../db/pg-errors.js';
 
 export interface BatchDependencies {
   pool: pg.Pool;
@@ -26,6 +26,7 @@ const internalFailure = 'Internal error while importing this user';
 // Returns how many rows were claimed (0 = nothing left that this process may take).
 export async function processBatch(deps: BatchDependencies): Promise<number> {
   return withTransaction(deps.pool, async (client) => {
+    await useKeyDrivenPlans(client);
     const rows = await claimQueueRows(client, deps.batchSize);
     if (rows.length === 0) return 0;
     const now = deps.clock();

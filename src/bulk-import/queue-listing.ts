@@ -1,6 +1,6 @@
 import { badInput } from '../errors.js';
-import type { QueueCursor, QueueRow } from '../db/bulk-import-repository.js';
-import type { QueueEntry } from '../schemas/bulk-import.js';
+import type { QueueCursor, QueueRow } from './repository.js';
+import type { QueueEntry } from './schemas.js';
 
 // Pagination token of GET /bulk-import/users: standard Base64 of "<rowId>;<createdAt>" (contract §10.4).
 export function encodeQueueCursor(row: Pick<QueueRow, 'id' | 'created_at'>): string {

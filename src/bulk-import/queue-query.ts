@@ -1,6 +1,6 @@
 import { badInput, invalidField } from '../errors.js';
 import { integerQuery } from '../http/query.js';
-import type { QueueStatus } from '../db/bulk-import-repository.js';
+import type { QueueStatus } from './repository.js';
 
 // Input checks of the queue routes, in the reference's order (they run before the app-scope check there).
 

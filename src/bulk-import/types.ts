@@ -1,4 +1,4 @@
-import type { RecipeId } from '../db/users-repository.js';
+import type { RecipeId } from '../users/repository.js';
 
 // A login method as validated and stored in the queue (raw_data), field names as on the wire (contract §10.1, §10.4).
 export interface ImportLoginMethod {

@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { describeError } from '../db/database-errors.js';
+import { describeError } from '../db/pg-errors.js';
 
 const maxAttempts = 3;
 

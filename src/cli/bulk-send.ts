@@ -1,10 +1,11 @@
 import type { SourceRecord } from './bulk-user.js';
 import { CliError } from './cli-error.js';
 import { delay, type CoreClient } from './core-client.js';
+import { checkPresence } from './presence-check.js';
 import type { Progress } from './progress.js';
-import { queueCounts, type QueueCounts } from './queue.js';
+import { queueCounts } from './queue.js';
 import type { OpenedSource } from './readers/index.js';
-import type { Results } from './results.js';
+import type { SentLog } from './sent-log.js';
 import { saveState, type MigrationState } from './state-file.js';
 
 export interface SendContext {
@@ -12,7 +13,7 @@ export interface SendContext {
   source: OpenedSource;
   state: MigrationState;
   statePath: string;
-  results: Results;
+  sentLog: SentLog;
   progress: Progress;
   batchSize: number;
   maxQueued: number;
@@ -21,91 +22,90 @@ export interface SendContext {
   now(): Date;
 }
 
+/** Counts for the progress line only; the report's numbers come from the core at the end. */
+interface SendCounts {
+  read: number;
+  sent: number;
+  conflicts: number;
+}
+
 /**
- * Reads the whole export (so the report covers every user) and queues the users an earlier run did
- * not get acknowledged, one batch per request. Returns false when interrupted.
+ * Queues the users of the export that the core does not hold yet, one batch per request, from where an
+ * earlier invocation of the same run stopped. Users already in the core are recognised in bulk and not sent
+ * again, so re-running a finished import sends nothing. Returns false when interrupted.
  */
 export async function sendAll(context: SendContext): Promise<boolean> {
-  const { state, results } = context;
-  const canaries = new Set(state.canaryImported);
-  const live: Live = { counts: { pending: 0, failed: state.preexistingFailedIds.length } };
-  const show = (force = false) => context.progress.update(liveCounts(context, live.counts), force);
+  const counts: SendCounts = { read: 0, sent: context.state.usersQueued, conflicts: 0 };
+  const show = (force = false) => context.progress.update({
+    read: counts.read,
+    sent: counts.sent,
+    imported: 0,
+    failed: counts.conflicts + context.state.rejected.length,
+    fraction: context.source.totalBytes > 0 ? context.source.bytesRead() / context.source.totalBytes : undefined,
+  }, force);
+  const canaries = new Set(context.state.canaryCreated.map((canary) => canary.email));
   let batch: SourceRecord[] = [];
 
   context.progress.start('sending');
   for await (const record of context.source.records) {
-    results.noteRecord(record);
-    const method = record.user?.loginMethods[0];
-    if (method?.recipeId === 'emailpassword' && canaries.has(method.email?.toLowerCase() ?? '')) {
-      results.importedOneByOne++;
-    } else if (record.index >= state.recordsDone && record.user) {
+    counts.read++;
+    const email = record.user?.loginMethods[0].email;
+    if (record.index >= context.state.recordsDone && record.user && !(email !== undefined && canaries.has(email))) {
       batch.push(record);
-      if (batch.length >= context.batchSize) {
-        await flush(context, batch, record.index + 1, live, show);
-        batch = [];
-      }
     }
-    if (context.signal?.aborted) return false;
+    if (batch.length >= context.batchSize) {
+      await flush(context, batch, record.index + 1, counts, show);
+      batch = [];
+      if (context.signal?.aborted) return false;
+    }
     show();
   }
-  await flush(context, batch, results.read, live, show);
+  await flush(context, batch, counts.read, counts, show);
   show(true);
-  return true;
+  return !context.signal?.aborted;
 }
 
-interface Live {
-  counts: QueueCounts;
-}
-
-async function flush(context: SendContext, batch: SourceRecord[], recordsDone: number, live: Live, show: () => void): Promise<void> {
+async function flush(context: SendContext, batch: SourceRecord[], recordsDone: number, counts: SendCounts, show: () => void) {
   const { state } = context;
-  if (batch.length > 0) {
-    await waitForRoom(context, batch.length, live, show);
-    state.usersQueued += await enqueueDroppingInvalid(context, batch);
+  if (recordsDone <= state.recordsDone) return;
+  const presence = await checkPresence(context.client, batch);
+  const absent = batch.filter((_, i) => presence[i].kind === 'absent');
+  counts.conflicts += presence.filter((p) => p.kind === 'conflict').length;
+  if (absent.length > 0) {
+    await waitForRoom(context, absent.length, show);
+    const queued = await enqueueDroppingInvalid(context, absent);
+    context.sentLog.append(queued);
+    state.usersQueued += queued.length;
+    counts.sent += queued.length;
   }
-  state.recordsDone = Math.max(state.recordsDone, recordsDone);
+  state.recordsDone = recordsDone;
   saveState(context.statePath, state, context.now());
 }
 
 // Keeps the core's queue (and the time until users can sign in) bounded on very large exports.
-async function waitForRoom(context: SendContext, incoming: number, live: Live, show: () => void): Promise<void> {
+async function waitForRoom(context: SendContext, incoming: number, show: () => void): Promise<void> {
   for (;;) {
-    const counts = { ...(await queueCounts(context.client)), queuedBefore: context.state.usersQueued };
-    live.counts = counts;
+    const { pending } = await queueCounts(context.client);
     show();
-    if (counts.pending + incoming <= context.maxQueued || counts.pending === 0 || context.signal?.aborted) return;
+    if (pending + incoming <= context.maxQueued || pending === 0 || context.signal?.aborted) return;
     await delay(context.pollIntervalMs, context.signal);
   }
 }
 
 /** The core refuses a whole request for one invalid user: record those, send the rest again. */
-async function enqueueDroppingInvalid(context: SendContext, batch: SourceRecord[]): Promise<number> {
+async function enqueueDroppingInvalid(context: SendContext, batch: SourceRecord[]): Promise<{ record: number; userId: string }[]> {
   let pending = batch;
   for (let attempt = 0; attempt < 3 && pending.length > 0; attempt++) {
     const result = await context.client.enqueue(pending.map((record) => record.user!));
-    if (result.ok) return pending.length;
+    if (result.ok) return pending.map((record, i) => ({ record: record.index + 1, userId: result.userIds[i] }));
     const refused = new Map(result.invalid.map((entry) => [entry.index, entry.errors]));
     if (refused.size === 0) break;
     for (const [position, record] of pending.entries()) {
       const errors = refused.get(position);
-      if (!errors) continue;
-      const rejection = { key: record.key, record: record.index + 1, reason: errors.join('; ') };
-      context.state.rejected.push(rejection);
-      context.results.add({ user: rejection.key, record: rejection.record, stage: 'validation', reason: rejection.reason });
+      if (errors) context.state.rejected.push({ key: record.key, record: record.index + 1, reason: errors.join('; ') });
     }
     pending = pending.filter((_, position) => !refused.has(position));
   }
   if (pending.length > 0) throw new CliError('the core kept refusing a batch without saying which users are wrong');
-  return 0;
-}
-
-export function liveCounts(context: Pick<SendContext, 'state' | 'results' | 'source'>, counts: QueueCounts) {
-  const failedInCore = Math.max(0, counts.failed - context.state.preexistingFailedIds.length);
-  return {
-    read: context.results.read,
-    sent: context.state.usersQueued,
-    imported: Math.max(0, (counts.queuedBefore ?? context.state.usersQueued) - counts.pending - failedInCore) + context.results.importedOneByOne,
-    failed: context.results.failures + failedInCore,
-    fraction: context.source.totalBytes > 0 ? context.source.bytesRead() / context.source.totalBytes : undefined,
-  };
+  return [];
 }

@@ -15,6 +15,8 @@ export interface LoginMethod {
 
 export interface BulkImportUser {
   externalUserId?: string;
+  /** What the export says about the user beyond the login (names, pictures, claims): see the README's keys. */
+  userMetadata?: Record<string, unknown>;
   loginMethods: [LoginMethod];
 }
 
@@ -37,9 +39,11 @@ export interface SourceRecord {
   key: string;
   user?: BulkImportUser;
   /** Set when `user` is undefined: why it will not be sent. */
-  problem?: { kind: 'invalid' | 'skipped'; reason: string };
+  problem?: { kind: 'invalid' | 'skipped' | 'duplicate'; reason: string };
   /** Login methods of this user that are not imported (no account linking here). */
   collisions: MethodSummary[];
+  /** Data of the export the core has no place for (MFA enrolments, say), by field name. */
+  notCarried?: string[];
 }
 
 export function summariseMethod(method: LoginMethod, problem?: string): MethodSummary {

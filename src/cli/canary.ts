@@ -2,7 +2,8 @@ import type { SourceRecord } from './bulk-user.js';
 import { explainWrongCredentials, localHasher } from './canary-diagnosis.js';
 import { CliError } from './cli-error.js';
 import type { CoreClient } from './core-client.js';
-import { ALREADY_EXISTS } from './existing-users.js';
+import { ALREADY_EXISTS } from './already-exists.js';
+import { checkPresence } from './presence-check.js';
 import type { PasswordCheck } from './options.js';
 import type { OpenedSource } from './readers/index.js';
 import type { HashConfig } from './readers/hash-config.js';
@@ -19,14 +20,14 @@ export interface CanaryContext {
 }
 
 /**
- * Imports the canary users one by one and signs in as each, before anything else is sent. Returns
- * the lower-cased emails this run imported (the bulk run leaves them out). Throws, importing nothing
- * else, when one cannot sign in.
+ * Imports the canary users one by one and signs in as each, before anything else is sent. Returns the
+ * users this run imported, with their ids in the core (the bulk run leaves them out). Throws, importing
+ * nothing else, when one cannot sign in.
  */
-export async function runCanaries(context: CanaryContext): Promise<{ emails: string[]; outcomes: CanaryOutcome[] }> {
+export async function runCanaries(context: CanaryContext): Promise<{ created: { email: string; userId: string }[]; outcomes: CanaryOutcome[] }> {
   const records = await findCanaryRecords(context);
   const hasher = localHasher(context.hashConfig);
-  const imported: string[] = [];
+  const imported: { email: string; userId: string }[] = [];
   const outcomes: CanaryOutcome[] = [];
   // Users created here are removed again if a later canary fails, so that a corrected run can
   // import them with the right hash instead of finding them "already there".
@@ -62,7 +63,10 @@ export async function runCanaries(context: CanaryContext): Promise<{ emails: str
           : `sign-in answered ${status}`;
         throw new CliError(`canary ${check.email} cannot sign in after the import (${status}): ${why}\nNothing else was imported.`);
       }
-      if (!existedBefore) imported.push(check.email.toLowerCase());
+      if (!existedBefore) {
+        const [presence] = await checkPresence(context.client, [record]);
+        if (presence.kind === 'present') imported.push({ email: method.email as string, userId: presence.userId });
+      }
       const outcome = existedBefore ? 'was already in the core; signed in' : 'imported and signed in';
       outcomes.push({ email: check.email, result: outcome });
       context.log(`canary ${check.email}: ${outcome}`);
@@ -74,7 +78,7 @@ export async function runCanaries(context: CanaryContext): Promise<{ emails: str
     }
     throw error;
   }
-  return { emails: imported, outcomes };
+  return { created: imported, outcomes };
 }
 
 async function findCanaryRecords(context: CanaryContext): Promise<Map<string, SourceRecord>> {

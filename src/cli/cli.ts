@@ -2,11 +2,13 @@ import { CliError } from './cli-error.js';
 import type { CliIo } from './io.js';
 import { runMigrate } from './migrate.js';
 import { MIGRATE_USAGE, parseMigrateArgs } from './options.js';
+import { parseUndoArgs, runUndo, UNDO_USAGE } from './undo.js';
 
 const USAGE = `Usage: identity-core <command>
 
 Commands:
   migrate <source> <file> [options]   import users from another provider's export
+  migrate undo <report> [options]     remove the users one migration run created
 
 ${MIGRATE_USAGE}`;
 
@@ -19,10 +21,12 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
   }
   try {
     if (command !== 'migrate') throw new CliError(`unknown command "${command}"\n\n${USAGE}`);
+    const undo = rest[0] === 'undo';
     if (rest.includes('-h') || rest.includes('--help')) {
-      io.stdout.write(MIGRATE_USAGE);
+      io.stdout.write(undo ? UNDO_USAGE : MIGRATE_USAGE);
       return 0;
     }
+    if (undo) return await runUndo(parseUndoArgs(rest.slice(1), io.env), io);
     return await runMigrate(parseMigrateArgs(rest, io.env), io);
   } catch (error) {
     if (!(error instanceof CliError)) throw error;

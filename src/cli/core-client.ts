@@ -1,3 +1,4 @@
+import type { CoreUser, LookupBody } from './account-keys.js';
 import type { BulkImportUser } from './bulk-user.js';
 import { CliError } from './cli-error.js';
 
@@ -27,7 +28,8 @@ export interface QueueRow {
   loginMethods?: { recipeId?: string; email?: string; phoneNumber?: string; thirdPartyId?: string; thirdPartyUserId?: string }[];
 }
 
-export type EnqueueResult = { ok: true } | { ok: false; invalid: { index: number; errors: string[] }[] };
+/** On success, the id each user will have in the core (the queue row id), in request order. */
+export type EnqueueResult = { ok: true; userIds: string[] } | { ok: false; invalid: { index: number; errors: string[] }[] };
 
 const SIGNER_KEY_MISSING = 'idp_password_hashing_signer_key';
 
@@ -49,7 +51,12 @@ export class CoreClient {
 
   async enqueue(users: BulkImportUser[]): Promise<EnqueueResult> {
     const reply = await this.send('POST', '/bulk-import/users', { body: { users } });
-    if (reply.status === 200) return { ok: true };
+    if (reply.status === 200) {
+      const answered = asRecord(reply.json).users;
+      const userIds = Array.isArray(answered) ? answered.map(firstLoginMethodId) : [];
+      if (userIds.length !== users.length) throw this.unexpected('POST', '/bulk-import/users', reply);
+      return { ok: true, userIds };
+    }
     const invalid = invalidUsers(reply);
     if (invalid) return { ok: false, invalid };
     throw this.unexpected('POST', '/bulk-import/users', reply);
@@ -89,6 +96,22 @@ export class CoreClient {
     throw this.unexpected('GET', '/user/id', reply);
   }
 
+  /** The core's database id; undefined for a core without the route (then progress is tied to its URL). */
+  async coreIdentity(): Promise<string | undefined> {
+    const reply = await this.send('GET', '/bulk-import/core-identity');
+    const coreId = asRecord(reply.json).coreId;
+    if (reply.status === 200 && typeof coreId === 'string') return coreId;
+    if (reply.status === 404) return undefined;
+    throw this.unexpected('GET', '/bulk-import/core-identity', reply);
+  }
+
+  async lookup(body: LookupBody): Promise<CoreUser[]> {
+    const reply = await this.send('POST', '/bulk-import/users/lookup', { body });
+    const users = asRecord(reply.json).users;
+    if (reply.status === 200 && Array.isArray(users)) return users as CoreUser[];
+    throw this.unexpected('POST', '/bulk-import/users/lookup', reply);
+  }
+
   async countQueue(status: 'NEW' | 'PROCESSING' | 'FAILED'): Promise<number> {
     const reply = await this.send('GET', '/bulk-import/users/count', { query: { status } });
     const count = asRecord(reply.json).count;
@@ -96,7 +119,7 @@ export class CoreClient {
     throw this.unexpected('GET', '/bulk-import/users/count', reply);
   }
 
-  async listQueue(status: 'FAILED', paginationToken?: string): Promise<{ rows: QueueRow[]; next?: string }> {
+  async listQueue(status: 'NEW' | 'PROCESSING' | 'FAILED', paginationToken?: string): Promise<{ rows: QueueRow[]; next?: string }> {
     const query: Record<string, string> = { status, limit: '500', ...(paginationToken !== undefined && { paginationToken }) };
     const reply = await this.send('GET', '/bulk-import/users', { query });
     const body = asRecord(reply.json);
@@ -172,6 +195,12 @@ function invalidUsers(reply: CoreReply): { index: number; errors: string[] }[] |
     const item = asRecord(entry);
     return { index: Number(item.index), errors: Array.isArray(item.errors) ? item.errors.map(String) : [] };
   });
+}
+
+// With one login method per user, its id is the user's id in the core.
+function firstLoginMethodId(user: unknown): string {
+  const methods = asRecord(user).loginMethods;
+  return Array.isArray(methods) ? String(asRecord(methods[0]).userId) : '';
 }
 
 export function asRecord(value: unknown): Record<string, unknown> {

@@ -1,7 +1,10 @@
+import { ALREADY_EXISTS } from './already-exists.js';
 import type { SourceRecord } from './bulk-user.js';
 import { CliError } from './cli-error.js';
 import { asRecord, type CoreClient } from './core-client.js';
-import { ALREADY_EXISTS, type ExistingUsers } from './existing-users.js';
+import { checkPresence } from './presence-check.js';
+import type { Progress } from './progress.js';
+import type { OpenedSource } from './readers/index.js';
 import type { Results } from './results.js';
 
 /**
@@ -14,13 +17,44 @@ export async function assertDryRunSupported(client: CoreClient): Promise<void> {
   throw new CliError('this core has no dry run for POST /bulk-import/users, so --dry-run cannot check users without importing them');
 }
 
-/** Asks the core what it would say about one batch, and files each user under what would happen. */
-export async function dryRunBatch(client: CoreClient, existing: ExistingUsers, batch: SourceRecord[], results: Results): Promise<void> {
-  if (batch.length === 0) return;
-  const reply = await client.dryRun(batch.map((record) => record.user!));
+/**
+ * Files every user under what a real run would do, with the same steps: the export's own checks and twins,
+ * the same bulk lookup of users the core already holds, then the core's validation of the rest.
+ */
+export async function dryRunAll(client: CoreClient, source: OpenedSource, batchSize: number, results: Results, progress: Progress) {
+  progress.start('checking');
+  let batch: SourceRecord[] = [];
+  const show = (force = false) => progress.update({
+    read: results.read, sent: 0, imported: results.wouldImport, failed: results.failed + results.invalid,
+    fraction: source.totalBytes > 0 ? source.bytesRead() / source.totalBytes : undefined,
+  }, force);
+  for await (const record of source.records) {
+    results.noteRecord(record);
+    if (record.user) batch.push(record);
+    if (batch.length >= batchSize) {
+      await dryRunBatch(client, batch, results);
+      batch = [];
+    }
+    show();
+  }
+  await dryRunBatch(client, batch, results);
+  show(true);
+}
+
+async function dryRunBatch(client: CoreClient, batch: SourceRecord[], results: Results): Promise<void> {
+  const presence = await checkPresence(client, batch);
+  const absent: SourceRecord[] = [];
+  batch.forEach((record, i) => {
+    const found = presence[i];
+    if (found.kind === 'present') results.alreadyImported++;
+    else if (found.kind === 'conflict') results.add({ user: record.key, record: record.index + 1, stage: 'conflict', reason: found.reason });
+    else absent.push(record);
+  });
+  if (absent.length === 0) return;
+  const reply = await client.dryRun(absent.map((record) => record.user!));
   const body = asRecord(reply.json);
   if (reply.status === 200) {
-    results.wouldImport += batch.length;
+    results.wouldImport += absent.length;
     return;
   }
   if (reply.status !== 400 || !Array.isArray(body.users)) {
@@ -30,19 +64,13 @@ export async function dryRunBatch(client: CoreClient, existing: ExistingUsers, b
   for (const entry of body.users.map(asRecord)) {
     problems.set(Number(entry.index), Array.isArray(entry.errors) ? entry.errors.map(String) : ['rejected']);
   }
-  for (const [position, record] of batch.entries()) {
+  for (const [position, record] of absent.entries()) {
     const errors = problems.get(position);
     if (!errors) {
       results.wouldImport++;
       continue;
     }
-    const reason = errors.join('; ');
     const conflict = errors.every((error) => ALREADY_EXISTS.test(error));
-    const method = record.user!.loginMethods[0];
-    if (conflict && (await existing.isAlreadyImported(record.user!.externalUserId, method, reason))) {
-      results.alreadyImported++;
-      continue;
-    }
-    results.add({ user: record.key, record: record.index + 1, stage: conflict ? 'conflict' : 'validation', reason });
+    results.add({ user: record.key, record: record.index + 1, stage: conflict ? 'conflict' : 'validation', reason: errors.join('; ') });
   }
 }

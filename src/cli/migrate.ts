@@ -1,24 +1,28 @@
 import fs from 'node:fs';
-import type { SourceRecord } from './bulk-user.js';
-import { sendAll, liveCounts } from './bulk-send.js';
+import { sendAll } from './bulk-send.js';
 import { runCanaries } from './canary.js';
 import { CliError } from './cli-error.js';
 import { CoreClient } from './core-client.js';
-import { assertDryRunSupported, dryRunBatch } from './dry-run.js';
-import { ExistingUsers } from './existing-users.js';
+import { assertDryRunSupported, dryRunAll } from './dry-run.js';
 import type { CliIo } from './io.js';
 import type { MigrateOptions } from './options.js';
 import { Progress } from './progress.js';
-import { collectFailedRows, failedRows, waitForQueue } from './queue.js';
+import { waitForQueue } from './queue.js';
 import { openSource, loadAuth0Hashes, type ReaderOptions } from './readers/index.js';
 import { HashConfigError, readHashConfig, type HashConfig } from './readers/hash-config.js';
 import { buildReport, formatSummary, writeReport } from './report.js';
 import { Results } from './results.js';
-import { loadState, newState, saveState, statePathFor, type MigrationState } from './state-file.js';
+import { runIdentity } from './run-identity.js';
+import { SentLog } from './sent-log.js';
+import { loadState, newState, saveState, statePathFor } from './state-file.js';
+import { tally } from './tally.js';
 
 export const EXIT_INTERRUPTED = 130;
 
-/** `identity-core migrate`: returns the exit code (0 all imported, 1 some users not imported). */
+// Removing rows takes at most this many ids per request (contract §10.4).
+const REMOVE_CHUNK = 500;
+
+/** `identity-core migrate`: returns the exit code (0 all imported, 1 some users not imported, 130 interrupted). */
 export async function runMigrate(options: MigrateOptions, io: CliIo): Promise<number> {
   const now = () => new Date(io.now?.() ?? Date.now());
   const startedAt = now();
@@ -33,82 +37,88 @@ export async function runMigrate(options: MigrateOptions, io: CliIo): Promise<nu
   const open = () => openSource(options.source, options.file, readerOptions);
   const client = new CoreClient({ baseUrl: options.coreUrl, apiKey: options.apiKey, attempts: options.retries + 1, signal: io.signal });
   await client.checkConnection();
+  const identity = await runIdentity(client, options);
 
   const results = new Results();
   const progress = new Progress(io);
-  const existing = new ExistingUsers(client);
   const log = (line: string) => {
     progress.finishLine();
     io.stderr.write(`${line}\n`);
   };
-  const canary = (dryRun: boolean) =>
-    runCanaries({ client, checks: options.checks, open, hashConfig: readerOptions.hashConfig, dryRun, log });
-  const finish = (reportPath: string | undefined) => {
+  const canary = (dryRun: boolean) => runCanaries({ client, checks: options.checks, open, hashConfig: readerOptions.hashConfig, dryRun, log });
+  const finish = (reportPath: string | undefined, partial: boolean) => {
     progress.finishLine();
-    const report = buildReport(results, { ...options, startedAt, finishedAt: now() });
+    const report = buildReport(results, { ...options, coreId: identity.coreId, partial, startedAt, finishedAt: now() });
     if (reportPath !== undefined) writeReport(reportPath, report);
     io.stdout.write(formatSummary(report, reportPath));
-    return results.failures + results.stillQueued > 0 ? 1 : 0;
+    return results.failed + results.invalid + results.stillQueued > 0 ? 1 : 0;
   };
 
   if (options.dryRun) {
     await assertDryRunSupported(client);
     if (options.checks.length > 0) results.canary.push(...(await canary(true)).outcomes);
-    await dryRunAll(client, existing, open(), options.batchSize, results, progress);
-    return finish(options.reportPath);
+    await dryRunAll(client, open(), options.batchSize, results, progress);
+    return finish(options.reportPath, false);
   }
 
   const statePath = statePathFor(options.file);
+  const sentLog = new SentLog(SentLog.pathFor(options.file));
   if (options.restart) fs.rmSync(statePath, { force: true });
-  const state = loadState(statePath, options.source, options.file) ?? (await startState(client, options, now(), log));
-  saveState(statePath, state, now());
-  for (const rejection of state.rejected) {
-    results.add({ user: rejection.key, record: rejection.record, stage: 'validation', reason: rejection.reason });
+  const loaded = loadState(statePath, identity);
+  if (loaded.staleBecause !== undefined) {
+    log(`${statePath} holds progress made for ${loaded.staleBecause}: starting a fresh run (users the core already holds are recognised and not sent again)`);
   }
-  if (state.recordsDone > 0) log(`resuming: ${state.recordsDone} users of the export were handled by an earlier run`);
+  if (!loaded.state) sentLog.clear();
+  const state = loaded.state ?? newState(options.source, options.file, identity, now());
+  saveState(statePath, state, now());
+  if (state.recordsDone > 0) log(`resuming: ${state.recordsDone} users of the export were handled by an earlier invocation of this run`);
 
   if (options.checks.length > 0) {
-    const { emails, outcomes } = await canary(false);
+    const { created, outcomes } = await canary(false);
     results.canary.push(...outcomes);
-    state.canaryImported = [...new Set([...state.canaryImported, ...emails])];
+    state.canaryCreated.push(...created.filter((user) => !state.canaryCreated.some((known) => known.email === user.email)));
     saveState(statePath, state, now());
   }
 
-  const source = open();
+  const queuedBefore = state.usersQueued;
   const sent = await sendAll({
-    client, source, state, statePath, results, progress, batchSize: options.batchSize, maxQueued: options.maxQueued,
+    client, source: open(), state, statePath, sentLog, progress, batchSize: options.batchSize, maxQueued: options.maxQueued,
     pollIntervalMs: options.pollIntervalMs, signal: io.signal, now,
   });
-  if (!sent) {
-    log(`interrupted: ${state.recordsDone} users handled so far; run the same command again to continue`);
-    return EXIT_INTERRUPTED;
+  let stillPending = 1;
+  if (sent) stillPending = await waitUntilImported(client, options, io, progress, state.usersQueued - queuedBefore);
+  const interrupted = io.signal?.aborted === true;
+  if (interrupted) log(`interrupted: ${state.recordsDone} users handled so far; the report below is partial; run the same command again to continue`);
+  else if (stillPending > 0) {
+    log(`the core's queue made no progress for ${options.waitTimeoutMs / 1000}s: run the same command again later to collect the results`);
   }
 
+  progress.start('checking the core');
+  const duplicateRows = await tally({
+    client, source: open(), state, sent: sentLog.read(), results, batchSize: options.batchSize, queueBusy: stillPending > 0,
+  });
+  for (let start = 0; start < duplicateRows.length; start += REMOVE_CHUNK) {
+    await client.removeQueueRows(duplicateRows.slice(start, start + REMOVE_CHUNK));
+  }
+  const code = finish(options.reportPath ?? `${options.file}.migrate-report.json`, interrupted || stillPending > 0);
+  return interrupted ? EXIT_INTERRUPTED : code;
+}
+
+/** Polls the core's queue until it is empty or stalls; returns how many rows are still pending. */
+async function waitUntilImported(client: CoreClient, options: MigrateOptions, io: CliIo, progress: Progress, sentNow: number) {
   progress.start('importing');
-  const nowMs = () => now().getTime();
-  let failedInQueue = 0;
-  results.stillQueued = await waitForQueue(client, {
+  let done = 0;
+  return waitForQueue(client, {
     pollIntervalMs: options.pollIntervalMs,
     stallTimeoutMs: options.waitTimeoutMs,
     signal: io.signal,
-    now: nowMs,
+    now: () => io.now?.() ?? Date.now(),
     onCounts: (counts) => {
-      failedInQueue = counts.failed - state.preexistingFailedIds.length;
-      const live = liveCounts({ state, results, source }, counts);
-      const fraction = state.usersQueued === 0 ? 1 : (state.usersQueued - counts.pending) / state.usersQueued;
-      progress.update({ ...live, fraction }, counts.pending === 0);
+      // The queue may hold other imports' rows too: the count only ever moves forward, and never past what was sent.
+      done = Math.min(sentNow, Math.max(done, sentNow - counts.pending));
+      progress.update({ read: 0, sent: sentNow, imported: done, failed: 0, fraction: sentNow === 0 ? 1 : done / sentNow }, counts.pending === 0);
     },
   });
-  if (io.signal?.aborted) {
-    log('interrupted while the core was importing: run the same command again to collect the results');
-    return EXIT_INTERRUPTED;
-  }
-  if (results.stillQueued > 0) {
-    log(`the core's queue made no progress for ${options.waitTimeoutMs / 1000}s: run the same command again later to collect the results`);
-  }
-  if (failedInQueue > 1000) log(`looking at the ${failedInQueue} users the core could not import...`);
-  await collectFailedRows(client, existing, results, new Set(state.preexistingFailedIds));
-  return finish(options.reportPath ?? `${options.file}.migrate-report.json`);
 }
 
 function hashConfigFrom(path: string): HashConfig {
@@ -118,41 +128,4 @@ function hashConfigFrom(path: string): HashConfig {
     if (error instanceof HashConfigError) throw new CliError(`${path}: ${error.message}`);
     throw new CliError(`cannot read ${path}`);
   }
-}
-
-// FAILED rows already in the queue belong to earlier imports; remember them so the report holds only ours.
-async function startState(client: CoreClient, options: MigrateOptions, now: Date, log: (line: string) => void): Promise<MigrationState> {
-  const state = newState(options.source, options.file, now);
-  for await (const page of failedRows(client)) state.preexistingFailedIds.push(...page.map((row) => row.id));
-  if (state.preexistingFailedIds.length > 0) {
-    log(`note: the core's queue already holds ${state.preexistingFailedIds.length} FAILED rows from earlier imports; they are left out of this report`);
-  }
-  return state;
-}
-
-async function dryRunAll(
-  client: CoreClient,
-  existing: ExistingUsers,
-  source: ReturnType<typeof openSource>,
-  batchSize: number,
-  results: Results,
-  progress: Progress,
-): Promise<void> {
-  progress.start('checking');
-  let batch: SourceRecord[] = [];
-  const show = (force = false) => progress.update({
-    read: results.read, sent: 0, imported: results.wouldImport, failed: results.failures,
-    fraction: source.totalBytes > 0 ? source.bytesRead() / source.totalBytes : undefined,
-  }, force);
-  for await (const record of source.records) {
-    results.noteRecord(record);
-    if (record.user) batch.push(record);
-    if (batch.length >= batchSize) {
-      await dryRunBatch(client, existing, batch, results);
-      batch = [];
-    }
-    show();
-  }
-  await dryRunBatch(client, existing, batch, results);
-  show(true);
 }

@@ -1,12 +1,15 @@
 import fs from 'node:fs';
 import type { MethodSummary } from './bulk-user.js';
-import type { Results } from './results.js';
+import type { Results, Stage } from './results.js';
 
 export interface ReportContext {
   source: string;
   file: string;
   coreUrl: string;
+  coreId: string;
   dryRun: boolean;
+  /** Interrupted, or stopped waiting for the core: totals cover the records handled so far. */
+  partial: boolean;
   startedAt: Date;
   finishedAt: Date;
 }
@@ -14,40 +17,47 @@ export interface ReportContext {
 // The terminal summary stops listing after this many lines per section; the JSON report has all.
 const MAX_LISTED = 1000;
 
+// read = imported + alreadyImported + failed + invalid + skipped + stillQueued (the dry run: wouldImport for
+// imported, wouldFail for failed, no stillQueued); withCollisions and withDataNotCarried count imported users again.
 export function buildReport(results: Results, context: ReportContext) {
-  const invalid = results.count('source') + results.count('validation');
+  const skipped = results.count('skipped');
   const totals = context.dryRun
     ? {
         read: results.read,
         wouldImport: results.wouldImport,
         alreadyImported: results.alreadyImported,
-        conflicts: results.count('conflict'),
-        invalid,
-        skipped: results.count('skipped'),
+        wouldFail: results.failed,
+        invalid: results.invalid,
+        skipped,
         withCollisions: results.collisions.length,
+        withDataNotCarried: results.notCarried.length,
       }
     : {
         read: results.read,
         imported: results.imported,
         alreadyImported: results.alreadyImported,
-        failed: results.count('import'),
-        invalid,
-        skipped: results.count('skipped'),
+        failed: results.failed,
+        invalid: results.invalid,
+        skipped,
         stillQueued: results.stillQueued,
         withCollisions: results.collisions.length,
+        withDataNotCarried: results.notCarried.length,
       };
   return {
     source: context.source,
     file: context.file,
     coreUrl: context.coreUrl,
+    coreId: context.coreId,
     dryRun: context.dryRun,
+    partial: context.partial,
     startedAt: context.startedAt.toISOString(),
     finishedAt: context.finishedAt.toISOString(),
     totals,
-    // In export order; queue rows (which do not know their position) last.
-    notImported: [...results.notImported].sort((a, b) => (a.record ?? Infinity) - (b.record ?? Infinity)),
+    notImported: [...results.notImported].sort((a, b) => a.record - b.record),
     collisions: results.collisions,
+    notCarried: results.notCarried,
     canary: results.canary,
+    created: results.created,
   };
 }
 
@@ -59,31 +69,34 @@ export function writeReport(path: string, report: Report): void {
   fs.renameSync(temporary, path);
 }
 
-const STAGE_LABELS: Record<string, string> = {
+const STAGE_LABELS: Record<Stage, string> = {
   source: 'invalid in the export',
+  duplicate: 'twin in the export',
   skipped: 'skipped',
   validation: 'refused by the core',
+  conflict: 'conflicts with another user in the core',
   import: 'failed in the core',
-  conflict: 'conflicts with an existing user',
+  lost: 'not in the core',
 };
 
 const TOTAL_LABELS: Record<string, string> = {
   read: 'users read',
   imported: 'imported',
   wouldImport: 'would be imported',
-  alreadyImported: 'already in the core (sent twice or earlier run)',
-  failed: 'failed in the core',
-  conflicts: 'conflict with existing users',
+  alreadyImported: 'already in the core before this run',
+  failed: 'failed',
+  wouldFail: 'would fail',
   invalid: 'invalid',
   skipped: 'skipped',
   stillQueued: "still in the core's queue",
   withCollisions: 'imported with one login method of several',
+  withDataNotCarried: 'imported without some of their data',
 };
 
 export function formatSummary(report: Report, reportPath: string | undefined): string {
   const lines: string[] = [];
   const verb = report.dryRun ? 'Dry run of' : 'Migration of';
-  lines.push(`${verb} ${report.file} (${report.source}) into ${report.coreUrl}`);
+  lines.push(`${verb} ${report.file} (${report.source}) into ${report.coreUrl}${report.partial ? ' (partial: the run did not finish)' : ''}`);
   const totals = Object.entries(report.totals) as [string, number][];
   const width = Math.max(...totals.map(([name]) => TOTAL_LABELS[name].length));
   for (const [name, value] of totals) lines.push(`  ${TOTAL_LABELS[name].padEnd(width)}  ${value}`);
@@ -91,8 +104,7 @@ export function formatSummary(report: Report, reportPath: string | undefined): s
   if (report.notImported.length > 0) {
     lines.push('', report.dryRun ? 'Would not be imported:' : 'Not imported:');
     for (const entry of report.notImported.slice(0, MAX_LISTED)) {
-      const where = entry.record === undefined ? '' : `record ${entry.record}, `;
-      lines.push(`  ${entry.user} (${where}${STAGE_LABELS[entry.stage]}): ${entry.reason}`);
+      lines.push(`  ${entry.user} (record ${entry.record}, ${STAGE_LABELS[entry.stage]}): ${entry.reason}`);
     }
     if (report.notImported.length > MAX_LISTED) lines.push(`  ... and ${report.notImported.length - MAX_LISTED} more in the report`);
   }
@@ -103,6 +115,11 @@ export function formatSummary(report: Report, reportPath: string | undefined): s
       lines.push(`  ${collision.user} (record ${collision.record}): kept ${describeMethod(collision.imported)}; not imported: ${others}`);
     }
     if (report.collisions.length > MAX_LISTED) lines.push(`  ... and ${report.collisions.length - MAX_LISTED} more in the report`);
+  }
+  if (report.notCarried.length > 0) {
+    lines.push('', 'Data not carried (the core has no place for it):');
+    for (const entry of report.notCarried.slice(0, MAX_LISTED)) lines.push(`  ${entry.user} (record ${entry.record}): ${entry.fields.join(', ')}`);
+    if (report.notCarried.length > MAX_LISTED) lines.push(`  ... and ${report.notCarried.length - MAX_LISTED} more in the report`);
   }
   if (reportPath !== undefined) lines.push('', `Report: ${reportPath}`);
   return `${lines.join('\n')}\n`;

@@ -1,12 +1,18 @@
 import { summariseMethod, type MethodSummary, type SourceRecord } from './bulk-user.js';
 
-export type Stage = 'source' | 'skipped' | 'validation' | 'import' | 'conflict';
+/**
+ * Why a user did not (or, in a dry run, would not) end up in the core. `source`, `duplicate` and `validation`
+ * count as invalid; `conflict`, `import` and `lost` as failed; `skipped` on its own.
+ */
+export type Stage = 'source' | 'duplicate' | 'skipped' | 'validation' | 'conflict' | 'import' | 'lost';
 
-/** A user that did not (or, in a dry run, would not) end up in the core. */
+const INVALID_STAGES: readonly Stage[] = ['source', 'duplicate', 'validation'];
+const FAILED_STAGES: readonly Stage[] = ['conflict', 'import', 'lost'];
+
 export interface NotImported {
   user: string;
-  /** 1-based position in the export, when known (queue rows do not carry it). */
-  record?: number;
+  /** 1-based position in the export. */
+  record: number;
   stage: Stage;
   reason: string;
 }
@@ -18,28 +24,42 @@ export interface Collision {
   notImported: MethodSummary[];
 }
 
+/** A user imported without some of the export's data, which the core has no place for. */
+export interface NotCarried {
+  user: string;
+  record: number;
+  fields: string[];
+}
+
+/** A user this run created: what `migrate undo` removes. */
+export interface CreatedUser {
+  user: string;
+  record: number;
+  /** The core's own id of the user (not the old id), so that undo can never hit another user. */
+  userId: string;
+}
+
 export interface CanaryOutcome {
   email: string;
   result: string;
 }
 
-/** Everything the report needs, filled in as the run goes. */
+/** Everything the report needs, filled in by the one pass that settles each user. */
 export class Results {
   read = 0;
-  /** Records that map to a user the core can take. */
-  sendable = 0;
-  /** Canary users imported one by one (they are not queued). */
-  importedOneByOne = 0;
-  /** Queue rows refused only because the same user was already there: sent twice, or by an earlier run. */
+  /** Created by this run and held by the core now. */
+  imported = 0;
+  /** Held by the core before this run sent them. */
   alreadyImported = 0;
-  /** Queue rows not yet processed when the run stopped waiting. */
+  /** Sent, and still in the core's queue when the run stopped waiting. */
   stillQueued = 0;
   /** Dry run only. */
   wouldImport = 0;
   readonly notImported: NotImported[] = [];
   readonly collisions: Collision[] = [];
+  readonly notCarried: NotCarried[] = [];
+  readonly created: CreatedUser[] = [];
   readonly canary: CanaryOutcome[] = [];
-  // Kept up to date on every add: progress asks for the counts after every record.
   private readonly stageCounts = new Map<Stage, number>();
 
   add(entry: NotImported): void {
@@ -47,37 +67,36 @@ export class Results {
     this.stageCounts.set(entry.stage, this.count(entry.stage) + 1);
   }
 
-  /** Tallies what the export itself says about a record, before anything is sent. */
+  /** Tallies what the export itself says about a record, before the core is asked. */
   noteRecord(record: SourceRecord): void {
     this.read++;
-    if (record.user) this.sendable++;
     if (record.problem) {
-      this.add({
-        user: record.key,
-        record: record.index + 1,
-        stage: record.problem.kind === 'skipped' ? 'skipped' : 'source',
-        reason: record.problem.reason,
-      });
-    } else if (record.user && record.collisions.length > 0) {
+      const stage = record.problem.kind === 'invalid' ? 'source' : record.problem.kind;
+      this.add({ user: record.key, record: record.index + 1, stage, reason: record.problem.reason });
+      return;
+    }
+    if (!record.user) return;
+    if (record.collisions.length > 0) {
       const imported = summariseMethod(record.user.loginMethods[0]);
       this.collisions.push({ user: record.key, record: record.index + 1, imported, notImported: record.collisions });
     }
+    if (record.notCarried) this.notCarried.push({ user: record.key, record: record.index + 1, fields: record.notCarried });
+  }
+
+  noteCreated(entry: CreatedUser): void {
+    this.imported++;
+    this.created.push(entry);
   }
 
   count(stage: Stage): number {
     return this.stageCounts.get(stage) ?? 0;
   }
 
-  /** Users that should be in the core but are not: invalid in the export, refused or failed. */
-  get failures(): number {
-    return this.notImported.length - this.count('skipped');
+  get invalid(): number {
+    return INVALID_STAGES.reduce((sum, stage) => sum + this.count(stage), 0);
   }
 
-  /**
-   * Users of the export now in the core. Counted from what did not make it rather than from what was
-   * sent, because a batch whose answer was lost may have been stored as well as sent again.
-   */
-  get imported(): number {
-    return Math.max(0, this.sendable - this.count('import') - this.count('validation') - this.stillQueued);
+  get failed(): number {
+    return FAILED_STAGES.reduce((sum, stage) => sum + this.count(stage), 0);
   }
 }

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { CliError } from './cli-error.js';
+import { identityMismatch, type RunIdentity } from './run-identity.js';
 
 /** A user the core refused when it was queued (validation), kept so that later runs still report it. */
 export interface Rejection {
@@ -9,69 +10,60 @@ export interface Rejection {
   reason: string;
 }
 
-// Written after every acknowledged batch, so an interrupted run loses at most the batch in flight,
-// and that one is recognised as "already imported" when it is sent again.
+// Written after every acknowledged batch, so an interrupted run loses at most the batch in flight, and that
+// one is recognised as already in the core when the run continues.
 export interface MigrationState {
-  version: 1;
+  version: 2;
   source: string;
   file: string;
-  fileSize: number;
-  fileMtimeMs: number;
+  identity: RunIdentity;
   startedAt: string;
   updatedAt: string;
   /** Input records (0-based count from the start of the export) handled and acknowledged. */
   recordsDone: number;
-  /** Users the core accepted into its queue, over all runs. */
+  /** Users the core accepted into its queue, over all invocations of this run. */
   usersQueued: number;
   rejected: Rejection[];
-  /** Lower-cased emails imported one by one by --check-password; the bulk run leaves them out. */
-  canaryImported: string[];
-  /** FAILED queue rows that were there before this migration began: not ours to report. */
-  preexistingFailedIds: string[];
+  /** Core ids of the canary users this run imported one by one. */
+  canaryCreated: { email: string; userId: string }[];
 }
 
 export function statePathFor(file: string): string {
   return `${file}.migrate-state.json`;
 }
 
-export function newState(source: string, file: string, now: Date): MigrationState {
-  const stat = fs.statSync(file);
+export function newState(source: string, file: string, identity: RunIdentity, now: Date): MigrationState {
   return {
-    version: 1,
+    version: 2,
     source,
     file: path.resolve(file),
-    fileSize: stat.size,
-    fileMtimeMs: stat.mtimeMs,
+    identity,
     startedAt: now.toISOString(),
     updatedAt: now.toISOString(),
     recordsDone: 0,
     usersQueued: 0,
     rejected: [],
-    canaryImported: [],
-    preexistingFailedIds: [],
+    canaryCreated: [],
   };
 }
 
-/** The saved state of an earlier run of the same command, if any. */
-export function loadState(statePath: string, source: string, file: string): MigrationState | undefined {
-  if (!fs.existsSync(statePath)) return undefined;
+export type LoadedState = { state: MigrationState; staleBecause?: undefined } | { state?: undefined; staleBecause?: string };
+
+/** The saved state of an earlier invocation of the same run; progress made for another core, export or options is stale. */
+export function loadState(statePath: string, identity: RunIdentity): LoadedState {
+  if (!fs.existsSync(statePath)) return {};
   let state: MigrationState;
   try {
     state = JSON.parse(fs.readFileSync(statePath, 'utf8')) as MigrationState;
   } catch {
     throw new CliError(`${statePath} is not a state file this tool wrote: move it away or pass --restart`);
   }
-  if (state.version !== 1 || typeof state.recordsDone !== 'number') {
+  if (state === null || typeof state !== 'object' || typeof state.recordsDone !== 'number') {
     throw new CliError(`${statePath} is not a state file this tool wrote: move it away or pass --restart`);
   }
-  if (state.source !== source) {
-    throw new CliError(`${statePath} belongs to a "${state.source}" migration, not "${source}": pass --restart to start over`);
-  }
-  const stat = fs.statSync(file);
-  if (stat.size !== state.fileSize || Math.trunc(stat.mtimeMs) !== Math.trunc(state.fileMtimeMs)) {
-    throw new CliError(`${file} changed since ${statePath} was written, so the saved position is meaningless: pass --restart to start over`);
-  }
-  return state;
+  if (state.version !== 2 || state.identity === undefined) return { staleBecause: 'an older version of this command' };
+  const mismatch = identityMismatch(state.identity, identity);
+  return mismatch === undefined ? { state } : { staleBecause: mismatch };
 }
 
 export function saveState(statePath: string, state: MigrationState, now: Date): void {

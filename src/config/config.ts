@@ -1,4 +1,5 @@
 import type { CdiVersion } from '../http/cdi-version.js';
+import type { LazyMigrationConfig } from '../lazy-migration/config.js';
 
 export type LogLevel = 'DEBUG' | 'INFO' | 'WARN' | 'ERROR' | 'NONE';
 
@@ -30,6 +31,7 @@ export interface Config {
   postgresql_table_schema: string;
   embedded_data_dir: string;
 
+  password_reset_token_lifetime: number;
   passwordless_code_lifetime: number;
   passwordless_max_code_input_attempts: number;
   passwordless_cleanup_interval_seconds: number;
@@ -43,6 +45,10 @@ export interface Config {
   bcrypt_hashing_pool_size: number;
   idp_password_hashing_signer_key: string | undefined;
   idp_password_hashing_pool_size: number;
+  imported_hash_max_memory_kib: number;
+  imported_hash_max_argon2_work_kib: number;
+  imported_hash_max_bcrypt_cost: number;
+  imported_hash_max_pbkdf2_iterations: number;
   password_rehash_on_signin: boolean;
   password_verification_concurrency: number;
   password_verification_memory_budget_mb: number;
@@ -54,6 +60,8 @@ export interface Config {
   bulk_migration_parallelism: number;
   bulk_migration_sleep_between_rounds_in_batch_ms: number;
   bulk_import_interval_seconds: number;
+
+  lazy_migration: LazyMigrationConfig;
 }
 
 export class ConfigError extends Error {}

@@ -44,6 +44,7 @@ export const configKeys: ConfigKey[] = [
   { name: 'postgresql_table_schema', env: ['POSTGRESQL_TABLE_SCHEMA'], schema: Str(), default: 'public', description: 'schema holding the tables (created if missing)' },
   { name: 'embedded_data_dir', env: ['EMBEDDED_DATA_DIR'], schema: Str(), default: './data', description: 'data folder of the embedded PostgreSQL' },
 
+  { name: 'password_reset_token_lifetime', env: ['PASSWORD_RESET_TOKEN_LIFETIME'], schema: Int(1), default: 3600000, description: 'ms a password reset token stays valid' },
   { name: 'passwordless_code_lifetime', env: ['PASSWORDLESS_CODE_LIFETIME'], schema: Int(), default: 900000, description: 'ms a passwordless code stays valid' },
   { name: 'passwordless_max_code_input_attempts', env: ['PASSWORDLESS_MAX_CODE_INPUT_ATTEMPTS'], schema: Int(), default: 5, description: 'wrong codes before a device is deleted' },
   { name: 'passwordless_cleanup_interval_seconds', env: ['PASSWORDLESS_CLEANUP_INTERVAL_SECONDS'], schema: Int(1), default: 3600, description: 'how often devices whose codes all expired are deleted' },
@@ -62,10 +63,16 @@ export const configKeys: ConfigKey[] = [
   { name: 'password_verification_queue_limit', env: ['PASSWORD_VERIFICATION_QUEUE_LIMIT'], schema: Int(1), default: 1000, description: 'hash/verify operations waiting at once; more answer 503 at once' },
   { name: 'password_verification_deadline_ms', env: ['PASSWORD_VERIFICATION_DEADLINE_MS'], schema: Int(1), default: 5000, description: 'longest wait of a sign-in or sign-up for a hashing slot before 503 with Retry-After' },
   { name: 'signin_failure_min_duration_ms', env: ['SIGNIN_FAILURE_MIN_DURATION_MS'], schema: Int(0), default: 400, description: 'a failed sign-in answers no sooner than this after it arrived, or than the slowest of the last 50 sign-ins (0 = off)' },
+  { name: 'imported_hash_max_memory_kib', env: ['IMPORTED_HASH_MAX_MEMORY_KIB'], schema: Int(1), default: 262144, description: 'largest memory (KiB) one imported hash may need to verify (argon2 m, scrypt 128·N·r·p)' },
+  { name: 'imported_hash_max_argon2_work_kib', env: ['IMPORTED_HASH_MAX_ARGON2_WORK_KIB'], schema: Int(1), default: 524288, description: 'largest argon2 m × t (KiB × passes) of an imported hash' },
+  { name: 'imported_hash_max_bcrypt_cost', env: ['IMPORTED_HASH_MAX_BCRYPT_COST'], schema: Int(4), default: 13, description: 'largest bcrypt cost of an imported hash (also inside bcrypt-sha256)' },
+  { name: 'imported_hash_max_pbkdf2_iterations', env: ['IMPORTED_HASH_MAX_PBKDF2_ITERATIONS'], schema: Int(1), default: 1000000, description: 'largest PBKDF2 iterations × output blocks of an imported hash' },
   { name: 'password_rehash_on_signin', env: ['PASSWORD_REHASH_ON_SIGNIN'], schema: Type.Boolean(), default: false, description: 'rewrite an imported hash with the configured algorithm after a successful sign-in' },
 
   { name: 'bulk_migration_batch_size', env: ['BULK_MIGRATION_BATCH_SIZE'], schema: Int(1), default: 8000, description: 'queue rows claimed per batch' },
   { name: 'bulk_migration_parallelism', env: ['BULK_MIGRATION_PARALLELISM'], schema: Int(1), default: cpuCount, defaultText: 'number of CPUs', description: 'batches imported at once' },
   { name: 'bulk_migration_sleep_between_rounds_in_batch_ms', env: ['BULK_MIGRATION_SLEEP_BETWEEN_ROUNDS_IN_BATCH_MS'], schema: Int(0), default: 1000, description: 'pause before a batch that rolled back (a lost connection, a deadlock) is tried again' },
   { name: 'bulk_import_interval_seconds', env: ['BULK_IMPORT_INTERVAL_SECONDS'], schema: Int(1), default: 60, description: 'sweep interval that also picks up rows left PROCESSING by a crash' },
+
+  { name: 'lazy_migration', env: ['LAZY_MIGRATION'], schema: Type.Unknown(), description: 'sources that verify passwords of users imported without a hash, at their first sign-in (a mapping; see "Migrating without hashes"; as JSON in the environment)' },
 ];

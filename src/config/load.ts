@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import { parse as parseYaml } from 'yaml';
 import { Value } from '@sinclair/typebox/value';
 import { configKeys, type ConfigKey } from './keys.js';
+import { LazyConfigError, parseLazyMigrationConfig, type LazyMigrationConfig } from '../lazy-migration/config.js';
 import { ConfigError, type Config, type LogLevel } from './config.js';
 import { compareCdiVersions, isSupportedCdiVersion, newestCdiVersion, parseCdiVersion } from '../http/cdi-version.js';
 
@@ -21,7 +22,7 @@ export function loadConfig({ argv = [], env = {}, overrides = {} }: ConfigSource
   Object.assign(values, readYamlFile(flags.config), readEnvironment(env), overrides);
   if (flags.port !== undefined) values.port = flags.port;
   if (flags.host !== undefined) values.host = flags.host;
-  return Object.freeze(validate(values));
+  return Object.freeze(validate(values, env));
 }
 
 function parseFlags(argv: string[]): { config?: string; port?: string; host?: string } {
@@ -87,7 +88,7 @@ function coerce(key: ConfigKey, value: unknown): unknown {
   return value;
 }
 
-function validate(raw: RawValues): Config {
+function validate(raw: RawValues, env: Record<string, string | undefined>): Config {
   const values: RawValues = {};
   for (const key of configKeys) {
     if (raw[key.name] === undefined) continue;
@@ -125,7 +126,25 @@ function validate(raw: RawValues): Config {
     ...parseCdiBounds(get('supertokens_max_cdi_version'), get('supertokens_min_cdi_version')),
     ip_allow_regex: compileRegex('ip_allow_regex', get('ip_allow_regex')),
     ip_deny_regex: compileRegex('ip_deny_regex', get('ip_deny_regex')),
+    lazy_migration: parseLazyBlock(get('lazy_migration'), env),
   };
+}
+
+function parseLazyBlock(value: unknown, env: Record<string, string | undefined>): LazyMigrationConfig {
+  let block = value;
+  if (typeof value === 'string') {
+    try {
+      block = JSON.parse(value);
+    } catch {
+      throw new ConfigError(`'lazy_migration' from the environment must be JSON`);
+    }
+  }
+  try {
+    return parseLazyMigrationConfig(block, env);
+  } catch (error) {
+    if (error instanceof LazyConfigError) throw new ConfigError(error.message);
+    throw error;
+  }
 }
 
 function describeTypeError(key: ConfigKey, value: unknown): string {

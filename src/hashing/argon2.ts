@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { promisify } from 'node:util';
 import argon2 from 'argon2';
 import { decodeUnpaddedBase64, encodeUnpaddedBase64 } from './base64.js';
-import { fail, type ParseResult, type Verifier } from './verifier.js';
+import { fail, overCostLimit, type HashCostLimits, type HashFormat, type NewHashParams, type ParseResult } from './format.js';
 
 export type Argon2Type = 'argon2i' | 'argon2d' | 'argon2id';
 
@@ -23,23 +23,27 @@ export interface Argon2Params {
   parallelism: number;
 }
 
-// Upper bounds keep one imported hash from making a sign-in allocate more than 4 GiB or run for
-// minutes; the lower bounds are what the argon2 reference implementation itself requires.
+// Hard limits, held at sign-in too: a stored hash beyond them is not verified at all. The configurable, much lower
+// import bounds are in HashCostLimits. The lower bounds are what the argon2 reference implementation requires.
 export const ARGON2_LIMITS = {
   maxMemoryKb: 4_194_304,
   maxIterations: 1024,
   maxParallelism: 255,
   minMemoryKbPerLane: 8,
   minSaltBytes: 8,
-  minHashBytes: 4,
 } as const;
+
+// Every producer we know writes 16 (passlib) or 32 bytes (node-argon2, argon2-cffi, libsodium, PHP, Kratos, Keycloak).
+// Whole 4-byte words from 16 to 128 bytes cover them with room, and refuse a digest that lost characters: base64 of
+// a truncated 32-byte digest decodes to 31, 30, 29, 26 … bytes.
+const DIGEST_BYTES = { min: 16, max: 128, multipleOf: 4 } as const;
 
 const TYPES: readonly string[] = ['argon2i', 'argon2d', 'argon2id'];
 const NEW_SALT_BYTES = 16;
 const NEW_HASH_BYTES = 32;
 const randomBytesAsync = promisify(randomBytes);
 
-export function parseArgon2(hash: string): ParseResult<Argon2Hash> {
+export function parseArgon2(hash: string, limits?: HashCostLimits): ParseResult<Argon2Hash> {
   const pieces = hash.split('$');
   if (pieces[0] !== '' || !TYPES.includes(pieces[1])) return fail('type must be argon2i, argon2d or argon2id');
   const hasVersion = pieces[2]?.startsWith('v=') ?? false;
@@ -64,8 +68,15 @@ export function parseArgon2(hash: string): ParseResult<Argon2Hash> {
   if (!salt) return fail('salt is not valid unpadded base64');
   if (salt.length < ARGON2_LIMITS.minSaltBytes) return fail('salt must be at least 8 bytes');
   const digest = decodeUnpaddedBase64(hashText);
-  if (!digest) return fail('hash is not valid unpadded base64');
-  if (digest.length < ARGON2_LIMITS.minHashBytes) return fail('hash must be at least 4 bytes');
+  if (!digest) return fail('hash is not canonical unpadded base64 (characters missing or changed?)');
+  const { min, max, multipleOf } = DIGEST_BYTES;
+  if (digest.length < min || digest.length > max || digest.length % multipleOf !== 0) {
+    return fail(`hash decodes to ${digest.length} bytes; expected a multiple of ${multipleOf} from ${min} to ${max} (truncated?)`);
+  }
+  if (limits && memoryKb > limits.maxMemoryKib) return overCostLimit('memory m', memoryKb, limits, 'maxMemoryKib', ' KiB');
+  if (limits && memoryKb * iterations > limits.maxArgon2WorkKib) {
+    return overCostLimit('memory × iterations m × t', memoryKb * iterations, limits, 'maxArgon2WorkKib', ' KiB');
+  }
 
   return {
     ok: true,
@@ -121,13 +132,19 @@ export function hasArgon2Params(parsed: Argon2Hash, params: Argon2Params): boole
   );
 }
 
-export const argon2Verifier: Verifier<Argon2Hash> = {
+export const argon2Format: HashFormat<Argon2Hash> = {
   id: 'ARGON2',
+  aliases: [],
   invalidMessage: 'Password hash is in invalid Argon2 format',
   needsSignerKey: false,
+  pool: 'ARGON2',
   hasPrefix: (hash) => hash.startsWith('$argon2i') || hash.startsWith('$argon2d'),
   parse: parseArgon2,
   // node-argon2 recomputes natively on the thread pool and compares with timingSafeEqual.
   verify: (password, parsed) => argon2.verify(parsed.encoded, password),
   memoryBytes: (parsed) => parsed.memoryKb * 1024,
+  writer: {
+    hash: (password: string, params: NewHashParams) => hashArgon2(password, params.argon2),
+    isCurrent: (parsed: Argon2Hash, params: NewHashParams) => hasArgon2Params(parsed, params.argon2),
+  },
 };

@@ -17,10 +17,14 @@ export function decodeBase64(text: string): Buffer | undefined {
   return Buffer.from(body, 'base64');
 }
 
-/** The PHC string form used by argon2: standard alphabet, no padding. */
+/**
+ * The PHC string form used by argon2: standard alphabet, no padding, and canonical: the unused low bits of the
+ * last character are zero, so a string that lost characters at the end rarely still decodes.
+ */
 export function decodeUnpaddedBase64(text: string): Buffer | undefined {
   if (!STANDARD_BODY.test(text) || text.length % 4 === 1) return undefined;
-  return Buffer.from(text, 'base64');
+  const bytes = Buffer.from(text, 'base64');
+  return encodeUnpaddedBase64(bytes) === text ? bytes : undefined;
 }
 
 export function encodeUnpaddedBase64(bytes: Buffer): string {

@@ -1,6 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
 import bcrypt from 'bcrypt';
-import { fail, type ParseResult, type Verifier } from './verifier.js';
+import { fail, overCostLimit, type HashCostLimits, type HashFormat, type ParseResult } from './format.js';
 
 export interface BcryptHash {
   cost: number;
@@ -12,12 +12,12 @@ const PREFIXES = ['$2a', '$2b', '$2x', '$2y'];
 const MIN_COST = 4;
 const MAX_COST = 31;
 const SALT_AND_HASH_LENGTH = 53;
-/** Blowfish state (4 S-boxes of 1 KiB plus the P-array), whatever the cost. */
-export const BCRYPT_MEMORY_BYTES = 4 * 1024 + 72;
 /** `$2a$NN$` plus the 22 salt characters. */
 const SALT_END = 29;
+/** Blowfish's four S-boxes and P-array. */
+const BLOWFISH_STATE_BYTES = 4 * 256 * 4 + 18 * 4;
 
-export function parseBcrypt(hash: string): ParseResult<BcryptHash> {
+export function parseBcrypt(hash: string, limits?: HashCostLimits): ParseResult<BcryptHash> {
   if (!/^\$2[abxy]\$/.test(hash)) return fail('must start with $2a$, $2b$, $2x$ or $2y$');
   const cost = hash.slice(4, 6);
   if (!/^\d\d$/.test(cost)) return fail('cost must be two digits');
@@ -29,6 +29,7 @@ export function parseBcrypt(hash: string): ParseResult<BcryptHash> {
     return fail(`salt and hash must be exactly 53 characters, got ${rest.length}`);
   }
   if (!/^[./A-Za-z0-9]*$/.test(rest)) return fail('salt and hash must use only the characters ./A-Za-z0-9');
+  if (limits && rounds > limits.maxBcryptCost) return overCostLimit('cost', rounds, limits, 'maxBcryptCost');
   return { ok: true, value: { cost: rounds, normalised: '$2a' + hash.slice(3) } };
 }
 
@@ -41,14 +42,20 @@ export function hashBcrypt(password: string, rounds: number): Promise<string> {
   return bcrypt.hash(password, effectiveBcryptCost(rounds));
 }
 
-export const bcryptVerifier: Verifier<BcryptHash> = {
+export const bcryptFormat: HashFormat<BcryptHash> = {
   id: 'BCRYPT',
+  aliases: [],
   invalidMessage: 'Password hash is in invalid BCrypt format',
   needsSignerKey: false,
+  pool: 'BCRYPT',
   hasPrefix: (hash) => PREFIXES.some((prefix) => hash.startsWith(prefix)),
   parse: parseBcrypt,
   verify: verifyBcrypt,
-  memoryBytes: () => BCRYPT_MEMORY_BYTES,
+  memoryBytes: () => BLOWFISH_STATE_BYTES,
+  writer: {
+    hash: (password, params) => hashBcrypt(password, params.bcryptLogRounds),
+    isCurrent: (parsed, params) => parsed.cost === effectiveBcryptCost(params.bcryptLogRounds),
+  },
 };
 
 /**

@@ -1,6 +1,6 @@
 import { createCipheriv, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
 import { decodeBase64 } from './base64.js';
-import { fail, type ParseResult, type Verifier } from './verifier.js';
+import { fail, overCostLimit, type HashCostLimits, type HashFormat, type ParseResult } from './format.js';
 
 /** The exporting platform's scrypt variant: `$f_scrypt$<hash>$<salt>$m=<mem_cost>$r=<rounds>$s=<separator>`. */
 export interface IdpScryptHash {
@@ -28,7 +28,7 @@ const AES_KEY_BYTES = 32;
 /** OpenSSL also needs 128·r·(p + 2) bytes beside the 128·N·r table. */
 const MAXMEM_SLACK = 1024 * 1024;
 
-export function parseIdpScrypt(stored: string): ParseResult<IdpScryptHash> {
+export function parseIdpScrypt(stored: string, limits?: HashCostLimits): ParseResult<IdpScryptHash> {
   const pieces = stored.split('$');
   // Java's String.split, which defines the format, drops trailing empty pieces.
   while (pieces.length > 0 && pieces[pieces.length - 1] === '') pieces.pop();
@@ -67,6 +67,10 @@ export function parseIdpScrypt(stored: string): ParseResult<IdpScryptHash> {
   }
   // scrypt itself requires N < 2^(16·r); Node rejects anything else, so such a hash can never verify.
   if (memCost >= 16 * rounds) return fail('mem_cost must be less than 16 * rounds', true);
+  const memoryKib = scryptMemoryBytes(memCost, rounds) / 1024;
+  if (limits && memoryKib > limits.maxMemoryKib) {
+    return overCostLimit('memory 128 * 2^mem_cost * rounds', memoryKib, limits, 'maxMemoryKib', ' KiB');
+  }
   return { ok: true, value: { hash, salt, separator, memCost, rounds } };
 }
 
@@ -100,16 +104,17 @@ export async function verifyIdpScrypt(password: string, parsed: IdpScryptHash, s
   return computed.length === parsed.hash.length && timingSafeEqual(computed, parsed.hash);
 }
 
-export const idpScryptVerifier: Verifier<IdpScryptHash> = {
+export const idpScryptFormat: HashFormat<IdpScryptHash> = {
   id: 'IDP_SCRYPT',
+  aliases: ['FIREBASE_SCRYPT'],
   invalidMessage: 'Password hash is in invalid Firebase SCrypt format',
   needsSignerKey: true,
+  pool: 'SCRYPT',
   hasPrefix: (hash) => hash.startsWith(IDP_SCRYPT_PREFIX),
   parse: parseIdpScrypt,
+  memoryBytes: (parsed) => scryptMemoryBytes(parsed.memCost, parsed.rounds) + MAXMEM_SLACK,
   verify: (password, parsed, context) => {
     if (!context.signerKey) throw new Error('scrypt-variant verification needs the signer key');
     return verifyIdpScrypt(password, parsed, context.signerKey);
   },
-  // The 128·N·r table plus p·128·r for the block (p is always 1 here).
-  memoryBytes: (parsed) => scryptMemoryBytes(parsed.memCost, parsed.rounds) + 128 * parsed.rounds,
 };

@@ -16,5 +16,11 @@ export function hashingOptionsFromConfig(config: Readonly<Config>): HashingOptio
       queueLimit: config.password_verification_queue_limit,
       deadlineMs: config.password_verification_deadline_ms,
     },
+    importLimits: {
+      maxMemoryKib: config.imported_hash_max_memory_kib,
+      maxArgon2WorkKib: config.imported_hash_max_argon2_work_kib,
+      maxBcryptCost: config.imported_hash_max_bcrypt_cost,
+      maxPbkdf2Iterations: config.imported_hash_max_pbkdf2_iterations,
+    },
   };
 }

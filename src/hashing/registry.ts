@@ -1,27 +1,31 @@
 // PasswordHasher: checkImport(hash, algorithm?) → ImportCheck (§6.1 steps 4, 5, 7); verify(password, stored)
 // → VerifyOutcome (§6.6); verifyDecoy(password) for unknown users; hash(password) and needsRehash(stored)
-// for the configured algorithm. Every hash and verify goes through one VerificationScheduler.
+// for the configured algorithm. The formats themselves are listed in formats.ts; every hash and verify goes through
+// one VerificationScheduler.
 import { createHmac, randomBytes, randomUUID } from 'node:crypto';
-import { argon2Verifier, hashArgon2, hasArgon2Params } from './argon2.js';
 import { decodeBase64 } from './base64.js';
-import { BCRYPT_MEMORY_BYTES, bcryptVerifier, effectiveBcryptCost, hashBcrypt } from './bcrypt.js';
-import { idpScryptVerifier } from './idp-scrypt.js';
+import { DEFAULT_COST_LIMITS } from './cost-limits.js';
+import type { HashCostLimits, HashFormat, HashPool, NewHashParams, ParseResult } from './format.js';
+import { detectFormat, findFormatByName, HASH_FORMATS, HASHING_ALGORITHM_NAMES } from './formats.js';
 import { VerificationScheduler } from './verification-scheduler.js';
+import { describeUnknownHash } from './unknown-hash.js';
+import { errorMessage } from '../errors.js';
 import { javaTrim } from '../normalise/java-trim.js';
-import type { HashingAlgorithm, ParseResult, Verifier } from './verifier.js';
 
-export type { HashingAlgorithm } from './verifier.js';
+/** The id of a hash format (`ARGON2`, `BCRYPT`, …). */
+export type HashingAlgorithm = string;
 
-export interface HashingOptions {
+export interface HashingOptions extends NewHashParams {
   /** Base64 signer key of the exporting platform; undefined or empty when not configured. */
   signerKey?: string;
-  newHashAlgorithm: 'BCRYPT' | 'ARGON2';
-  bcryptLogRounds: number;
-  argon2: { iterations: number; memoryKb: number; parallelism: number };
+  /** Id of the format new hashes are written in; it must have a writer. */
+  newHashAlgorithm: HashingAlgorithm;
   argon2PoolSize: number;
   scryptPoolSize: number;
   bcryptPoolSize: number;
-  /** Shared limits of all algorithms; without them, one slot per pool size and no deadline. */
+  /** Cost bounds for imported hashes; DEFAULT_COST_LIMITS when absent. */
+  importLimits?: HashCostLimits;
+  /** Shared limits of all formats; without them, one slot per pool size and no deadline. */
   scheduling?: SchedulingOptions;
 }
 
@@ -38,28 +42,24 @@ export interface HashOptions {
   background?: boolean;
 }
 
+/** Which check of §6.1 refused the hash: steps 4 and 5 come before the tenant check, the format check (7) after. */
+export type ImportFailureStage = 'EMPTY_HASH' | 'EMPTY_ALGORITHM' | 'UNSUPPORTED_ALGORITHM' | 'FORMAT';
+
 export type ImportCheck =
   | { status: 'OK'; hash: string; algorithm: HashingAlgorithm }
-  | { status: 'INVALID'; message: string }
+  | { status: 'INVALID'; stage: ImportFailureStage; message: string }
   | { status: 'SIGNER_KEY_MISSING' };
 
 export type VerifyOutcome = 'MATCH' | 'NO_MATCH' | 'UNPARSABLE' | 'SIGNER_KEY_MISSING';
 
-// Detection order of §6.6; the prefixes are disjoint, so the order only matters for readability.
-const VERIFIERS: ReadonlyArray<Verifier<unknown>> = [argon2Verifier, bcryptVerifier, idpScryptVerifier];
-
-const ALGORITHM_NAMES: Readonly<Record<string, Verifier<unknown>>> = {
-  ARGON2: argon2Verifier,
-  BCRYPT: bcryptVerifier,
-  IDP_SCRYPT: idpScryptVerifier,
-  FIREBASE_SCRYPT: idpScryptVerifier,
-};
-
 const GENERIC_INVALID = 'Password hash is in invalid format';
+// What writing a non-argon2 hash allocates (bcrypt's Blowfish state); argon2 allocates its configured memory.
+const NEW_HASH_MEMORY_BYTES = 4 * 1024 + 72;
+const ACCEPTED_NAMES = HASHING_ALGORITHM_NAMES.map((name) => name.toLowerCase()).join(', ');
 
 /** `hashingAlgorithm` as §6.1 step 5 reads it; undefined when it names no supported algorithm. */
 export function parseHashingAlgorithm(name: string): HashingAlgorithm | undefined {
-  return ALGORITHM_NAMES[javaTrim(name).toUpperCase()]?.id;
+  return findFormatByName(name)?.id;
 }
 
 export class PasswordHasher {
@@ -68,6 +68,8 @@ export class PasswordHasher {
   private readonly deadlineMs: number | undefined;
   // Keys single-flight entries, so that no plain digest of a password sits in memory.
   private readonly flightKeySecret = randomBytes(32);
+  private readonly writerFormat: HashFormat<unknown>;
+  private readonly importLimits: HashCostLimits;
   private decoyHash: Promise<string> | undefined;
 
   constructor(private readonly options: HashingOptions) {
@@ -75,7 +77,11 @@ export class PasswordHasher {
       this.signerKey = decodeBase64(options.signerKey);
       if (!this.signerKey) throw new Error("'idp_password_hashing_signer_key' is not valid base64");
     }
-    const poolSizes = { ARGON2: options.argon2PoolSize, BCRYPT: options.bcryptPoolSize, IDP_SCRYPT: options.scryptPoolSize };
+    const writerFormat = HASH_FORMATS.find((format) => format.id === options.newHashAlgorithm && format.writer);
+    if (!writerFormat) throw new Error(`new hashes cannot be written as ${options.newHashAlgorithm}`);
+    this.writerFormat = writerFormat;
+    this.importLimits = options.importLimits ?? DEFAULT_COST_LIMITS;
+    const poolSizes: Record<HashPool, number> = { ARGON2: options.argon2PoolSize, BCRYPT: options.bcryptPoolSize, SCRYPT: options.scryptPoolSize };
     for (const [name, size] of Object.entries(poolSizes)) {
       if (!Number.isInteger(size) || size < 1) throw new RangeError(`${name} pool size must be a positive integer, got ${size}`);
     }
@@ -91,36 +97,27 @@ export class PasswordHasher {
 
   checkImport(passwordHash: string, hashingAlgorithm?: string): ImportCheck {
     const hash = javaTrim(passwordHash);
-    if (hash === '') return invalid('Password hash cannot be an empty string');
+    if (hash === '') return invalid('EMPTY_HASH', errorMessage('PASSWORD_HASH_EMPTY'));
     if (hashingAlgorithm === undefined) return this.checkDetected(hash);
 
-    const name = javaTrim(hashingAlgorithm).toUpperCase();
-    if (name === '') return invalid('Hashing Algorithm cannot be an empty string');
-    const verifier = ALGORITHM_NAMES[name];
-    if (!verifier) return invalid('Unsupported password hashing algorithm');
-    if (verifier.needsSignerKey && !this.signerKey) return { status: 'SIGNER_KEY_MISSING' };
-    if (!verifier.hasPrefix(hash)) return invalid(verifier.invalidMessage);
-    const parsed = verifier.parse(hash);
-    if (!parsed.ok) return invalid(`${verifier.invalidMessage}: ${parsed.reason}`);
-    return { status: 'OK', hash, algorithm: verifier.id };
+    if (javaTrim(hashingAlgorithm) === '') return invalid('EMPTY_ALGORITHM', errorMessage('HASHING_ALGORITHM_EMPTY'));
+    const format = findFormatByName(hashingAlgorithm);
+    if (!format) return invalid('UNSUPPORTED_ALGORITHM', errorMessage('HASHING_ALGORITHM_UNSUPPORTED', ACCEPTED_NAMES));
+    if (format.needsSignerKey && !this.signerKey) return { status: 'SIGNER_KEY_MISSING' };
+    if (!format.hasPrefix(hash)) return invalid('FORMAT', errorMessage('PASSWORD_HASH_INVALID', format.invalidMessage, prefixReason(hash)));
+    const parsed = format.parse(hash, this.importLimits);
+    if (!parsed.ok) return invalid('FORMAT', errorMessage('PASSWORD_HASH_INVALID', format.invalidMessage, parsed.reason));
+    return { status: 'OK', hash, algorithm: format.id };
   }
 
   /** `lane` names the account whose verifications take turns with other accounts' (default: the stored hash). */
   async verify(password: string, storedHash: string, lane: string = storedHash): Promise<VerifyOutcome> {
-    const verifier = detect(storedHash);
-    if (!verifier) return 'UNPARSABLE';
-    const parsed = verifier.parse(storedHash);
-    if (this.lacksSignerKey(verifier, parsed)) return 'SIGNER_KEY_MISSING';
+    const format = detectFormat(storedHash);
+    if (!format) return 'UNPARSABLE';
+    const parsed = format.parse(storedHash);
+    if (this.lacksSignerKey(format, parsed)) return 'SIGNER_KEY_MISSING';
     if (!parsed.ok) return 'UNPARSABLE';
-    const context = { signerKey: this.signerKey };
-    const matched = await this.scheduler.schedule({
-      lane,
-      flightKey: createHmac('sha256', this.flightKeySecret).update(storedHash).update('\0').update(password).digest('base64'),
-      kind: verifier.id,
-      memoryBytes: verifier.memoryBytes(parsed.value),
-      deadlineMs: this.deadlineMs,
-      run: () => verifier.verify(password, parsed.value, context),
-    });
+    const matched = await this.runVerification(format, password, storedHash, parsed.value, lane);
     return matched ? 'MATCH' : 'NO_MATCH';
   }
 
@@ -135,45 +132,57 @@ export class PasswordHasher {
   }
 
   hash(password: string, { background = false }: HashOptions = {}): Promise<string> {
-    const argon2 = this.options.newHashAlgorithm === 'ARGON2';
+    const format = this.writerFormat;
     return this.scheduler.schedule({
       lane: background ? 'background' : `hash:${randomUUID()}`,
       laneLimit: background ? Math.max(1, (this.options.scheduling?.concurrency ?? 1) - 1) : 1,
-      kind: argon2 ? 'ARGON2' : 'BCRYPT',
-      memoryBytes: argon2 ? this.options.argon2.memoryKb * 1024 : BCRYPT_MEMORY_BYTES,
+      kind: format.pool,
+      memoryBytes: format.pool === 'ARGON2' ? this.options.argon2.memoryKb * 1024 : NEW_HASH_MEMORY_BYTES,
       deadlineMs: background ? undefined : this.deadlineMs,
-      run: () => (argon2 ? hashArgon2(password, this.options.argon2) : hashBcrypt(password, this.options.bcryptLogRounds)),
+      run: () => format.writer!.hash(password, this.options),
     });
   }
 
   needsRehash(storedHash: string): boolean {
-    if (this.options.newHashAlgorithm === 'ARGON2') {
-      const parsed = argon2Verifier.parse(storedHash);
-      return !parsed.ok || !hasArgon2Params(parsed.value, this.options.argon2);
-    }
-    const parsed = bcryptVerifier.parse(storedHash);
-    return !parsed.ok || parsed.value.cost !== effectiveBcryptCost(this.options.bcryptLogRounds);
+    const parsed = this.writerFormat.parse(storedHash);
+    return !parsed.ok || !this.writerFormat.writer!.isCurrent(parsed.value, this.options);
+  }
+
+  /** The one place a verification is scheduled: it waits for its turn and its memory, then runs off the event loop. */
+  private runVerification(format: HashFormat<unknown>, password: string, storedHash: string, parsed: unknown, lane: string): Promise<boolean> {
+    const context = { signerKey: this.signerKey };
+    return this.scheduler.schedule({
+      lane,
+      flightKey: createHmac('sha256', this.flightKeySecret).update(storedHash).update('\0').update(password).digest('base64'),
+      kind: format.pool,
+      memoryBytes: format.memoryBytes(parsed),
+      deadlineMs: this.deadlineMs,
+      run: () => format.verify(password, parsed, context),
+    });
   }
 
   private checkDetected(hash: string): ImportCheck {
-    const verifier = detect(hash);
-    if (!verifier) return invalid(GENERIC_INVALID);
-    const parsed = verifier.parse(hash);
-    if (this.lacksSignerKey(verifier, parsed)) return { status: 'SIGNER_KEY_MISSING' };
-    if (!parsed.ok) return invalid(`${GENERIC_INVALID}: ${parsed.reason}`);
-    return { status: 'OK', hash, algorithm: verifier.id };
+    const format = detectFormat(hash);
+    if (!format) return invalid('FORMAT', errorMessage('PASSWORD_HASH_INVALID', GENERIC_INVALID, prefixReason(hash)));
+    const parsed = format.parse(hash, this.importLimits);
+    if (this.lacksSignerKey(format, parsed)) return { status: 'SIGNER_KEY_MISSING' };
+    if (!parsed.ok) return invalid('FORMAT', errorMessage('PASSWORD_HASH_INVALID', GENERIC_INVALID, parsed.reason));
+    return { status: 'OK', hash, algorithm: format.id };
   }
 
   /** Only a hash that has the full shape of the scrypt variant asks for the key (§6.1, absent algorithm). */
-  private lacksSignerKey(verifier: Verifier<unknown>, parsed: ParseResult<unknown>): boolean {
-    return verifier.needsSignerKey && !this.signerKey && (parsed.ok || parsed.recognised === true);
+  private lacksSignerKey(format: HashFormat<unknown>, parsed: ParseResult<unknown>): boolean {
+    return format.needsSignerKey && !this.signerKey && (parsed.ok || parsed.recognised === true);
   }
 }
 
-function detect(hash: string): Verifier<unknown> | undefined {
-  return VERIFIERS.find((verifier) => verifier.hasPrefix(hash));
+/** Why a string is not in the expected format; undefined when there is nothing more specific to say. */
+function prefixReason(hash: string): string | undefined {
+  const other = detectFormat(hash);
+  if (other) return `the hash is in the ${other.id} format; set hashingAlgorithm to ${other.id.toLowerCase()}`;
+  return describeUnknownHash(hash);
 }
 
-function invalid(message: string): ImportCheck {
-  return { status: 'INVALID', message };
+function invalid(stage: ImportFailureStage, message: string): ImportCheck {
+  return { status: 'INVALID', stage, message };
 }

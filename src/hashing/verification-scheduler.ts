@@ -209,10 +209,10 @@ export class VerificationScheduler {
     return this.memoryInUse + bytes <= this.limits.memoryBudgetBytes || this.active === 0;
   }
 
-  // Costly operations (each over an eighth of the budget: hostile or unusually strong imported hashes) share at most
+  // Costly operations (each over a quarter of the budget: hostile or unusually strong imported hashes) share at most
   // three quarters of the budget and all slots but one, so a storm of them never stops ordinary sign-ins.
   private isHeavy(bytes: number): boolean {
-    return bytes > this.limits.memoryBudgetBytes / 8;
+    return bytes > this.limits.memoryBudgetBytes / 4;
   }
 
   private heavyHasRoom(bytes: number): boolean {

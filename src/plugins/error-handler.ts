@@ -2,7 +2,7 @@ import fp from 'fastify-plugin';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config/config.js';
 import { CoreError, coreError } from '../errors.js';
-import { describeError } from '../db/database-errors.js';
+import { describeError } from '../db/pg-errors.js';
 import { jsonContentType, textContentType } from '../http/reply.js';
 import { resolvedPathOf, runPipelineChecks } from './request-pipeline.js';
 
@@ -34,7 +34,7 @@ function toCoreError(error: FastifyError, bodyLimit: number): CoreError | undefi
 }
 
 export function sendError(reply: FastifyReply, error: CoreError): void {
-  if (error.headers) void reply.headers(error.headers);
+  if (error.retryAfterSeconds !== undefined) void reply.header('retry-after', String(error.retryAfterSeconds));
   if (error.jsonBody) {
     void reply.code(error.statusCode).type(jsonContentType).send(JSON.stringify(error.jsonBody));
     return;
@@ -58,9 +58,8 @@ export default fp(
     app.setNotFoundHandler(async (request, reply) => {
       const resolved = resolvedPathOf(request);
       if (!resolved?.known) return sendError(reply, coreError('NOT_FOUND'));
-      const scope = resolved.routePath === '/' || resolved.routePath === '/hello' ? 'open' : 'tenant';
       try {
-        runPipelineChecks(request, config, scope);
+        runPipelineChecks(request, config);
       } catch (error) {
         return sendError(reply, error as CoreError);
       }

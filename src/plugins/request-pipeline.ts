@@ -1,19 +1,16 @@
 import crypto from 'node:crypto';
 import fp from 'fastify-plugin';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import type { Config } from '../config/config.js';
 import { coreError } from '../errors.js';
 import type { ResolvedPath } from '../http/path-resolver.js';
 import { cdiAtLeast, compareCdiVersions, isSupportedCdiVersion, parseCdiVersion, type CdiVersion } from '../http/cdi-version.js';
+import { exemptionFor } from '../http/exempt-paths.js';
+import { routeMarker } from '../http/route.js';
 
-// 'open': /hello and / (no API key, any well-formed cdi-version); 'app' and 'tenant' as in contract §1.2;
-// 'custom': the handler decides between app and tenant scope (it calls assertAppScope / assertTenantScope).
-export type RouteScope = 'open' | 'app' | 'tenant' | 'custom';
+export { assertAppScope, assertTenantScope } from '../http/scope.js';
 
 declare module 'fastify' {
-  interface FastifyContextConfig {
-    scope?: RouteScope;
-  }
   interface FastifyRequest {
     appId: string;
     tenantId: string;
@@ -34,15 +31,17 @@ function digest(value: string): Buffer {
 
 // The checks every known route runs before its handler, in the reference's order (contract §1.6):
 // IP filter, API key, cdi-version format/max/min, old versions with a tenant, cdi-version membership.
-export function runPipelineChecks(request: FastifyRequest, config: Config, scope: RouteScope): void {
+// The app/tenant check comes later, in each route (src/http/route.ts), after its input checks.
+export function runPipelineChecks(request: FastifyRequest, config: Config): void {
   const resolved = resolvedPathOf(request);
   request.appId = resolved?.appId ?? 'public';
   request.tenantId = resolved?.tenantId ?? 'public';
+  const exemption = exemptionFor(resolved?.routePath);
 
   const ip = request.ip;
   if ((config.ip_allow_regex && !config.ip_allow_regex.test(ip)) || config.ip_deny_regex?.test(ip)) throw coreError('IP_NOT_ALLOWED');
 
-  if (scope !== 'open' && config.api_keys) {
+  if (!exemption.apiKey && config.api_keys) {
     const given = apiKeyOf(request);
     const givenDigest = digest(given ?? '');
     // Compare every key, digest against digest, so timing says nothing about which key or how much matched.
@@ -64,8 +63,7 @@ export function runPipelineChecks(request: FastifyRequest, config: Config, scope
   }
   request.cdiVersion = version;
   if (!cdiAtLeast(version, '3.0') && request.tenantId !== 'public') throw coreError('NOT_FOUND');
-  const versionExempt = scope === 'open' || resolved?.routePath === '/apiversion';
-  if (!versionExempt && !isSupportedCdiVersion(version)) throw coreError('CDI_VERSION_NOT_SUPPORTED', version.text);
+  if (!exemption.cdiVersionMembership && !isSupportedCdiVersion(version)) throw coreError('CDI_VERSION_NOT_SUPPORTED', version.text);
 }
 
 function apiKeyOf(request: FastifyRequest): string | undefined {
@@ -78,23 +76,6 @@ function apiKeyOf(request: FastifyRequest): string | undefined {
   return /^bearer /i.test(trimmed) ? trimmed.slice('bearer '.length).trim() : trimmed;
 }
 
-export function assertTenantScope(request: FastifyRequest): void {
-  if (request.appId !== 'public' || request.tenantId !== 'public') throw coreError('TENANT_NOT_FOUND', request.appId, request.tenantId);
-}
-
-export function assertAppScope(request: FastifyRequest): void {
-  if (request.appId !== 'public') throw coreError('TENANT_NOT_FOUND', request.appId, request.tenantId);
-  if (request.tenantId !== 'public' && cdiAtLeast(request.cdiVersion, '5.0')) throw coreError('APP_SPECIFIC_API');
-}
-
-function assertScope(request: FastifyRequest, scope: RouteScope): void {
-  if (scope === 'tenant') assertTenantScope(request);
-  else if (scope === 'app') assertAppScope(request);
-  else if (scope === 'open' && resolvedPathOf(request)?.routePath === '/' && (request.appId !== 'public' || request.tenantId !== 'public')) {
-    throw coreError('NOT_FOUND');
-  }
-}
-
 export default fp(
   async (app, { config }: { config: Config }) => {
     app.decorateRequest('appId', 'public');
@@ -103,12 +84,14 @@ export default fp(
     app.addHook('onRequest', async (request: FastifyRequest) => {
       // Unknown paths and methods are answered by the not-found handler, which runs these checks itself.
       if (request.is404) return;
-      runPipelineChecks(request, config, request.routeOptions.config.scope ?? 'tenant');
+      runPipelineChecks(request, config);
+      const { appId, tenantId } = request;
+      const publicOnly = exemptionFor(request.routeOptions.url).publicTenantOnly;
+      if (publicOnly && (appId !== 'public' || tenantId !== 'public')) throw coreError('NOT_FOUND');
     });
-    // After body/query validation: the contract checks app and tenant existence once the input is parsed.
-    app.addHook('preHandler', async (request: FastifyRequest, _reply: FastifyReply) => {
-      if (request.is404) return;
-      assertScope(request, request.routeOptions.config.scope ?? 'tenant');
+    // A route declared any other way would skip its app/tenant check.
+    app.addHook('onRoute', (route) => {
+      if (route.config?.[routeMarker] !== true) throw new Error(`${String(route.method)} ${route.url} must be declared with defineRoute`);
     });
   },
   { name: 'request-pipeline' },

@@ -1,6 +1,6 @@
 import type { Static } from '@sinclair/typebox';
-import type { UserRow } from '../db/users-repository.js';
-import type { UserSchema } from '../schemas/common.js';
+import type { UserRow } from './repository.js';
+import type { UserSchema } from '../http/schemas.js';
 import { cdiAtLeast, type CdiVersion } from '../http/cdi-version.js';
 
 export type WireUser = Static<typeof UserSchema>;

@@ -67,6 +67,14 @@ export function firebaseJsonExport(users: object[]): string {
   return `{"users": [\n${users.map((user) => JSON.stringify(user, null, 2)).join(',\n')}]\n}`;
 }
 
+export interface ExportedProvider {
+  providerId: string;
+  rawId: string;
+  email?: string;
+  displayName?: string;
+  photoUrl?: string;
+}
+
 export interface CsvAccount {
   localId: string;
   email?: string;
@@ -74,26 +82,50 @@ export interface CsvAccount {
   passwordHash?: string;
   salt?: string;
   displayName?: string;
+  photoUrl?: string;
   google?: { rawId: string; email?: string };
   github?: { rawId: string; email?: string };
+  providerUserInfo?: ExportedProvider[];
   createdAt?: number;
+  lastSignedInAt?: number;
   phoneNumber?: string;
   disabled?: boolean;
   customAttributes?: string;
 }
 
-/** One line of the platform's CSV export: 28 columns and a trailing comma, no header. */
+// Where auth:export --format=csv puts each provider's four columns (raw id, email, display name, photo URL).
+const CSV_PROVIDER_START: Record<string, number> = {
+  'google.com': 7, 'facebook.com': 11, 'twitter.com': 15, 'github.com': 19, 'apple.com': 28, 'microsoft.com': 32,
+  'gc.apple.com': 36, 'playgames.google.com': 40, 'linkedin.com': 44, 'yahoo.com': 48,
+};
+
+/** A display name as the exporter writes it: wrapped in quotes when it holds a comma, inner quotes left alone. */
+const exporterEscape = (value: string | undefined) => (value?.includes(',') ? `"${value}"` : value ?? '');
+
+/** One line of the platform's CSV export: 52 columns and a trailing comma, no header. */
 export function firebaseCsvLine(account: CsvAccount): string {
-  const cells: string[] = Array(28).fill('');
+  const cells: string[] = Array(52).fill('');
   cells[0] = account.localId;
   cells[1] = account.email ?? '';
   cells[2] = String(account.emailVerified ?? false);
   cells[3] = account.passwordHash ?? '';
   cells[4] = account.salt ?? '';
-  cells[5] = account.displayName?.includes(',') ? `"${account.displayName}"` : account.displayName ?? '';
-  if (account.google) [cells[7], cells[8]] = [account.google.rawId, account.google.email ?? ''];
-  if (account.github) [cells[19], cells[20]] = [account.github.rawId, account.github.email ?? ''];
+  cells[5] = exporterEscape(account.displayName);
+  cells[6] = account.photoUrl ?? '';
+  const providers = [
+    ...(account.google ? [{ providerId: 'google.com', ...account.google }] : []),
+    ...(account.github ? [{ providerId: 'github.com', ...account.github }] : []),
+    ...(account.providerUserInfo ?? []),
+  ];
+  for (const provider of providers) {
+    const start = CSV_PROVIDER_START[provider.providerId];
+    cells[start] = provider.rawId;
+    cells[start + 1] = provider.email ?? '';
+    cells[start + 2] = exporterEscape(provider.displayName);
+    cells[start + 3] = provider.photoUrl ?? '';
+  }
   cells[23] = account.createdAt === undefined ? '' : String(account.createdAt);
+  cells[24] = account.lastSignedInAt === undefined ? '' : String(account.lastSignedInAt);
   cells[25] = account.phoneNumber ?? '';
   cells[26] = String(account.disabled ?? false);
   cells[27] = account.customAttributes === undefined ? '' : `"${account.customAttributes.replace(/"/g, '""')}"`;

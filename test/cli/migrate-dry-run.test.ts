@@ -43,16 +43,17 @@ describe('migrate --dry-run', () => {
     expect(fs.readdirSync(temp.dir).sort()).toEqual(['users.ndjson']);
     expect(result.stdout).toBe([
       `Dry run of ${file} (ndjson) into ${core.url}`,
-      '  users read                                       6',
-      '  would be imported                                2',
-      '  already in the core (sent twice or earlier run)  1',
-      '  conflict with existing users                     1',
-      '  invalid                                          2',
-      '  skipped                                          0',
-      '  imported with one login method of several        1',
+      '  users read                                 6',
+      '  would be imported                          2',
+      '  already in the core before this run        1',
+      '  would fail                                 1',
+      '  invalid                                    2',
+      '  skipped                                    0',
+      '  imported with one login method of several  1',
+      '  imported without some of their data        0',
       '',
       'Would not be imported:',
-      '  old-3 (record 3, conflicts with an existing user): E003: A user with email taken@example.com already exists in emailpassword loginMethod.',
+      '  old-3 (record 3, conflicts with another user in the core): emailpassword user taken@example.com already exists in the core as another user (someone-else)',
       '  old-4 (record 4, refused by the core): Password hash is in invalid BCrypt format: salt and hash must be exactly 53 characters, got 5',
       '  old-5 (record 5, invalid in the export): a third-party user needs an email',
       '',
@@ -78,7 +79,7 @@ describe('migrate --dry-run', () => {
     const report = JSON.parse(fs.readFileSync(reportPath, 'utf8'));
     expect(report).toMatchObject({
       dryRun: true,
-      totals: { read: 1, wouldImport: 1, alreadyImported: 0, conflicts: 0, invalid: 0, skipped: 0, withCollisions: 0 },
+      totals: { read: 1, wouldImport: 1, alreadyImported: 0, wouldFail: 0, invalid: 0, skipped: 0, withCollisions: 0, withDataNotCarried: 0 },
       notImported: [],
       canary: [{ email: 'alice@example.com', result: 'password verifies against the export (checked locally: dry run)' }],
     });

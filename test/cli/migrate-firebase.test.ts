@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { countRows } from '../helper.js';
+import { call, countRows } from '../helper.js';
 import { firebaseCsvLine, firebaseJsonExport, firebasePassword, hashConfigBlock, makeTempDir, urlSafe, type ExportedPassword } from './fixtures.js';
-import { migrateArgs, runCommand, signIn, startCore, userById, type RunningCore } from './harness.js';
+import { apiKey, migrateArgs, runCommand, signIn, startCore, userById, type RunningCore } from './harness.js';
 
 const created = 1_600_000_000_000;
 
@@ -40,14 +40,17 @@ describe('migrate firebase', () => {
     expect(result.stderr).toContain('canary alice@example.com: imported and signed in');
     expect(result.code).toBe(1);
     const report = JSON.parse(fs.readFileSync(`${file}.migrate-report.json`, 'utf8'));
+    const coreId = (await call(core.t.app, 'GET', '/bulk-import/core-identity', { headers: { 'api-key': apiKey } })).json;
     expect({ ...report, startedAt: 'x', finishedAt: 'x' }).toEqual({
       source: 'firebase',
       file,
       coreUrl: core.url,
+      coreId: (coreId as { coreId: string }).coreId,
       dryRun: false,
+      partial: false,
       startedAt: 'x',
       finishedAt: 'x',
-      totals: { read: 7, imported: 5, alreadyImported: 0, failed: 0, invalid: 1, skipped: 1, stillQueued: 0, withCollisions: 1 },
+      totals: { read: 7, imported: 5, alreadyImported: 0, failed: 0, invalid: 1, skipped: 1, stillQueued: 0, withCollisions: 1, withDataNotCarried: 0 },
       notImported: [
         { user: 'fb-broken', record: 6, stage: 'source', reason: 'passwordHash is not valid Base64' },
         { user: 'fb-off', record: 7, stage: 'skipped', reason: 'disabled in the source (pass --include-disabled to import disabled users)' },
@@ -57,8 +60,12 @@ describe('migrate firebase', () => {
         imported: { recipeId: 'emailpassword', email: 'carol@example.com' },
         notImported: [{ recipeId: 'thirdparty', email: 'carol@gmail.com', thirdPartyId: 'google', thirdPartyUserId: 'g-carol' }],
       }],
+      notCarried: [],
       canary: [{ email: 'alice@example.com', result: 'imported and signed in' }],
+      created: ['fb-alice', 'fb-bob', 'fb-carol', 'fb-google', 'fb-phone'].map((user, i) => ({ user, record: i + 1, userId: expect.any(String) })),
     });
+    const internalIds = (await core.t.db.pool.query<{ user_id: string }>('SELECT user_id FROM users')).rows.map((row) => row.user_id);
+    expect(report.created.map((entry: { userId: string }) => entry.userId).sort()).toEqual(internalIds.sort());
     expect(result.stdout).toContain('fb-broken (record 6, invalid in the export): passwordHash is not valid Base64');
     expect(result.stdout).toContain('fb-carol (record 3): kept emailpassword carol@example.com; not imported: thirdparty google/g-carol carol@gmail.com');
 
@@ -75,7 +82,10 @@ describe('migrate firebase', () => {
     expect((await userById(core, 'fb-alice')).loginMethods[0]).toMatchObject({ verified: true, timeJoined: created });
 
     const state = JSON.parse(fs.readFileSync(`${file}.migrate-state.json`, 'utf8'));
-    expect(state).toMatchObject({ recordsDone: 7, usersQueued: 4, canaryImported: ['alice@example.com'], rejected: [] });
+    expect(state).toMatchObject({ recordsDone: 7, usersQueued: 4, canaryCreated: [{ email: 'alice@example.com', userId: expect.any(String) }], rejected: [] });
+    expect(fs.readFileSync(`${file}.migrate-state.json`, 'utf8')).not.toContain(alice.passwordHash);
+    expect(fs.readFileSync(`${file}.migrate-report.json`, 'utf8')).not.toContain(alice.passwordHash);
+    expect(result.stdout + result.stderr).not.toContain(alice.passwordHash);
   });
 
   it('imports the CSV export, and running the same command again changes nothing', async () => {
@@ -98,7 +108,7 @@ describe('migrate firebase', () => {
         expect(run.stdout).not.toContain('Not imported');
       }
       expect(first.stderr).toContain('canary bob@example.com: imported and signed in');
-      expect(second.stderr).toContain('resuming: 3 users of the export were handled by an earlier run');
+      expect(second.stderr).toContain('resuming: 3 users of the export were handled by an earlier invocation of this run');
       expect(second.stderr).toContain('canary bob@example.com: was already in the core; signed in');
       expect(await countRows(core2.t.db, 'users')).toBe(3);
       expect(await countRows(core2.t.db, 'bulk_import_users')).toBe(0);

@@ -41,7 +41,7 @@ describe('migrate auth0 and generic files', () => {
 
     expect(result.code).toBe(1);
     const report = JSON.parse(fs.readFileSync(`${users}.migrate-report.json`, 'utf8'));
-    expect(report.totals).toEqual({ read: 5, imported: 4, alreadyImported: 0, failed: 0, invalid: 1, skipped: 0, stillQueued: 0, withCollisions: 1 });
+    expect(report.totals).toEqual({ read: 5, imported: 4, alreadyImported: 0, failed: 0, invalid: 1, skipped: 0, stillQueued: 0, withCollisions: 1, withDataNotCarried: 0 });
     expect(report.notImported).toEqual([
       { user: 'auth0|a5', record: 5, stage: 'source', reason: 'no password hash for nohash@example.com in the password-hash export' },
     ]);
@@ -79,7 +79,7 @@ describe('migrate auth0 and generic files', () => {
     expect(fromCsv.stderr).toContain('canary gina@example.com: imported and signed in');
     expect(fromCsv.code).toBe(0);
     expect(JSON.parse(fs.readFileSync(`${csv}.migrate-report.json`, 'utf8')).totals)
-      .toEqual({ read: 4, imported: 4, alreadyImported: 0, failed: 0, invalid: 0, skipped: 0, stillQueued: 0, withCollisions: 0 });
+      .toEqual({ read: 4, imported: 4, alreadyImported: 0, failed: 0, invalid: 0, skipped: 0, stillQueued: 0, withCollisions: 0, withDataNotCarried: 0 });
     expect(await signIn(core, 'gina@example.com', 'gina-pw')).toBe('OK');
     expect(await signIn(core, 'hank@example.com', 'hank-pw')).toBe('OK');
     expect(await userById(core, 'csv-3')).toMatchObject({ thirdParty: [{ id: 'github', userId: '9001' }] });
@@ -87,7 +87,7 @@ describe('migrate auth0 and generic files', () => {
 
     expect(fromNdjson.code).toBe(1);
     const report = JSON.parse(fs.readFileSync(`${lines}.migrate-report.json`, 'utf8'));
-    expect(report.totals).toEqual({ read: 3, imported: 2, alreadyImported: 0, failed: 0, invalid: 1, skipped: 0, stillQueued: 0, withCollisions: 1 });
+    expect(report.totals).toEqual({ read: 3, imported: 2, alreadyImported: 0, failed: 0, invalid: 1, skipped: 0, stillQueued: 0, withCollisions: 1, withDataNotCarried: 0 });
     expect(report.notImported).toEqual([{ user: 'nd-3', record: 3, stage: 'validation',
       reason: 'Password hash is in invalid BCrypt format: salt and hash must be exactly 53 characters, got 8' }]);
     expect(report.collisions).toEqual([{ user: 'nd-2', record: 2, imported: { recipeId: 'emailpassword', email: 'kim@example.com' },

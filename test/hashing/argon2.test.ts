@@ -1,13 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { argon2Verifier, hashArgon2, hasArgon2Params, parseArgon2 } from '../../src/hashing/argon2.js';
+import { argon2Format, hashArgon2, hasArgon2Params, parseArgon2 } from '../../src/hashing/argon2.js';
 import { ARGON2_VECTORS, flipDigestCharacter } from './vectors.js';
 
 const SALT = 'c29tZXNhbHRzb21lc2FsdA'; // 16 bytes
 const DIGEST = 'ZGlnZXN0ZGlnZXN0ZGlnZXN0ZGlnZXN0'; // 24 bytes
+const NOT_CANONICAL = 'hash is not canonical unpadded base64 (characters missing or changed?)';
+const digestBytes = (bytes: number) => `hash decodes to ${bytes} bytes; expected a multiple of 4 from 16 to 128 (truncated?)`;
 
 async function verify(password: string, hash: string): Promise<boolean | string> {
-  const parsed = argon2Verifier.parse(hash);
-  return parsed.ok ? argon2Verifier.verify(password, parsed.value, {}) : parsed.reason;
+  const parsed = argon2Format.parse(hash);
+  return parsed.ok ? argon2Format.verify(password, parsed.value, {}) : parsed.reason;
 }
 
 describe('argon2 verifier with @node-rs/argon2 vectors', () => {
@@ -68,8 +70,13 @@ describe('argon2 parse', () => {
     { description: 'padded salt', hash: `$argon2id$v=19$m=64,t=1,p=1$${SALT}==$${DIGEST}`, reason: 'salt is not valid unpadded base64' },
     { description: 'URL-safe salt', hash: `$argon2id$v=19$m=64,t=1,p=1$${SALT.slice(1)}_$${DIGEST}`, reason: 'salt is not valid unpadded base64' },
     { description: '7-byte salt', hash: `$argon2id$v=19$m=64,t=1,p=1$c2FsdHNhbA$${DIGEST}`, reason: 'salt must be at least 8 bytes' },
-    { description: 'impossible digest length', hash: `$argon2id$v=19$m=64,t=1,p=1$${SALT}$${DIGEST}A`, reason: 'hash is not valid unpadded base64' },
-    { description: '3-byte digest', hash: `$argon2id$v=19$m=64,t=1,p=1$${SALT}$YWJj`, reason: 'hash must be at least 4 bytes' },
+    { description: 'impossible digest length', hash: `$argon2id$v=19$m=64,t=1,p=1$${SALT}$${DIGEST}A`, reason: NOT_CANONICAL },
+    { description: '3-byte digest', hash: `$argon2id$v=19$m=64,t=1,p=1$${SALT}$YWJj`, reason: digestBytes(3) },
+    { description: 'digest one character short', hash: `$argon2id$v=19$m=64,t=1,p=1$${SALT}$${DIGEST.slice(0, -1)}`, reason: NOT_CANONICAL },
+    { description: 'digest eight characters short', hash: `$argon2id$v=19$m=64,t=1,p=1$${SALT}$${DIGEST.slice(0, -8)}`, reason: digestBytes(18) },
+    { description: '17-byte digest', hash: `$argon2id$v=19$m=64,t=1,p=1$${SALT}$ZGlnZXN0ZGlnZXN0ZGlnZXM`, reason: digestBytes(17) },
+    { description: 'unused low bits set in the digest', hash: `$argon2id$v=19$m=64,t=1,p=1$${SALT}$${SALT.slice(0, -1)}B`, reason: NOT_CANONICAL },
+    { description: 'unused low bits set in the salt', hash: `$argon2id$v=19$m=64,t=1,p=1$${SALT.slice(0, -1)}B$${DIGEST}`, reason: 'salt is not valid unpadded base64' },
   ])('rejects $description', ({ hash, reason }) => {
     expect(parseArgon2(hash)).toEqual({ ok: false, reason, recognised: false });
   });

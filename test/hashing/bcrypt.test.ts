@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { bcryptVerifier, hashBcrypt, parseBcrypt } from '../../src/hashing/bcrypt.js';
+import { bcryptFormat, hashBcrypt, parseBcrypt } from '../../src/hashing/bcrypt.js';
 import { BCRYPT_VECTORS, flipDigestCharacter } from './vectors.js';
 
 const BODY = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ./';
 const VALID_TAIL = BODY.slice(0, 53);
 
 async function verify(password: string, hash: string): Promise<boolean | string> {
-  const parsed = bcryptVerifier.parse(hash);
-  return parsed.ok ? bcryptVerifier.verify(password, parsed.value, {}) : parsed.reason;
+  const parsed = bcryptFormat.parse(hash);
+  return parsed.ok ? bcryptFormat.verify(password, parsed.value, {}) : parsed.reason;
 }
 
 describe('bcrypt verifier with bcryptjs vectors', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { computeIdpScrypt, idpScryptVerifier, parseIdpScrypt } from '../../src/hashing/idp-scrypt.js';
+import { computeIdpScrypt, idpScryptFormat, parseIdpScrypt } from '../../src/hashing/idp-scrypt.js';
 import { NON_ASCII_PASSWORD, PUBLISHED_SCRYPT, PUBLISHED_SCRYPT_HASH, SCRYPT_VECTORS, SIGNER_KEY, flipDigestCharacter } from './vectors.js';
 
 const signerKey = Buffer.from(SIGNER_KEY, 'base64');
@@ -7,8 +7,8 @@ const HASH = PUBLISHED_SCRYPT.hash;
 const SALT = PUBLISHED_SCRYPT.salt;
 
 async function verify(password: string, hash: string): Promise<boolean | string> {
-  const parsed = idpScryptVerifier.parse(hash);
-  return parsed.ok ? idpScryptVerifier.verify(password, parsed.value, { signerKey }) : parsed.reason;
+  const parsed = idpScryptFormat.parse(hash);
+  return parsed.ok ? idpScryptFormat.verify(password, parsed.value, { signerKey }) : parsed.reason;
 }
 
 describe('scrypt variant with the published vector and firebase-scrypt vectors', () => {
@@ -40,7 +40,7 @@ describe('scrypt variant with the published vector and firebase-scrypt vectors',
     const parsed = parseIdpScrypt(PUBLISHED_SCRYPT_HASH);
     if (!parsed.ok) throw new Error(parsed.reason);
     const otherKey = Buffer.alloc(signerKey.length, 7);
-    expect(await idpScryptVerifier.verify(PUBLISHED_SCRYPT.password, parsed.value, { signerKey: otherKey })).toBe(false);
+    expect(await idpScryptFormat.verify(PUBLISHED_SCRYPT.password, parsed.value, { signerKey: otherKey })).toBe(false);
   });
 });
 

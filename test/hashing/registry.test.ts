@@ -1,10 +1,12 @@
 import { describe, expect, it } from 'vitest';
+import { HASHING_ALGORITHM_NAMES } from '../../src/hashing/formats.js';
 import { javaTrim } from '../../src/normalise/java-trim.js';
 import {
   parseHashingAlgorithm,
   PasswordHasher,
   type HashingOptions,
   type ImportCheck,
+  type ImportFailureStage,
 } from '../../src/hashing/registry.js';
 import {
   ARGON2_VECTORS,
@@ -39,7 +41,16 @@ const GENERIC_MSG = 'Password hash is in invalid format';
 const SCRYPT_SHAPE = 'expected $f_scrypt$<hash>$<salt>$m=<mem_cost>$r=<rounds>$s=<separator>';
 
 const ok = (hash: string, algorithm: string): ImportCheck => ({ status: 'OK', hash, algorithm } as ImportCheck);
-const invalid = (message: string): ImportCheck => ({ status: 'INVALID', message });
+const ACCEPTED = HASHING_ALGORITHM_NAMES.map((name) => name.toLowerCase()).join(', ');
+const UNSUPPORTED_MSG = `Unsupported password hashing algorithm: use one of ${ACCEPTED} (any case)`;
+const INPUT_STAGES: Record<string, ImportFailureStage> = {
+  'Password hash cannot be an empty string': 'EMPTY_HASH',
+  'Hashing Algorithm cannot be an empty string': 'EMPTY_ALGORITHM',
+  [UNSUPPORTED_MSG]: 'UNSUPPORTED_ALGORITHM',
+};
+const invalid = (message: string): ImportCheck => ({ status: 'INVALID', stage: INPUT_STAGES[message] ?? 'FORMAT', message });
+const PLAIN_REASON = 'this is not a hash format this core knows (a plain-text password, or a bare digest without its prefix?)';
+const C_REASON = '$2c$ is not a bcrypt variant this core verifies (bcrypt writes $2a$, $2b$, $2x$ or $2y$)';
 const KEY_MISSING: ImportCheck = { status: 'SIGNER_KEY_MISSING' };
 const argon2With = (params: string) => ARGON2.replace(/m=\d+,t=\d+,p=\d+/, params);
 
@@ -50,17 +61,17 @@ describe('PasswordHasher.checkImport (§6.1 steps 4, 5 and 7)', () => {
     { description: 'empty hash wins over a bad algorithm', hash: ' ', algorithm: 'md5', expected: invalid('Password hash cannot be an empty string') },
     { description: 'empty algorithm', hash: BCRYPT, algorithm: '', expected: invalid('Hashing Algorithm cannot be an empty string') },
     { description: 'blank algorithm', hash: 'x', algorithm: '  \t', expected: invalid('Hashing Algorithm cannot be an empty string') },
-    { description: 'unsupported algorithm', hash: BCRYPT, algorithm: 'md5', expected: invalid('Unsupported password hashing algorithm') },
-    { description: 'dash instead of underscore', hash: PUBLISHED_SCRYPT_HASH, algorithm: 'firebase-scrypt', expected: invalid('Unsupported password hashing algorithm') },
-    { description: 'non-breaking space is not trimmed', hash: BCRYPT, algorithm: '\u00a0BCRYPT', expected: invalid('Unsupported password hashing algorithm') },
+    { description: 'unsupported algorithm', hash: BCRYPT, algorithm: 'md5', expected: invalid(UNSUPPORTED_MSG) },
+    { description: 'dash instead of underscore', hash: PUBLISHED_SCRYPT_HASH, algorithm: 'firebase-scrypt', expected: invalid(UNSUPPORTED_MSG) },
+    { description: 'non-breaking space is not trimmed', hash: BCRYPT, algorithm: '\u00a0BCRYPT', expected: invalid(UNSUPPORTED_MSG) },
     { description: 'BcRyPt', hash: BCRYPT, algorithm: 'BcRyPt', expected: ok(BCRYPT, 'BCRYPT') },
     { description: '" argon2 "', hash: ARGON2, algorithm: ' argon2 ', expected: ok(ARGON2, 'ARGON2') },
     { description: 'firebase_scrypt', hash: PUBLISHED_SCRYPT_HASH, algorithm: 'firebase_scrypt', expected: ok(PUBLISHED_SCRYPT_HASH, 'IDP_SCRYPT') },
     { description: 'idp_scrypt', hash: PUBLISHED_SCRYPT_HASH, algorithm: 'idp_scrypt', expected: ok(PUBLISHED_SCRYPT_HASH, 'IDP_SCRYPT') },
     { description: 'hash is trimmed', hash: `\n ${BCRYPT}\t`, algorithm: undefined, expected: ok(BCRYPT, 'BCRYPT') },
-    { description: 'BCRYPT given an argon2 hash', hash: ARGON2, algorithm: 'BCRYPT', expected: invalid(BCRYPT_MSG) },
-    { description: 'ARGON2 given a bcrypt hash', hash: BCRYPT, algorithm: 'ARGON2', expected: invalid(ARGON2_MSG) },
-    { description: 'IDP_SCRYPT given a bcrypt hash', hash: BCRYPT, algorithm: 'IDP_SCRYPT', expected: invalid(SCRYPT_MSG) },
+    { description: 'BCRYPT given an argon2 hash', hash: ARGON2, algorithm: 'BCRYPT', expected: invalid(`${BCRYPT_MSG}: the hash is in the ARGON2 format; set hashingAlgorithm to argon2`) },
+    { description: 'ARGON2 given a bcrypt hash', hash: BCRYPT, algorithm: 'ARGON2', expected: invalid(`${ARGON2_MSG}: the hash is in the BCRYPT format; set hashingAlgorithm to bcrypt`) },
+    { description: 'IDP_SCRYPT given a bcrypt hash', hash: BCRYPT, algorithm: 'IDP_SCRYPT', expected: invalid(`${SCRYPT_MSG}: the hash is in the BCRYPT format; set hashingAlgorithm to bcrypt`) },
     { description: 'bcrypt cost 03', hash: `$2a$03${BCRYPT.slice(6)}`, algorithm: 'BCRYPT', expected: invalid(`${BCRYPT_MSG}: cost must be between 04 and 31`) },
     { description: 'truncated bcrypt', hash: BCRYPT.slice(0, 50), algorithm: 'bcrypt', expected: invalid(`${BCRYPT_MSG}: salt and hash must be exactly 53 characters, got 43`) },
     { description: 'argon2 m=4194305', hash: argon2With('m=4194305,t=1,p=1'), algorithm: 'ARGON2', expected: invalid(`${ARGON2_MSG}: memory must be at most 4194304 KiB`) },
@@ -71,8 +82,8 @@ describe('PasswordHasher.checkImport (§6.1 steps 4, 5 and 7)', () => {
     { description: 'scrypt r=33', hash: `${SCRYPT_PARAMS}$m=14$r=33$s=Bw==`, algorithm: 'IDP_SCRYPT', expected: invalid(`${SCRYPT_MSG}: rounds must be between 1 and 32`) },
     { description: 'scrypt over 1 GiB', hash: `${SCRYPT_PARAMS}$m=19$r=17$s=Bw==`, algorithm: 'IDP_SCRYPT', expected: invalid(`${SCRYPT_MSG}: 128 * 2^mem_cost * rounds must not exceed 1 GiB`) },
     { description: 'scrypt without s=', hash: `${SCRYPT_PARAMS}$m=14$r=8`, algorithm: 'IDP_SCRYPT', expected: invalid(`${SCRYPT_MSG}: ${SCRYPT_SHAPE}`) },
-    { description: 'detected: unknown format', hash: 'plaintext', algorithm: undefined, expected: invalid(GENERIC_MSG) },
-    { description: 'detected: $2c$ is not a bcrypt prefix', hash: `$2c${BCRYPT.slice(3)}`, algorithm: undefined, expected: invalid(GENERIC_MSG) },
+    { description: 'detected: unknown format', hash: 'plaintext', algorithm: undefined, expected: invalid(`${GENERIC_MSG}: ${PLAIN_REASON}`) },
+    { description: 'detected: $2c$ is not a bcrypt prefix', hash: `$2c${BCRYPT.slice(3)}`, algorithm: undefined, expected: invalid(`${GENERIC_MSG}: ${C_REASON}`) },
     { description: 'detected: bcrypt cost 32', hash: `$2b$32${BCRYPT.slice(6)}`, algorithm: undefined, expected: invalid(`${GENERIC_MSG}: cost must be between 04 and 31`) },
     { description: 'detected: argon2 p=256', hash: argon2With('m=4096,t=1,p=256'), algorithm: undefined, expected: invalid(`${GENERIC_MSG}: parallelism must be at most 255`) },
     { description: 'detected: scrypt m=21', hash: `${SCRYPT_PARAMS}$m=21$r=1$s=Bw==`, algorithm: undefined, expected: invalid(`${GENERIC_MSG}: mem_cost must be between 1 and 20`) },
@@ -94,7 +105,7 @@ describe('PasswordHasher.checkImport (§6.1 steps 4, 5 and 7)', () => {
     { description: 'detected scrypt hash out of bounds', hash: `${SCRYPT_PARAMS}$m=21$r=1$s=Bw==`, algorithm: undefined, expected: KEY_MISSING },
     { description: 'detected: not the scrypt shape, so no key needed', hash: '$f_scrypt$garbage', algorithm: undefined, expected: invalid(`${GENERIC_MSG}: ${SCRYPT_SHAPE}`) },
     { description: 'bcrypt needs no key', hash: BCRYPT, algorithm: undefined, expected: ok(BCRYPT, 'BCRYPT') },
-    { description: 'unsupported algorithm wins', hash: PUBLISHED_SCRYPT_HASH, algorithm: 'scrypt', expected: invalid('Unsupported password hashing algorithm') },
+    { description: 'unsupported algorithm wins', hash: PUBLISHED_SCRYPT_HASH, algorithm: 'scrypt', expected: invalid(UNSUPPORTED_MSG) },
   ])('without a signer key: $description', ({ hash, algorithm, expected }) => {
     expect(withoutKey.checkImport(hash, algorithm)).toEqual(expected);
   });

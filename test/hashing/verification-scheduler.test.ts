@@ -49,14 +49,14 @@ describe('VerificationScheduler', () => {
   it('keeps a slot and a quarter of the budget free of costly operations for ordinary ones', async () => {
     const scheduler = new VerificationScheduler({ ...unlimited, concurrency: 3, memoryBudgetBytes: 800 });
     const started: string[] = [];
-    const costly = ['h1', 'h2', 'h3'].map((name) => tracked(started, name, { memoryBytes: 200 }));
+    const costly = ['h1', 'h2', 'h3'].map((name) => tracked(started, name, { memoryBytes: 250 }));
     const results = costly.map(({ work }) => scheduler.schedule(work));
     await settle();
     expect(started).toEqual(['h1', 'h2']);
     const ordinary = tracked(started, 'ordinary', { memoryBytes: 100 });
     results.push(scheduler.schedule(ordinary.work));
     await settle();
-    expect([started, scheduler.memoryInUseBytes]).toEqual([['h1', 'h2', 'ordinary'], 500]);
+    expect([started, scheduler.memoryInUseBytes]).toEqual([['h1', 'h2', 'ordinary'], 600]);
     for (const { open } of [...costly, ordinary]) open();
     await Promise.all(results);
     expect(started).toEqual(['h1', 'h2', 'ordinary', 'h3']);
@@ -112,10 +112,10 @@ describe('VerificationScheduler', () => {
     const late = scheduler.schedule(tracked(started, 'late', { deadlineMs: 30 }).work);
     const error = await late.catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(CoreError);
-    expect([(error as CoreError).statusCode, (error as CoreError).publicMessage, (error as CoreError).headers]).toEqual([
+    expect([(error as CoreError).statusCode, (error as CoreError).publicMessage, (error as CoreError).retryAfterSeconds]).toEqual([
       503,
       'Password verification is busy, retry after 1 seconds',
-      { 'retry-after': '1' },
+      1,
     ]);
     expect([scheduler.deadlineRejections, scheduler.queueDepth, started]).toEqual([1, 0, ['blocker']]);
     blocker.open();

@@ -3,7 +3,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } 
 import type { FastifyBaseLogger } from 'fastify';
 import { call, countRows, createTestApp, truncateAll, type TestApp } from '../helper.js';
 import { createLogger } from '../../src/logger.js';
-import { startCleanupJob } from '../../src/passwordless/cleanup-job.js';
+import { startCleanupJob } from '../../src/recipes/passwordless/cleanup-job.js';
 import { createCode } from '../routes/passwordless/flow-helpers.js';
 
 describe('deleting expired passwordless devices', () => {

@@ -8,7 +8,7 @@ import {
   linkCodeHashOf,
   newDeviceSecrets,
   preAuthSessionIdOf,
-} from '../../src/passwordless/code-scheme.js';
+} from '../../src/recipes/passwordless/code-scheme.js';
 
 describe('passwordless code scheme (contract §5.1)', () => {
   it('reproduces the contract self-check vector', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decodeStandardBase64, decodeUrlSafeBase64 } from '../../src/passwordless/strict-base64.js';
+import { decodeStandardBase64, decodeUrlSafeBase64 } from '../../src/recipes/passwordless/strict-base64.js';
 
 const linkCode = '5F-gDG2dqpl_eq4dsP_kRyBN13fCEVVRhlGs8OCm6Q0';
 const deviceId = 'AQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQE=';

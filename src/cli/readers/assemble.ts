@@ -1,4 +1,5 @@
 import { summariseMethod, type LoginMethod, type SourceRecord } from '../bulk-user.js';
+import { checkEmail, checkPhoneNumber } from '../contact-rules.js';
 
 /** A login method found in the export; `problem` says why it cannot be imported. */
 export interface Candidate {
@@ -15,12 +16,17 @@ export interface RecordParts {
   skipReason?: string;
   /** Set when the record as a whole cannot be read (a bad date, say). */
   invalidReason?: string;
+  /** Carried into the user's metadata; empty values are left out. */
+  metadata?: Record<string, unknown>;
+  /** Fields of the export that are not imported, for the report. */
+  notCarried?: string[];
 }
 
 // Without account linking a user keeps exactly one login method; the readers list password first so
 // that the method users most often sign in with survives, and the others go to the report.
 export function assembleRecord(parts: RecordParts): SourceRecord {
-  const { index, externalUserId, candidates } = parts;
+  const { index, externalUserId } = parts;
+  const candidates = parts.candidates.map(applyContactRules);
   const firstMethod = candidates[0]?.method;
   const key = externalUserId ?? firstMethod?.email ?? firstMethod?.phoneNumber ?? `record ${index + 1}`;
   const chosen = candidates.find((candidate) => candidate.problem === undefined);
@@ -39,17 +45,42 @@ export function assembleRecord(parts: RecordParts): SourceRecord {
     const reason = reasons.length === 0 ? 'no login method (no email, phone number or identity provider)' : reasons.join('; ');
     return { index, key, problem: { kind: 'invalid', reason }, collisions: [] };
   }
+  const metadata = parts.metadata === undefined ? {} : compact(parts.metadata);
   return {
     index,
     key,
-    user: { ...(externalUserId !== undefined && { externalUserId }), loginMethods: [chosen.method] },
+    user: {
+      ...(externalUserId !== undefined && { externalUserId }),
+      ...(Object.keys(metadata).length > 0 && { userMetadata: metadata }),
+      loginMethods: [chosen.method],
+    },
     collisions,
+    ...(parts.notCarried !== undefined && parts.notCarried.length > 0 && { notCarried: parts.notCarried }),
   };
+}
+
+// Contacts are checked and normalised here, for every reader: a refused one makes its login method unusable
+// and is reported with the user instead of being imported as written.
+function applyContactRules(candidate: Candidate): Candidate {
+  const { method } = candidate;
+  const problems: string[] = candidate.problem === undefined ? [] : [candidate.problem];
+  const normalised = { ...method };
+  if (method.email !== undefined) {
+    const email = checkEmail(method.email);
+    if ('value' in email) normalised.email = email.value;
+    else problems.push(email.reason);
+  }
+  if (method.phoneNumber !== undefined) {
+    const phone = checkPhoneNumber(method.phoneNumber);
+    if ('value' in phone) normalised.phoneNumber = phone.value;
+    else problems.push(phone.reason);
+  }
+  return problems.length === 0 ? { method: normalised } : { method, problem: problems.join('; ') };
 }
 
 /** Drops keys whose value is undefined, so the JSON sent carries only what the export had. */
 export function compact<T extends object>(value: T): T {
-  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined && v !== '')) as T;
 }
 
 export function nonEmpty(value: unknown): string | undefined {

@@ -1,15 +1,22 @@
 import fs from 'node:fs';
 import readline from 'node:readline';
+import type { Readable } from 'node:stream';
+import zlib from 'node:zlib';
 
-/** A file read as UTF-8 text chunks, with how far the reading got (for progress and ETA). */
+const GZIP_MAGIC = [0x1f, 0x8b];
+
+/** A file read as UTF-8 text chunks, gunzipped when it is gzip, with how far the reading got (for progress and ETA). */
 export class FileSource {
   readonly totalBytes: number;
+  readonly gzipped: boolean;
   private stream: fs.ReadStream | undefined;
 
   constructor(readonly path: string) {
     this.totalBytes = fs.statSync(path).size;
+    this.gzipped = startsWithGzipMagic(path);
   }
 
+  /** Bytes of the file itself read so far (compressed bytes for a gzip file), against totalBytes. */
   bytesRead(): number {
     return this.stream?.bytesRead ?? 0;
   }
@@ -23,10 +30,25 @@ export class FileSource {
     return readline.createInterface({ input: this.open(), crlfDelay: Infinity });
   }
 
-  private open(): fs.ReadStream {
+  private open(): Readable {
     if (this.stream) throw new Error(`${this.path} is already being read`);
     // 1 MiB reads: fewer system calls than the 64 KiB default, still a small fixed buffer.
     this.stream = fs.createReadStream(this.path, { highWaterMark: 1024 * 1024 });
-    return this.stream;
+    if (!this.gzipped) return this.stream;
+    const gunzip = zlib.createGunzip();
+    this.stream.on('error', (error) => gunzip.destroy(error));
+    return this.stream.pipe(gunzip);
+  }
+}
+
+// The content decides, not the name: exports get renamed, and a .gz name on a plain file would otherwise fail.
+function startsWithGzipMagic(path: string): boolean {
+  const descriptor = fs.openSync(path, 'r');
+  try {
+    const head = Buffer.alloc(2);
+    const read = fs.readSync(descriptor, head, 0, 2, 0);
+    return read === 2 && head[0] === GZIP_MAGIC[0] && head[1] === GZIP_MAGIC[1];
+  } finally {
+    fs.closeSync(descriptor);
   }
 }

@@ -3,6 +3,7 @@ import type { LoginMethod, SourceRecord } from '../bulk-user.js';
 import { CliError } from '../cli-error.js';
 import { assembleRecord, compact, nonEmpty, parseBoolean, parseTime, type Candidate } from './assemble.js';
 import type { HashConfig } from './hash-config.js';
+import { CSV_PROVIDER_COLUMNS } from './firebase-csv-layout.js';
 import { firebaseThirdPartyId, type ProviderOverrides } from './provider-names.js';
 
 /** One user of the platform's export, whichever file format it came from. */
@@ -15,7 +16,21 @@ export interface FirebaseAccount {
   createdAt?: unknown;
   phoneNumber?: string;
   disabled?: boolean;
-  providers: { providerId: string; rawId?: string; email?: string }[];
+  displayName?: string;
+  photoUrl?: string;
+  /** The JSON text of the custom claims, as exported. */
+  customAttributes?: string;
+  /** Fields present in the export that the core cannot hold. */
+  notCarried: string[];
+  providers: FirebaseProvider[];
+}
+
+export interface FirebaseProvider {
+  providerId: string;
+  rawId?: string;
+  email?: string;
+  displayName?: string;
+  photoUrl?: string;
 }
 
 export interface FirebaseOptions {
@@ -28,7 +43,17 @@ export interface FirebaseOptions {
 // already carry them.
 const NOT_THIRD_PARTY = new Set(['password', 'phone', 'emailLink', 'anonymous', 'firebase']);
 
+// Providers in the order of the CSV export's columns, so that JSON and CSV of one export give the same user.
+const PROVIDER_ORDER = CSV_PROVIDER_COLUMNS.map(([providerId]) => providerId);
+const providerRank = (providerId: string) => {
+  const rank = PROVIDER_ORDER.indexOf(providerId);
+  return rank === -1 ? PROVIDER_ORDER.length : rank;
+};
+
 export function firebaseRecord(account: FirebaseAccount, index: number, options: FirebaseOptions): SourceRecord {
+  const providers = account.providers
+    .filter((provider) => !NOT_THIRD_PARTY.has(provider.providerId))
+    .sort((a, b) => providerRank(a.providerId) - providerRank(b.providerId) || a.providerId.localeCompare(b.providerId));
   const email = nonEmpty(account.email);
   const phoneNumber = nonEmpty(account.phoneNumber);
   const isVerified = account.emailVerified === true;
@@ -39,8 +64,7 @@ export function firebaseRecord(account: FirebaseAccount, index: number, options:
   if (nonEmpty(account.passwordHash) !== undefined) {
     candidates.push(passwordCandidate(account, email, common, options.hashConfig));
   }
-  for (const provider of account.providers) {
-    if (NOT_THIRD_PARTY.has(provider.providerId)) continue;
+  for (const provider of providers) {
     const method: LoginMethod = compact({
       recipeId: 'thirdparty' as const,
       email: nonEmpty(provider.email) ?? email,
@@ -63,6 +87,7 @@ export function firebaseRecord(account: FirebaseAccount, index: number, options:
     }
   }
   const timeProblem = timeJoined !== undefined && Number.isNaN(timeJoined) ? `createdAt ${String(account.createdAt)} is not a time` : undefined;
+  const claims = parseClaims(account.customAttributes);
   return assembleRecord({
     index,
     externalUserId: nonEmpty(account.localId),
@@ -70,8 +95,26 @@ export function firebaseRecord(account: FirebaseAccount, index: number, options:
     invalidReason: timeProblem,
     skipReason: account.disabled === true && !options.includeDisabled
       ? 'disabled in the source (pass --include-disabled to import disabled users)'
-      : undefined,
+      : candidates.length === 0 ? 'anonymous user: no email, phone number, password or identity provider to sign in with' : undefined,
+    metadata: {
+      displayName: nonEmpty(account.displayName),
+      photoUrl: nonEmpty(account.photoUrl),
+      customClaims: claims.value,
+      providers: providers.length === 0 ? undefined : providers.map((provider) => compact({ ...provider })),
+    },
+    notCarried: [...account.notCarried, ...(claims.notCarried ? ['customAttributes (not a JSON object)'] : [])],
   });
+}
+
+function parseClaims(text: string | undefined): { value?: Record<string, unknown>; notCarried?: true } {
+  if (text === undefined) return {};
+  try {
+    const value = JSON.parse(text) as unknown;
+    if (value !== null && typeof value === 'object' && !Array.isArray(value)) return { value: value as Record<string, unknown> };
+  } catch {
+    // reported below as not carried
+  }
+  return { notCarried: true };
 }
 
 function passwordCandidate(
@@ -117,19 +160,31 @@ export function fromJsonUser(raw: unknown): FirebaseAccount {
     createdAt: user.createdAt ?? (user.metadata as { creationTime?: unknown } | undefined)?.creationTime,
     phoneNumber: nonEmpty(user.phoneNumber),
     disabled: parseBoolean(user.disabled),
+    displayName: nonEmpty(user.displayName),
+    photoUrl: nonEmpty(user.photoUrl),
+    customAttributes: nonEmpty(user.customAttributes),
+    notCarried: NOT_CARRIED_JSON_FIELDS.filter((field) => isPresent(user[field])),
     providers: providers
       .filter((p) => p !== null && typeof p === 'object' && typeof p.providerId === 'string')
-      .map((p) => ({ providerId: p.providerId as string, rawId: nonEmpty(p.rawId ?? p.uid), email: nonEmpty(p.email) })),
+      .map((p) => ({
+        providerId: p.providerId as string,
+        rawId: nonEmpty(p.rawId ?? p.uid),
+        email: nonEmpty(p.email),
+        displayName: nonEmpty(p.displayName),
+        photoUrl: nonEmpty(p.photoUrl),
+      })),
   };
 }
 
-// Column positions of the platform CLI's CSV export (no header row): four columns per provider.
-const CSV_PROVIDER_COLUMNS: ReadonlyArray<[string, number]> = [
-  ['google.com', 7],
-  ['facebook.com', 11],
-  ['twitter.com', 15],
-  ['github.com', 19],
-];
+// MFA enrolments (second factors) have no place in the core; Admin SDK dumps call them either way.
+const NOT_CARRIED_JSON_FIELDS = ['mfaInfo', 'multiFactor'];
+
+function isPresent(value: unknown): boolean {
+  if (value === undefined || value === null || value === '') return false;
+  if (Array.isArray(value)) return value.length > 0;
+  if (typeof value === 'object') return Object.keys(value).length > 0;
+  return true;
+}
 
 export function fromCsvRow(row: string[]): FirebaseAccount {
   const cell = (i: number) => nonEmpty(row[i]);
@@ -137,6 +192,8 @@ export function fromCsvRow(row: string[]): FirebaseAccount {
     providerId,
     rawId: cell(column),
     email: cell(column + 1),
+    displayName: cell(column + 2),
+    photoUrl: cell(column + 3),
   }));
   return {
     localId: cell(0),
@@ -147,6 +204,10 @@ export function fromCsvRow(row: string[]): FirebaseAccount {
     createdAt: cell(23),
     phoneNumber: cell(25),
     disabled: parseBoolean(row[26]),
+    displayName: cell(5),
+    photoUrl: cell(6),
+    customAttributes: cell(27),
+    notCarried: [],
     providers,
   };
 }

@@ -1,15 +1,20 @@
 import path from 'node:path';
 import type { SourceRecord } from '../bulk-user.js';
 import { CliError } from '../cli-error.js';
+import { assembleRecord } from './assemble.js';
 import { streamCsvRecords } from './csv-records.js';
+import { CSV_COLUMN_COUNT } from './firebase-csv-layout.js';
 import type { FileSource } from './file-source.js';
 import { firebaseRecord, fromCsvRow, fromJsonUser, type FirebaseOptions } from './firebase-account.js';
 import { JsonStreamError, streamJsonArray } from './json-array-stream.js';
 
 export type FirebaseFormat = 'json' | 'csv';
 
+// Exports written before the newer providers had columns end after the custom claims (column 27).
+const LEGACY_CSV_FIELDS = 28;
+
 export function firebaseFormat(file: string, explicit?: string): FirebaseFormat {
-  const format = (explicit ?? path.extname(file).slice(1)).toLowerCase();
+  const format = (explicit ?? path.extname(file.replace(/\.gz$/i, '')).slice(1)).toLowerCase();
   if (format === 'json' || format === 'csv') return format;
   throw new CliError(`cannot tell whether ${file} is JSON or CSV: pass --format json or --format csv`);
 }
@@ -35,6 +40,8 @@ export async function* readFirebase(source: FileSource, format: FirebaseFormat, 
       continue;
     }
     first = false;
-    yield firebaseRecord(fromCsvRow(row), index++, options);
+    yield row.length < LEGACY_CSV_FIELDS || row.length > CSV_COLUMN_COUNT + 1
+      ? assembleRecord({ index: index++, candidates: [], invalidReason: `has ${row.length} fields; the auth:export CSV layout has ${CSV_COLUMN_COUNT}` })
+      : firebaseRecord(fromCsvRow(row), index++, options);
   }
 }

@@ -2,6 +2,7 @@ import type { LoginMethod, SourceRecord } from '../bulk-user.js';
 import { CliError } from '../cli-error.js';
 import { assembleRecord, compact, nonEmpty, parseBoolean, parseTime, type Candidate } from './assemble.js';
 import { streamCsvRecords } from './csv-records.js';
+import { detectFormat } from '../../hashing/formats.js';
 import type { FileSource } from './file-source.js';
 
 /** The documented columns (CSV header names) or fields (NDJSON keys) of the generic format. */
@@ -69,7 +70,7 @@ export function genericRecord(row: GenericRow, index: number): SourceRecord {
     const method: LoginMethod = compact({ recipeId: 'emailpassword' as const, email, passwordHash, hashingAlgorithm, ...common });
     const problem = !email
       ? 'passwordHash without an email'
-      : !hashingAlgorithm ? 'hashingAlgorithm is missing and the hash is not bcrypt, argon2 or $f_scrypt$' : undefined;
+      : !hashingAlgorithm ? 'hashingAlgorithm is missing and the hash is in no format the core detects' : undefined;
     candidates.push({ method, problem });
   }
   if (thirdPartyId !== undefined || thirdPartyUserId !== undefined) {
@@ -92,9 +93,7 @@ export function genericRecord(row: GenericRow, index: number): SourceRecord {
   return assembleRecord({ index, externalUserId: nonEmpty(row.externalUserId), candidates, invalidReason: timeProblem ?? verifiedProblem });
 }
 
+/** The `hashingAlgorithm` value of the format the core detects from the hash's prefix, as the import route would. */
 function detectAlgorithm(hash: string): string | undefined {
-  if (/^\$2[abxy]\$/.test(hash)) return 'bcrypt';
-  if (hash.startsWith('$argon2')) return 'argon2';
-  if (hash.startsWith('$f_scrypt$')) return 'idp_scrypt';
-  return undefined;
+  return detectFormat(hash)?.id.toLowerCase();
 }

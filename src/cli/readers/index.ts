@@ -5,6 +5,7 @@ import { readAuth0 } from './auth0.js';
 import { Auth0PasswordHashes } from './auth0-hashes.js';
 import { FileSource } from './file-source.js';
 import { firebaseFormat, readFirebase } from './firebase.js';
+import { firstRecordWins } from './first-record-wins.js';
 import { readGenericCsv, readGenericNdjson } from './generic.js';
 import type { HashConfig } from './hash-config.js';
 import type { ProviderOverrides } from './provider-names.js';
@@ -22,7 +23,7 @@ export interface ReaderOptions {
 }
 
 export interface OpenedSource {
-  records: AsyncGenerator<SourceRecord>;
+  records: AsyncIterable<SourceRecord>;
   totalBytes: number;
   bytesRead(): number;
 }
@@ -35,7 +36,7 @@ export function openSource(source: SourceName, file: string, options: ReaderOpti
   } catch {
     throw new CliError(`cannot read ${file}`);
   }
-  return { records: recordsOf(source, fileSource, options), totalBytes: fileSource.totalBytes, bytesRead: () => fileSource.bytesRead() };
+  return { records: firstRecordWins(recordsOf(source, fileSource, options)), totalBytes: fileSource.totalBytes, bytesRead: () => fileSource.bytesRead() };
 }
 
 function recordsOf(source: SourceName, file: FileSource, options: ReaderOptions): AsyncGenerator<SourceRecord> {

@@ -56,10 +56,12 @@ describe('firebase reader', () => {
     const records = await read(file);
 
     expect(records).toEqual([
-      { index: 0, key: 'u-alice', collisions: [], user: { externalUserId: 'u-alice', loginMethods: [
-        { recipeId: 'emailpassword', email: 'Alice@Example.com', passwordHash: scryptHash(alice), hashingAlgorithm: 'idp_scrypt', isVerified: true, timeJoinedInMSSinceEpoch: created },
+      { index: 0, key: 'u-alice', collisions: [], user: { externalUserId: 'u-alice', userMetadata: { displayName: 'Alice {"[' }, loginMethods: [
+        { recipeId: 'emailpassword', email: 'alice@example.com', passwordHash: scryptHash(alice), hashingAlgorithm: 'idp_scrypt', isVerified: true, timeJoinedInMSSinceEpoch: created },
       ] } },
-      { index: 1, key: 'u-google', collisions: [], user: { externalUserId: 'u-google', loginMethods: [
+      { index: 1, key: 'u-google', collisions: [], user: { externalUserId: 'u-google', userMetadata: { providers: [
+        { providerId: 'google.com', rawId: '1063', email: 'g@gmail.com' },
+      ] }, loginMethods: [
         { recipeId: 'thirdparty', email: 'g@gmail.com', thirdPartyId: 'google', thirdPartyUserId: '1063', isVerified: false, timeJoinedInMSSinceEpoch: created + 1 },
       ] } },
       { index: 2, key: 'u-phone', collisions: [], user: { externalUserId: 'u-phone', loginMethods: [
@@ -68,7 +70,9 @@ describe('firebase reader', () => {
       { index: 3, key: 'u-link', collisions: [], user: { externalUserId: 'u-link', loginMethods: [
         { recipeId: 'passwordless', email: 'link@example.com', isVerified: true, timeJoinedInMSSinceEpoch: created + 3 },
       ] } },
-      { index: 4, key: 'u-apple', user: { externalUserId: 'u-apple', loginMethods: [
+      { index: 4, key: 'u-apple', user: { externalUserId: 'u-apple', userMetadata: { providers: [
+        { providerId: 'apple.com', rawId: 'apple-1' }, { providerId: 'microsoft.com', rawId: 'ms-1', email: 'ms@example.com' },
+      ] }, loginMethods: [
         { recipeId: 'thirdparty', email: 'a@privaterelay.example', thirdPartyId: 'apple', thirdPartyUserId: 'apple-1', isVerified: false, timeJoinedInMSSinceEpoch: created + 4 },
       ] }, collisions: [{ recipeId: 'thirdparty', email: 'ms@example.com', thirdPartyId: 'microsoft', thirdPartyUserId: 'ms-1' }] },
     ]);
@@ -111,7 +115,7 @@ describe('firebase reader', () => {
     ['a hash that is not Base64', { localId: 'x', email: 'x@example.com', passwordHash: 'not*base64', salt: 'c2FsdA==' }, 'invalid', 'passwordHash is not valid Base64'],
     ['a password without a salt', { localId: 'x', email: 'x@example.com', passwordHash: 'aGFzaGhhc2hoYXNoaGFzaA==' }, 'invalid', 'salt is missing or not valid Base64'],
     ['a provider without an email', { localId: 'x', providerUserInfo: [{ providerId: 'github.com', rawId: '5' }] }, 'invalid', 'github.com identity has no email (the core needs one for third-party users)'],
-    ['no login method at all', { localId: 'x' }, 'invalid', 'no login method (no email, phone number or identity provider)'],
+    ['an anonymous user', { localId: 'x' }, 'skipped', 'anonymous user: no email, phone number, password or identity provider to sign in with'],
     ['an unreadable createdAt', { localId: 'x', email: 'x@example.com', createdAt: 'yesterday' }, 'invalid', 'createdAt yesterday is not a time'],
     ['a disabled user', { localId: 'x', email: 'x@example.com', disabled: true }, 'skipped', 'disabled in the source (pass --include-disabled to import disabled users)'],
   ])('reports %s instead of sending it', async (_name, user, kind, reason) => {
@@ -130,8 +134,9 @@ describe('firebase reader', () => {
       { localId: 'x', email: 'x@example.com', providerUserInfo: [{ providerId: 'oidc.corp', rawId: 'c-1' }, { providerId: 'google.com', rawId: 'g-1' }] },
     ]));
     const [record] = await read(file, { ...options, providerOverrides: new Map([['oidc.corp', 'corp-sso']]) });
-    expect(record.user?.loginMethods[0]).toMatchObject({ thirdPartyId: 'corp-sso', thirdPartyUserId: 'c-1' });
-    expect(record.collisions).toEqual([{ recipeId: 'thirdparty', email: 'x@example.com', thirdPartyId: 'google', thirdPartyUserId: 'g-1' }]);
+    // Known providers come first, in the CSV export's column order, so that JSON and CSV give the same user.
+    expect(record.user?.loginMethods[0]).toMatchObject({ thirdPartyId: 'google', thirdPartyUserId: 'g-1' });
+    expect(record.collisions).toEqual([{ recipeId: 'thirdparty', email: 'x@example.com', thirdPartyId: 'corp-sso', thirdPartyUserId: 'c-1' }]);
   });
 
   it('refuses password users without --hash-config, and files that are not exports', async () => {
@@ -159,13 +164,13 @@ describe('firebase reader', () => {
     const records = await read(file);
 
     expect(records).toEqual([
-      { index: 0, key: 'u-alice', collisions: [], user: { externalUserId: 'u-alice', loginMethods: [
+      { index: 0, key: 'u-alice', collisions: [], user: { externalUserId: 'u-alice', userMetadata: { displayName: 'Smith, Alice', customClaims: { admin: true } }, loginMethods: [
         { recipeId: 'emailpassword', email: 'alice@example.com', passwordHash: scryptHash(alice), hashingAlgorithm: 'idp_scrypt', isVerified: true, timeJoinedInMSSinceEpoch: created },
       ] } },
-      { index: 1, key: 'u-bob', user: { externalUserId: 'u-bob', loginMethods: [
+      { index: 1, key: 'u-bob', user: { externalUserId: 'u-bob', userMetadata: { providers: [{ providerId: 'github.com', rawId: '42', email: 'bob@github.example' }] }, loginMethods: [
         { recipeId: 'emailpassword', email: 'bob@example.com', passwordHash: scryptHash(bob), hashingAlgorithm: 'idp_scrypt', isVerified: false, timeJoinedInMSSinceEpoch: created + 1 },
       ] }, collisions: [{ recipeId: 'thirdparty', email: 'bob@github.example', thirdPartyId: 'github', thirdPartyUserId: '42' }] },
-      { index: 2, key: 'u-google', collisions: [], user: { externalUserId: 'u-google', loginMethods: [
+      { index: 2, key: 'u-google', collisions: [], user: { externalUserId: 'u-google', userMetadata: { providers: [{ providerId: 'google.com', rawId: '1063' }] }, loginMethods: [
         { recipeId: 'thirdparty', email: 'g@example.com', thirdPartyId: 'google', thirdPartyUserId: '1063', isVerified: false, timeJoinedInMSSinceEpoch: created + 2 },
       ] } },
       { index: 3, key: 'u-phone', collisions: [], user: { externalUserId: 'u-phone', loginMethods: [

@@ -40,7 +40,7 @@ const expected = [
     { recipeId: 'thirdparty', email: 'f@example.com', thirdPartyId: 'github', thirdPartyUserId: '7' },
     { recipeId: 'passwordless', phoneNumber: '+33612345678' },
   ] },
-  { index: 7, key: 'old-8', problem: { kind: 'invalid', reason: 'hashingAlgorithm is missing and the hash is not bcrypt, argon2 or $f_scrypt$' }, collisions: [] },
+  { index: 7, key: 'old-8', problem: { kind: 'invalid', reason: 'hashingAlgorithm is missing and the hash is in no format the core detects' }, collisions: [] },
   { index: 8, key: 'old-9', problem: { kind: 'invalid', reason: 'thirdPartyId and thirdPartyUserId must be given together' }, collisions: [] },
   { index: 9, key: 'old-10', problem: { kind: 'invalid', reason: 'timeJoined soon is not a time' }, collisions: [] },
 ];
@@ -69,6 +69,13 @@ describe('generic readers', () => {
     expect(await read('ndjson', temp.file('users.ndjson', text))).toEqual(expected);
     const typed = temp.file('typed.ndjson', JSON.stringify({ email: 'x@example.com', emailVerified: true, timeJoined: 1600000000000 }));
     expect((await read('ndjson', typed))[0].user?.loginMethods[0]).toEqual({ recipeId: 'passwordless', email: 'x@example.com', isVerified: true, timeJoinedInMSSinceEpoch: 1600000000000 });
+  });
+
+  it('detects the legacy formats as the import route does', async () => {
+    const hashes = ['$6$saltstring$svn8UoSVapNtMuq1ukKS4tPQd8iKwSMHWjl/O817G3uBnIFNjnQJuesI68u4OTLiBFdcbYEdFCoEOfaS35inz1', '$P$9IQRaTwmfeRo7ud9Fh4E2PdI0S3r.L0', '{SSHA}0c0blFTXXNuAMHECS4uxrj3ZieMoWImr'];
+    const text = hashes.map((passwordHash, n) => JSON.stringify({ email: `l${n}@example.com`, passwordHash })).join('\n');
+    const records = await read('ndjson', temp.file('legacy.ndjson', text));
+    expect(records.map((record) => record.user?.loginMethods[0].hashingAlgorithm)).toEqual(['crypt', 'phpass', 'ldap']);
   });
 
   it('rejects a CSV without a header and NDJSON lines that are not JSON', async () => {

@@ -31,8 +31,9 @@ const badRequest: RegExp[] = [
   // Email-password ([BEYOND] the format errors may carry ": <reason>")
   text('Password hash cannot be an empty string'),
   text('Hashing Algorithm cannot be an empty string'),
-  text('Unsupported password hashing algorithm'),
-  new RegExp(`^Password hash is in invalid (Argon2 |BCrypt |Firebase SCrypt )?format(: ${anyText})?$`),
+  // [BEYOND] the accepted values follow the contract's text, and new formats have their own names.
+  new RegExp(`^Unsupported password hashing algorithm: use one of ${anyText}$`),
+  new RegExp(`^Password hash is in invalid ([A-Za-z0-9 ._-]+ )?format(: ${anyText})?$`),
   text('Password cannot be an empty string'),
   text('Please provide only one of userId or email'),
   text('Please provide one of userId or email'),

@@ -109,7 +109,7 @@ describe('POST /bulk-import/users validation messages', () => {
     [
       'a hash of another algorithm',
       () => ({ loginMethods: [ep({ hashingAlgorithm: 'argon2' })] }),
-      () => ['Password hash is in invalid Argon2 format'],
+      () => ['Password hash is in invalid Argon2 format: the hash is in the BCRYPT format; set hashingAlgorithm to bcrypt'],
     ],
     [
       'a truncated bcrypt hash (parsed fully, not only by prefix)',

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { HASHING_ALGORITHM_NAMES } from '../../../src/hashing/formats.js';
 import { call, countRows, createTestApp, snapshot, truncateAll, type TestApp } from '../../helper.js';
 import { ARGON2_VECTORS, BCRYPT_VECTORS, PUBLISHED_SCRYPT, PUBLISHED_SCRYPT_HASH, SIGNER_KEY } from '../../hashing/vectors.js';
 import {
@@ -15,6 +16,11 @@ import {
   tenantNotFound,
 } from './fixtures.js';
 
+const ACCEPTED = HASHING_ALGORITHM_NAMES.map((name) => name.toLowerCase()).join(', ');
+const UNSUPPORTED = `Unsupported password hashing algorithm: use one of ${ACCEPTED} (any case)`;
+const PLAIN_REASON = 'this is not a hash format this core knows (a plain-text password, or a bare digest without its prefix?)';
+const C_REASON = '$2c$ is not a bcrypt variant this core verifies (bcrypt writes $2a$, $2b$, $2x$ or $2y$)';
+const isIn = (id: string) => `the hash is in the ${id} format; set hashingAlgorithm to ${id.toLowerCase()}`;
 const BCRYPT = BCRYPT_VECTORS[0];
 const ARGON2 = ARGON2_VECTORS[0];
 const SCRYPT_PARAMS = PUBLISHED_SCRYPT_HASH.slice(0, PUBLISHED_SCRYPT_HASH.indexOf('$m='));
@@ -46,20 +52,20 @@ describe('POST /recipe/user/passwordhash/import', () => {
     { description: 'blank hash wins over a bad algorithm', body: { email: 'a@x.com', passwordHash: ' \t\n', hashingAlgorithm: 'md5' }, message: 'Password hash cannot be an empty string' },
     { description: 'empty algorithm', body: { email: 'a@x.com', passwordHash: BCRYPT.hash, hashingAlgorithm: '' }, message: 'Hashing Algorithm cannot be an empty string' },
     { description: 'blank algorithm', body: { email: 'a@x.com', passwordHash: BCRYPT.hash, hashingAlgorithm: '  ' }, message: 'Hashing Algorithm cannot be an empty string' },
-    { description: 'unsupported algorithm', body: { email: 'a@x.com', passwordHash: BCRYPT.hash, hashingAlgorithm: 'md5' }, message: 'Unsupported password hashing algorithm' },
-    { description: 'scrypt is not a name', body: { email: 'a@x.com', passwordHash: PUBLISHED_SCRYPT_HASH, hashingAlgorithm: 'scrypt' }, message: 'Unsupported password hashing algorithm' },
-    { description: 'unknown format', body: { email: 'a@x.com', passwordHash: 'plaintext' }, message: GENERIC },
-    { description: '$2c$ prefix', body: { email: 'a@x.com', passwordHash: `$2c${BCRYPT.hash.slice(3)}` }, message: GENERIC },
+    { description: 'unsupported algorithm', body: { email: 'a@x.com', passwordHash: BCRYPT.hash, hashingAlgorithm: 'md5' }, message: UNSUPPORTED },
+    { description: 'scrypt is not a name', body: { email: 'a@x.com', passwordHash: PUBLISHED_SCRYPT_HASH, hashingAlgorithm: 'scrypt' }, message: UNSUPPORTED },
+    { description: 'unknown format', body: { email: 'a@x.com', passwordHash: 'plaintext' }, message: `${GENERIC}: ${PLAIN_REASON}` },
+    { description: '$2c$ prefix', body: { email: 'a@x.com', passwordHash: `$2c${BCRYPT.hash.slice(3)}` }, message: `${GENERIC}: ${C_REASON}` },
     { description: 'truncated bcrypt, detected', body: { email: 'a@x.com', passwordHash: BCRYPT.hash.slice(0, 50) }, message: `${GENERIC}: salt and hash must be exactly 53 characters, got 43` },
     { description: 'truncated bcrypt, BCRYPT', body: { email: 'a@x.com', passwordHash: BCRYPT.hash.slice(0, 50), hashingAlgorithm: 'BCRYPT' }, message: `${BCRYPT_MSG}: salt and hash must be exactly 53 characters, got 43` },
     { description: 'bcrypt cost 03', body: { email: 'a@x.com', passwordHash: `$2a$03${BCRYPT.hash.slice(6)}`, hashingAlgorithm: 'bcrypt' }, message: `${BCRYPT_MSG}: cost must be between 04 and 31` },
-    { description: 'argon2 hash named BCRYPT', body: { email: 'a@x.com', passwordHash: ARGON2.hash, hashingAlgorithm: 'BCRYPT' }, message: BCRYPT_MSG },
-    { description: 'bcrypt hash named ARGON2', body: { email: 'a@x.com', passwordHash: BCRYPT.hash, hashingAlgorithm: 'ARGON2' }, message: ARGON2_MSG },
+    { description: 'argon2 hash named BCRYPT', body: { email: 'a@x.com', passwordHash: ARGON2.hash, hashingAlgorithm: 'BCRYPT' }, message: `${BCRYPT_MSG}: ${isIn('ARGON2')}` },
+    { description: 'bcrypt hash named ARGON2', body: { email: 'a@x.com', passwordHash: BCRYPT.hash, hashingAlgorithm: 'ARGON2' }, message: `${ARGON2_MSG}: ${isIn('BCRYPT')}` },
     { description: 'argon2 without its hash', body: { email: 'a@x.com', passwordHash: ARGON2.hash.slice(0, ARGON2.hash.lastIndexOf('$')), hashingAlgorithm: 'argon2' }, message: `${ARGON2_MSG}: expected $<type>$v=<version>$m=<memory>,t=<iterations>,p=<parallelism>$<salt>$<hash>` },
     { description: 'argon2 m over the bound, detected', body: { email: 'a@x.com', passwordHash: argon2With('m=4194305,t=1,p=1') }, message: `${GENERIC}: memory must be at most 4194304 KiB` },
     { description: 'argon2 m over the bound, ARGON2', body: { email: 'a@x.com', passwordHash: argon2With('m=4194305,t=1,p=1'), hashingAlgorithm: 'ARGON2' }, message: `${ARGON2_MSG}: memory must be at most 4194304 KiB` },
-    { description: 'bcrypt hash named IDP_SCRYPT', body: { email: 'a@x.com', passwordHash: BCRYPT.hash, hashingAlgorithm: 'IDP_SCRYPT' }, message: SCRYPT_MSG },
-    { description: 'bcrypt hash named firebase_scrypt', body: { email: 'a@x.com', passwordHash: BCRYPT.hash, hashingAlgorithm: 'firebase_scrypt' }, message: SCRYPT_MSG },
+    { description: 'bcrypt hash named IDP_SCRYPT', body: { email: 'a@x.com', passwordHash: BCRYPT.hash, hashingAlgorithm: 'IDP_SCRYPT' }, message: `${SCRYPT_MSG}: ${isIn('BCRYPT')}` },
+    { description: 'bcrypt hash named firebase_scrypt', body: { email: 'a@x.com', passwordHash: BCRYPT.hash, hashingAlgorithm: 'firebase_scrypt' }, message: `${SCRYPT_MSG}: ${isIn('BCRYPT')}` },
     { description: 'scrypt m=21, detected', body: { email: 'a@x.com', passwordHash: `${SCRYPT_PARAMS}$m=21$r=1$s=Bw==` }, message: `${GENERIC}: mem_cost must be between 1 and 20` },
     { description: 'scrypt m=21, IDP_SCRYPT', body: { email: 'a@x.com', passwordHash: `${SCRYPT_PARAMS}$m=21$r=1$s=Bw==`, hashingAlgorithm: 'IDP_SCRYPT' }, message: `${SCRYPT_MSG}: mem_cost must be between 1 and 20` },
     { description: 'scrypt hash not base64', body: { email: 'a@x.com', passwordHash: `$f_scrypt$ab!d$${PUBLISHED_SCRYPT.salt}$m=14$r=8$s=Bw==`, hashingAlgorithm: 'IDP_SCRYPT' }, message: `${SCRYPT_MSG}: password hash is not valid base64` },
@@ -80,7 +86,7 @@ describe('POST /recipe/user/passwordhash/import', () => {
     await expectRejected(t.db, onTenant({ email: 1 }), 400, "Field name 'email' is invalid in JSON input");
     await expectRejected(t.db, onTenant({ email: 'a@x.com', passwordHash: '' }), 400, 'Password hash cannot be an empty string');
     await expectRejected(t.db, onTenant({ email: 'a@x.com', passwordHash: 'h', hashingAlgorithm: '' }), 400, 'Hashing Algorithm cannot be an empty string');
-    await expectRejected(t.db, onTenant({ email: 'a@x.com', passwordHash: 'h', hashingAlgorithm: 'md5' }), 400, 'Unsupported password hashing algorithm');
+    await expectRejected(t.db, onTenant({ email: 'a@x.com', passwordHash: 'h', hashingAlgorithm: 'md5' }), 400, UNSUPPORTED);
     await expectRejected(t.db, onTenant({ email: 'a@x.com', passwordHash: 'plaintext' }), 400, tenantNotFound('public', 'tenant1'));
     await expectRejected(t.db, onTenant({ email: 'a@x.com', passwordHash: BCRYPT.hash }), 400, tenantNotFound('public', 'tenant1'));
     const otherApp = () => call(t.app, 'POST', `/appid-other${IMPORT}`, { body: { email: 'a@x.com', passwordHash: BCRYPT.hash } });

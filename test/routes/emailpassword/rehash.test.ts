@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { hashSync as nodeRsArgon2Hash } from '@node-rs/argon2';
 import { createTestApp, truncateAll, type TestApp } from '../../helper.js';
-import { replacePasswordHash } from '../../../src/db/emailpassword-repository.js';
+import { replacePasswordHash } from '../../../src/recipes/emailpassword/repository.js';
 import { ARGON2_VECTORS, BCRYPT_VECTORS, PUBLISHED_SCRYPT, PUBLISHED_SCRYPT_HASH, SIGNER_KEY } from '../../hashing/vectors.js';
 import { importHash, signIn, signUp, signedIn, storedHash } from './fixtures.js';
 

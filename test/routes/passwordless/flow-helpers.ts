@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { call, type Reply } from '../../helper.js';
-import type { CreateCodeResult } from '../../../src/passwordless/types.js';
+import type { CreateCodeResult } from '../../../src/recipes/passwordless/types.js';
 
 export type IssuedCode = Extract<CreateCodeResult, { status: 'OK' }>;
 

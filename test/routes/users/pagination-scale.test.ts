@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Queryable } from '../../../src/db/pool.js';
-import { findUsersPage, type PageQuery } from '../../../src/db/user-listing-repository.js';
+import { findUsersPage, type PageQuery } from '../../../src/users/listing-repository.js';
 import { call, createTestApp, type TestApp } from '../../helper.js';
 
 // 100,000 users by default (about 10 s on the 2-core CI box); USERS_PAGINATION_SCALE overrides it.

@@ -1,0 +1,215 @@
+import type { Queryable } from '../db/pool.js';
+import type { RecipeId } from '../users/repository.js';
+
+// All SQL of bulk import: the queue table, and the set-based statements that import a batch of users. Every
+// statement takes whole arrays (unnest) so a batch costs a fixed number of round trips, whatever its size.
+
+export type QueueStatus = 'NEW' | 'PROCESSING' | 'FAILED';
+
+export interface QueueRow {
+  id: string;
+  status: QueueStatus;
+  raw_data: Record<string, unknown>;
+  primary_user_id: string | null;
+  error_message: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+// The users travel as one JSON array (each with its `id`): PostgreSQL parses it once, which is several times faster
+// than a text[] of 10,000 JSON documents, each escaped by the driver and parsed again on its own.
+export async function insertQueueRows(db: Queryable, usersJson: string, now: number): Promise<void> {
+  await db.query(
+    `INSERT INTO bulk_import_users (id, status, raw_data, created_at, updated_at)
+     SELECT u->>'id', 'NEW', u, $2, $2 FROM jsonb_array_elements($1::jsonb) AS u`,
+    [usersJson, now],
+  );
+}
+
+export interface QueueCursor {
+  id: string;
+  createdAt: number;
+}
+
+// Newest first; the cursor is inclusive (contract §10.4).
+export async function listQueueRows(db: Queryable, status: QueueStatus | undefined, limit: number, cursor?: QueueCursor): Promise<QueueRow[]> {
+  const conditions: string[] = [];
+  const values: unknown[] = [limit];
+  if (status !== undefined) {
+    values.push(status);
+    conditions.push(`status = $${values.length}`);
+  }
+  if (cursor !== undefined) {
+    values.push(cursor.createdAt, cursor.id);
+    conditions.push(`(created_at < $${values.length - 1} OR (created_at = $${values.length - 1} AND id <= $${values.length}))`);
+  }
+  const where = conditions.length > 0 ? `WHERE ${conditions.join(' AND ')}` : '';
+  const { rows } = await db.query<QueueRow>(
+    `SELECT id, status, raw_data, primary_user_id, error_message, created_at, updated_at FROM bulk_import_users
+     ${where} ORDER BY created_at DESC, id DESC LIMIT $1`,
+    values,
+  );
+  return rows;
+}
+
+export async function countQueueRowsByStatus(db: Queryable): Promise<Record<QueueStatus, number>> {
+  const { rows } = await db.query<{ status: QueueStatus; count: number }>(
+    'SELECT status, count(*)::int AS count FROM bulk_import_users GROUP BY status',
+  );
+  const counts: Record<QueueStatus, number> = { NEW: 0, PROCESSING: 0, FAILED: 0 };
+  for (const row of rows) counts[row.status] = row.count;
+  return counts;
+}
+
+export async function countQueueRows(db: Queryable, status: QueueStatus): Promise<number> {
+  const { rows } = await db.query<{ count: number }>('SELECT count(*)::int AS count FROM bulk_import_users WHERE status = $1', [status]);
+  return rows[0].count;
+}
+
+export async function deleteQueueRows(db: Queryable, ids: string[]): Promise<string[]> {
+  const { rows } = await db.query<{ id: string }>('DELETE FROM bulk_import_users WHERE id = ANY($1::text[]) RETURNING id', [ids]);
+  return rows.map((row) => row.id);
+}
+
+// Every statement of an import batch reads or writes rows by key, but the planner does not know that before the
+// first ANALYZE (a fresh install; a machine with autovacuum off; any import that outruns autoanalyze). It then uses
+// default selectivities: `tenant_id = 'public'` looks like a handful of rows and 8,000 keys in an array look like
+// the whole table, so it scans a whole index and filters each row against the batch, and that cost grows with the
+// table (a million-user import turns quadratic). A generic plan cached while the tables were empty is worse: it
+// keeps sequential scans after they fill up. So a batch transaction plans each statement (the foreign-key checks
+// included) with its real input, and keeps sequential and bitmap scans, hash and merge joins and sorts out of its
+// own plans: what is left for a key lookup is an index probe. set_config(..., true) lasts until the transaction ends.
+export async function useKeyDrivenPlans(db: Queryable): Promise<void> {
+  await db.query(
+    `SELECT set_config('plan_cache_mode', 'force_custom_plan', true), set_config('enable_seqscan', 'off', true),
+       set_config('enable_bitmapscan', 'off', true), set_config('enable_hashjoin', 'off', true),
+       set_config('enable_mergejoin', 'off', true), set_config('enable_sort', 'off', true)`,
+  );
+}
+
+// Rows left PROCESSING by an interrupted run first, then NEW ones, oldest first. SKIP LOCKED: rows another
+// transaction (another core, another loop of this one) holds are left to it; the locks last until our commit, which
+// also deletes or fails every claimed row, so no row is ever imported twice. Two statements, because an ordered scan
+// of the (status, created_at, id) index only exists per status. Runs after useKeyDrivenPlans: a planner that
+// believes the queue tiny would sort every NEW row (seconds at a million rows, per batch).
+export async function claimQueueRows(db: Queryable, limit: number): Promise<Pick<QueueRow, 'id' | 'raw_data'>[]> {
+  const claim = (status: QueueStatus, count: number) =>
+    db.query<Pick<QueueRow, 'id' | 'raw_data'>>(
+      `SELECT id, raw_data FROM bulk_import_users WHERE status = $1
+       ORDER BY created_at, id LIMIT $2 FOR UPDATE SKIP LOCKED`,
+      [status, count],
+    );
+  const interrupted = (await claim('PROCESSING', limit)).rows;
+  if (interrupted.length === limit) return interrupted;
+  return interrupted.concat((await claim('NEW', limit - interrupted.length)).rows);
+}
+
+export async function finishQueueRows(db: Queryable, importedIds: string[], failed: { id: string; message: string }[], now: number): Promise<void> {
+  if (importedIds.length > 0) await db.query('DELETE FROM bulk_import_users WHERE id = ANY($1::text[])', [importedIds]);
+  if (failed.length === 0) return;
+  await db.query(
+    `UPDATE bulk_import_users b SET status = 'FAILED', error_message = f.message, updated_at = $3
+     FROM unnest($1::text[], $2::text[]) AS f(id, message) WHERE b.id = f.id`,
+    [failed.map((row) => row.id), failed.map((row) => row.message), now],
+  );
+}
+
+export async function findExistingRoles(db: Queryable, roles: string[]): Promise<string[]> {
+  if (roles.length === 0) return [];
+  const { rows } = await db.query<{ role: string }>(
+    `SELECT k.role FROM unnest($1::text[]) AS k(role) CROSS JOIN LATERAL (SELECT 1 FROM roles r WHERE r.role = k.role LIMIT 1) AS hit`,
+    [roles],
+  );
+  return rows.map((row) => row.role);
+}
+
+export type ConflictKind = 'emailpassword-email' | 'passwordless-email' | 'passwordless-phone' | 'thirdparty' | 'external-id' | 'role';
+
+export interface ConflictProbe {
+  emailPasswordEmails: string[];
+  passwordlessEmails: string[];
+  passwordlessPhones: string[];
+  thirdPartyIds: string[];
+  thirdPartyUserIds: string[];
+  externalUserIds: string[];
+  roles: string[];
+}
+
+// One round trip for every uniqueness rule a batch can break (contract §2), plus the roles that do exist. A
+// third-party pair comes back as "id\nuserId". Each key probes its unique index on its own (a LATERAL subquery with
+// LIMIT 1 cannot be turned into a join that scans the table), and the literal recipe_id selects the partial index:
+// `column = ANY($1)` lets a planner without statistics scan the whole index instead (see useKeyDrivenPlans). Sent
+// unprepared, so it is planned for its input also outside a batch transaction (dry run, single-user import).
+export async function findImportConflicts(db: Queryable, probe: ConflictProbe): Promise<{ kind: ConflictKind; key: string }[]> {
+  const probeUsers = (column: 'email' | 'phone_number', recipe: RecipeId) =>
+    `SELECT 1 FROM users u WHERE u.tenant_id = 'public' AND u.recipe_id = '${recipe}' AND u.${column} = k.key LIMIT 1`;
+  const { rows } = await db.query<{ kind: ConflictKind; key: string }>({
+    text: `SELECT 'emailpassword-email' AS kind, k.key FROM unnest($1::text[]) AS k(key)
+       CROSS JOIN LATERAL (${probeUsers('email', 'emailpassword')}) AS hit
+     UNION ALL SELECT 'passwordless-email', k.key FROM unnest($2::text[]) AS k(key)
+       CROSS JOIN LATERAL (${probeUsers('email', 'passwordless')}) AS hit
+     UNION ALL SELECT 'passwordless-phone', k.key FROM unnest($3::text[]) AS k(key)
+       CROSS JOIN LATERAL (${probeUsers('phone_number', 'passwordless')}) AS hit
+     UNION ALL SELECT 'thirdparty', k.id || E'\\n' || k.user_id FROM unnest($4::text[], $5::text[]) AS k(id, user_id)
+       CROSS JOIN LATERAL (SELECT 1 FROM users u WHERE u.tenant_id = 'public' AND u.recipe_id = 'thirdparty'
+         AND u.third_party_id = k.id AND u.third_party_user_id = k.user_id LIMIT 1) AS hit
+     UNION ALL SELECT 'external-id', k.key FROM unnest($6::text[]) AS k(key)
+       CROSS JOIN LATERAL (SELECT 1 FROM user_id_mappings m WHERE m.external_user_id = k.key LIMIT 1) AS hit
+     UNION ALL SELECT 'role', k.key FROM unnest($7::text[]) AS k(key)
+       CROSS JOIN LATERAL (SELECT 1 FROM roles r WHERE r.role = k.key LIMIT 1) AS hit`,
+    values: [probe.emailPasswordEmails, probe.passwordlessEmails, probe.passwordlessPhones, probe.thirdPartyIds, probe.thirdPartyUserIds,
+      probe.externalUserIds, probe.roles],
+  });
+  return rows;
+}
+
+export interface NewUserRows {
+  userIds: string[];
+  recipeIds: RecipeId[];
+  timesJoined: number[];
+  emails: (string | null)[];
+  phoneNumbers: (string | null)[];
+  thirdPartyIds: (string | null)[];
+  thirdPartyUserIds: (string | null)[];
+  passwordHashes: (string | null)[];
+}
+
+// Plain INSERTs: the caller has checked every uniqueness rule up front, and a row that still conflicts (a
+// concurrent writer) must fail loudly so that its user is reported, not silently skipped.
+export async function insertUsers(db: Queryable, users: NewUserRows): Promise<void> {
+  await db.query(
+    `INSERT INTO users (user_id, tenant_id, recipe_id, time_joined, email, phone_number, third_party_id, third_party_user_id, password_hash)
+     SELECT u.user_id, 'public', u.recipe_id, u.time_joined, u.email, u.phone_number, u.third_party_id, u.third_party_user_id, u.password_hash
+     FROM unnest($1::text[], $2::text[], $3::bigint[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[])
+       AS u(user_id, recipe_id, time_joined, email, phone_number, third_party_id, third_party_user_id, password_hash)`,
+    [users.userIds, users.recipeIds, users.timesJoined, users.emails, users.phoneNumbers, users.thirdPartyIds, users.thirdPartyUserIds,
+      users.passwordHashes],
+  );
+}
+
+export async function insertUserIdMappings(db: Queryable, userIds: string[], externalUserIds: string[]): Promise<void> {
+  if (userIds.length === 0) return;
+  await db.query('INSERT INTO user_id_mappings (user_id, external_user_id) SELECT * FROM unnest($1::text[], $2::text[])', [userIds, externalUserIds]);
+}
+
+// The rows below belong to users created in this transaction, so nothing can conflict.
+export async function insertEmailVerifications(db: Queryable, userIds: string[], emails: string[]): Promise<void> {
+  if (userIds.length === 0) return;
+  await db.query('INSERT INTO email_verifications (user_id, email) SELECT * FROM unnest($1::text[], $2::text[])', [userIds, emails]);
+}
+
+export async function insertUserMetadata(db: Queryable, userIds: string[], metadata: string[]): Promise<void> {
+  if (userIds.length === 0) return;
+  await db.query(
+    'INSERT INTO user_metadata (user_id, metadata) SELECT m.user_id, m.metadata::jsonb FROM unnest($1::text[], $2::text[]) AS m(user_id, metadata)',
+    [userIds, metadata],
+  );
+}
+
+export async function insertUserRoles(db: Queryable, userIds: string[], tenantIds: string[], roles: string[]): Promise<void> {
+  if (userIds.length === 0) return;
+  await db.query(
+    'INSERT INTO user_roles (user_id, tenant_id, role) SELECT * FROM unnest($1::text[], $2::text[], $3::text[])',
+    [userIds, tenantIds, roles],
+  );
+}

@@ -1,0 +1,26 @@
+import type { FastifyPluginAsync } from 'fastify';
+import { defineRoute } from '../../http/route.js';
+import { AddUsersBody, AddUsersQuery, AddUsersResponse } from '../schemas.js';
+import { assertBatchSize } from '../enqueue.js';
+import { parseDryRun } from '../queue-query.js';
+import type { JsonObject } from '../fields.js';
+
+const addUsers: FastifyPluginAsync = async (app) => {
+  defineRoute(app, {
+    method: 'POST',
+    url: '/bulk-import/users',
+    // 10,000 users with hashes are several megabytes, past the default body limit.
+    bodyLimit: app.services.config.bulk_import_body_limit_bytes,
+    schema: { body: AddUsersBody, querystring: AddUsersQuery, response: { 200: AddUsersResponse } },
+    // The reference answers an empty or oversized batch before it checks the app and tenant.
+    parse: ({ query, body }) => {
+      const dryRun = parseDryRun(query.dryRun);
+      if (body.users.length > 0) assertBatchSize(body.users.length);
+      return { users: body.users as JsonObject[], dryRun };
+    },
+    scope: ({ users }) => (users.length === 0 ? 'any' : 'app'),
+    handle: async ({ users, dryRun }) => (users.length === 0 ? { status: 'OK' as const } : app.services.bulkImport.addUsers(users, { dryRun })),
+  });
+};
+
+export default addUsers;

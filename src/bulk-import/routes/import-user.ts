@@ -1,0 +1,21 @@
+import type { FastifyPluginAsync } from 'fastify';
+import { defineRoute } from '../../http/route.js';
+import { ImportUserBody, ImportUserResponse, type WireUser } from '../schemas.js';
+import { toUserObject } from '../../users/user-object.js';
+import type { JsonObject } from '../fields.js';
+
+// Contract §10.6: one user, imported synchronously; failures are 400 {"errors":[...]}.
+const importUser: FastifyPluginAsync = async (app) => {
+  defineRoute(app, {
+    method: 'POST',
+    url: '/bulk-import/import',
+    schema: { body: ImportUserBody, response: { 200: ImportUserResponse } },
+    scope: 'app',
+    handle: async ({ body, cdiVersion }) => {
+      const result = await app.services.bulkImport.importUser(body as JsonObject);
+      return { status: result.status, user: toUserObject(result.user, cdiVersion) as WireUser };
+    },
+  });
+};
+
+export default importUser;

@@ -1,0 +1,137 @@
+import { jsonBadInput } from '../errors.js';
+import { withTransaction } from '../db/transaction.js';
+import { findUserByInternalId, type UserRow } from '../users/repository.js';
+import {
+  countQueueRows, countQueueRowsByStatus, deleteQueueRows, listQueueRows, useKeyDrivenPlans, type QueueStatus,
+} from './repository.js';
+import type { PasswordHasher } from '../hashing/registry.js';
+import { dryRun, enqueueUsers, throwIfInvalid, validateBatch, type EnqueuedUser } from './enqueue.js';
+import type { JsonObject } from './fields.js';
+import { explainImportError, importUsers } from './import-users.js';
+import type { ImportOutcome } from './types.js';
+import { processBatch } from './process-batch.js';
+import { hashPlainTextPasswords } from './hash-plain-passwords.js';
+import { decodeQueueCursor, encodeQueueCursor, toQueueEntry } from './queue-listing.js';
+import { BulkImportWorker } from './worker.js';
+import { StatisticsRefresher } from './statistics-refresh.js';
+import type { QueueEntry } from './schemas.js';
+import type { ServiceDependencies } from '../services.js';
+
+export interface ListQuery {
+  status?: QueueStatus;
+  limit: number;
+  paginationToken?: string;
+}
+
+export type CountResult = { status: 'OK'; count: number; byStatus?: Record<QueueStatus, number> };
+
+export class BulkImportService {
+  private readonly hasher: PasswordHasher;
+  private readonly worker: BulkImportWorker;
+  private readonly statistics: StatisticsRefresher;
+
+  constructor(private readonly deps: ServiceDependencies) {
+    const { config, pool, clock, log } = deps;
+    this.hasher = deps.hasher;
+    const batch = { pool, hasher: this.hasher, clock, log, batchSize: config.bulk_migration_batch_size };
+    this.statistics = new StatisticsRefresher(pool, log);
+    const processAndNote = async () => {
+      const claimed = await processBatch(batch);
+      this.statistics.noteImported(claimed);
+      return claimed;
+    };
+    this.worker = new BulkImportWorker(processAndNote, {
+      // Leave at least one connection of the pool to the HTTP routes.
+      parallelism: Math.max(1, Math.min(config.bulk_migration_parallelism, config.postgresql_connection_pool_size - 1)),
+      intervalMs: config.bulk_import_interval_seconds * 1000,
+      retryDelayMs: config.bulk_migration_sleep_between_rounds_in_batch_ms,
+      log,
+    });
+    this.worker.start();
+  }
+
+  // Validates every user (all errors of all users in one 400), then queues them in one statement and wakes the worker.
+  async addUsers(users: JsonObject[], options: { dryRun: boolean }): Promise<{ status: 'OK'; users?: EnqueuedUser[] }> {
+    const now = this.deps.clock();
+    const batch = await validateBatch(this.deps.pool, users, this.hasher, now);
+    if (options.dryRun) {
+      await dryRun(this.deps.pool, users, batch);
+      return { status: 'OK' };
+    }
+    throwIfInvalid(batch.errors);
+    await hashPlainTextPasswords(batch.users, this.hasher, this.deps.config.password_hashing_alg);
+    const enqueued = await enqueueUsers(this.deps.pool, batch.users, now);
+    this.worker.kick();
+    return { status: 'OK', users: enqueued };
+  }
+
+  async listUsers(query: ListQuery): Promise<{ status: 'OK'; users: QueueEntry[]; nextPaginationToken?: string }> {
+    const cursor = query.paginationToken === undefined ? undefined : decodeQueueCursor(query.paginationToken);
+    const rows = await listQueueRows(this.deps.pool, query.status, query.limit + 1, cursor);
+    const next = rows.length > query.limit ? rows.pop() : undefined;
+    return { status: 'OK', users: rows.map(toQueueEntry), ...(next && { nextPaginationToken: encodeQueueCursor(next) }) };
+  }
+
+  // [BEYOND] without a status, the per-status counts come along.
+  async countUsers(status: QueueStatus | undefined): Promise<CountResult> {
+    if (status !== undefined) return { status: 'OK', count: await countQueueRows(this.deps.pool, status) };
+    const byStatus = await countQueueRowsByStatus(this.deps.pool);
+    return { status: 'OK', count: byStatus.NEW + byStatus.PROCESSING + byStatus.FAILED, byStatus };
+  }
+
+  // Partitioned in input order by whether a row was deleted (contract §10.4).
+  async removeUsers(ids: string[]): Promise<{ deletedIds: string[]; invalidIds: string[] }> {
+    const deleted = new Set(ids.length === 0 ? [] : await deleteQueueRows(this.deps.pool, ids));
+    return { deletedIds: ids.filter((id) => deleted.has(id)), invalidIds: ids.filter((id) => !deleted.has(id)) };
+  }
+
+  // Contract §10.6: one user, validated like a queued one, imported in one transaction (all or nothing).
+  async importUser(input: JsonObject): Promise<{ status: 'OK'; user: UserRow }> {
+    const batch = await validateBatch(this.deps.pool, [input], this.hasher, this.deps.clock());
+    if (batch.errors.length > 0) throw jsonBadInput({ errors: batch.errors[0].errors });
+    const user = batch.users[0];
+    const row = await withTransaction(this.deps.pool, async (client) => {
+      await useKeyDrivenPlans(client);
+      let outcome: ImportOutcome;
+      try {
+        [outcome] = await importUsers(client, [user], this.hasher);
+      } catch (error) {
+        // A concurrent writer took a value after the conflict check.
+        const message = explainImportError(error, user);
+        if (message === undefined) throw error;
+        outcome = { ok: false, message };
+      }
+      if (!outcome.ok) throw jsonBadInput({ errors: [outcome.message] });
+      return findUserByInternalId(client, user.id);
+    });
+    return { status: 'OK', user: row! };
+  }
+
+  // For tests and tools: resolves once this process finds nothing left to claim.
+  async processUntilEmpty(): Promise<void> {
+    await this.worker.processUntilEmpty();
+    await this.statistics.idle();
+  }
+
+  // Resolves when the worker is not running (it starts nothing).
+  async idle(): Promise<void> {
+    await this.worker.idle();
+    await this.statistics.idle();
+  }
+
+  // Automatic processing (after an enqueue, every sweep) is suspended; processUntilEmpty still runs.
+  pauseProcessing(): void {
+    this.worker.setPaused(true);
+  }
+
+  resumeProcessing(): void {
+    this.worker.setPaused(false);
+    this.worker.kick();
+  }
+
+  // Stops the worker and waits for the batch in flight; called before the pool closes.
+  async stop(): Promise<void> {
+    await this.worker.stop();
+    await this.statistics.idle();
+  }
+}

@@ -1,0 +1,149 @@
+import crypto from 'node:crypto';
+import { coreError } from '../../errors.js';
+import { javaTrim } from '../../normalise/java-trim.js';
+import { parseHashingAlgorithm } from '../../hashing/registry.js';
+import { normaliseEmail, normalisePhoneNumber } from '../../normalise/contact.js';
+import type { RecipeId } from '../../users/repository.js';
+import { FieldReader, type JsonObject } from '../fields.js';
+import type { ValidationContext } from './user.js';
+import type { ImportLoginMethod } from '../types.js';
+
+// The loginMethods part of contract §10.2: shared keys, then the recipe's own fields.
+
+const recipeIds: readonly string[] = ['emailpassword', 'thirdparty', 'passwordless'];
+const multitenancyDisabled = 'Multitenancy must be enabled before importing users to a different tenant.';
+
+export function readLoginMethods(input: JsonObject, errors: string[], context: ValidationContext): ImportLoginMethod[] {
+  const methods = new FieldReader(errors, '.').read(input, 'loginMethods', 'array of object', true);
+  if (methods === undefined) return [];
+  if (methods.length === 0) {
+    errors.push('At least one loginMethod is required.');
+    return [];
+  }
+  if (methods.length > 1) errors.push('Account linking must be enabled to import multiple loginMethods.');
+  let primaries = 0;
+  for (const method of methods) {
+    if (method.isPrimary === true && ++primaries > 1) errors.push('No two loginMethods can have isPrimary as true.');
+  }
+  return methods.map((method) => readLoginMethod(method, errors, context));
+}
+
+function readLoginMethod(method: JsonObject, errors: string[], context: ValidationContext): ImportLoginMethod {
+  const reader = new FieldReader(errors, ' for a loginMethod.');
+  const recipeId = reader.read(method, 'recipeId', 'string', true);
+  const tenantIds = reader.read(method, 'tenantIds', 'array of string');
+  const isVerified = reader.read(method, 'isVerified', 'boolean');
+  const isPrimary = reader.read(method, 'isPrimary', 'boolean');
+  // The reference's messages for these two keys have no final period.
+  const noPeriod = new FieldReader(errors, ' for a loginMethod');
+  const timeJoined = noPeriod.read(method, 'timeJoinedInMSSinceEpoch', 'integer');
+
+  if (recipeId !== undefined && !recipeIds.includes(recipeId)) {
+    errors.push('Invalid recipeId for loginMethod. Pass one of emailpassword, thirdparty or, passwordless!');
+  }
+  const tenants = checkTenantIds(tenantIds, errors);
+  if (tenantIds !== undefined && tenantIds.length === 0) errors.push(`LoginMethod '${recipeId}' has no tenantId`);
+  const time = timeJoined ?? context.now;
+  // A stored time passed this check when it was queued; checked again on another core, clock skew would fail it.
+  if (time > context.now && context.ids === 'generate') errors.push('timeJoined cannot be in future for a loginMethod.');
+  if (time < 0) errors.push('timeJoined cannot be < 0 for a loginMethod.');
+  const superTokensUserId =
+    context.ids === 'generate' ? crypto.randomUUID() : (noPeriod.read(method, 'superTokensUserId', 'string', true) ?? '');
+
+  const loginMethod: ImportLoginMethod = {
+    tenantIds: tenants,
+    isVerified: isVerified ?? false,
+    isPrimary: isPrimary ?? false,
+    timeJoinedInMSSinceEpoch: time,
+    recipeId: recipeId as RecipeId,
+    superTokensUserId,
+  };
+  if (recipeId === 'emailpassword') readEmailPassword(method, loginMethod, errors, context);
+  else if (recipeId === 'thirdparty') readThirdParty(method, loginMethod, errors);
+  else if (recipeId === 'passwordless') readPasswordless(method, loginMethod, errors);
+  return loginMethod;
+}
+
+function readEmailPassword(method: JsonObject, target: ImportLoginMethod, errors: string[], context: ValidationContext): void {
+  const reader = new FieldReader(errors, ' for an emailpassword recipe.');
+  const email = reader.read(method, 'email', 'string', true);
+  const passwordHash = reader.read(method, 'passwordHash', 'string');
+  const hashingAlgorithm = reader.read(method, 'hashingAlgorithm', 'string');
+  const plainTextPassword = reader.read(method, 'plainTextPassword', 'string');
+  if ((passwordHash === undefined || hashingAlgorithm === undefined) && plainTextPassword === undefined) {
+    errors.push('Either (passwordHash, hashingAlgorithm) or plainTextPassword is required for an emailpassword recipe.');
+  }
+  target.email = checkEmail(email, errors);
+
+  let algorithm: string | undefined;
+  if (hashingAlgorithm !== undefined) {
+    algorithm = javaTrim(hashingAlgorithm).toUpperCase();
+    if (parseHashingAlgorithm(algorithm) === undefined) {
+      errors.push('Invalid hashingAlgorithm for emailpassword recipe. Pass one of bcrypt, argon2 or, idp_scrypt!');
+      algorithm = undefined;
+    }
+  }
+  target.hashingAlgorithm = algorithm ?? hashingAlgorithm;
+  target.passwordHash = passwordHash;
+  if (algorithm !== undefined && passwordHash !== undefined) {
+    if (passwordHash.length > 256) errors.push('passwordHash is too long. Max length is 256.');
+    const check = context.hasher.checkImport(passwordHash, algorithm);
+    if (check.status === 'SIGNER_KEY_MISSING') throw coreError('SIGNER_KEY_MISSING');
+    if (check.status === 'INVALID') errors.push(check.message);
+    else target.passwordHash = check.hash;
+  }
+  target.plainTextPassword = plainTextPassword;
+  dropUndefined(target);
+}
+
+function readThirdParty(method: JsonObject, target: ImportLoginMethod, errors: string[]): void {
+  const reader = new FieldReader(errors, ' for a thirdparty recipe.');
+  const email = reader.read(method, 'email', 'string', true);
+  const thirdPartyId = reader.read(method, 'thirdPartyId', 'string', true);
+  const thirdPartyUserId = reader.read(method, 'thirdPartyUserId', 'string', true);
+  target.email = checkEmail(email, errors);
+  if (thirdPartyId !== undefined && thirdPartyId.length > 28) errors.push(`thirdPartyId ${thirdPartyId} is too long. Max length is 28.`);
+  if (thirdPartyUserId !== undefined && thirdPartyUserId.length > 256) {
+    errors.push(`thirdPartyUserId ${thirdPartyUserId} is too long. Max length is 256.`);
+  }
+  target.thirdPartyId = thirdPartyId;
+  target.thirdPartyUserId = thirdPartyUserId;
+  dropUndefined(target);
+}
+
+function readPasswordless(method: JsonObject, target: ImportLoginMethod, errors: string[]): void {
+  const reader = new FieldReader(errors, ' for a passwordless recipe.');
+  const email = reader.read(method, 'email', 'string');
+  const phoneNumber = reader.read(method, 'phoneNumber', 'string');
+  target.email = checkEmail(email, errors);
+  if (phoneNumber !== undefined) {
+    if (phoneNumber.length > 256) errors.push(`phoneNumber ${phoneNumber} is too long. Max length is 256.`);
+    target.phoneNumber = normalisePhoneNumber(phoneNumber);
+  }
+  if (target.email === undefined && target.phoneNumber === undefined) {
+    errors.push('Either email or phoneNumber is required for a passwordless recipe.');
+  }
+  dropUndefined(target);
+}
+
+// The reference checks 255 but prints 256 (contract §10.2, sic).
+function checkEmail(email: string | undefined, errors: string[]): string | undefined {
+  if (email === undefined) return undefined;
+  if (email.length > 255) errors.push(`email ${email} is too long. Max length is 256.`);
+  return normaliseEmail(email);
+}
+
+function dropUndefined(target: ImportLoginMethod): void {
+  for (const key of Object.keys(target) as (keyof ImportLoginMethod)[]) if (target[key] === undefined) delete target[key];
+}
+
+// This core has only the public tenant; any other tenant needs multitenancy.
+export function checkTenantIds(tenantIds: string[] | undefined, errors: string[]): string[] {
+  if (tenantIds === undefined) return ['public'];
+  const valid: string[] = [];
+  for (const tenantId of tenantIds) {
+    if (tenantId === 'public') valid.push(tenantId);
+    else errors.push(multitenancyDisabled);
+  }
+  return valid;
+}

@@ -1,0 +1,70 @@
+import type { PasswordHasher } from '../../hashing/registry.js';
+import { javaTrim } from '../../normalise/java-trim.js';
+import { FieldReader, type JsonObject } from '../fields.js';
+import { checkTenantIds, readLoginMethods } from './login-method.js';
+import type { ImportUser, ImportUserRole, Validation } from '../types.js';
+
+export interface ValidationContext {
+  now: number;
+  // Roles that exist, at least those named in the users being validated.
+  roles: ReadonlySet<string>;
+  hasher: PasswordHasher;
+  // Shared by every user of one request: an external id may appear only once in it.
+  externalUserIds: Set<string>;
+  // 'generate' gives new users fresh ids; 'stored' re-validates a queued user with the ids it was given.
+  ids: 'generate' | 'stored';
+}
+
+// Contract §10.2: every error of a user is collected, in the reference's order. Throws only for the missing signer
+// key, which fails the whole request with a 500 (§6.1).
+export function validateUser(input: JsonObject, context: ValidationContext): Validation {
+  const errors: string[] = [];
+  const top = new FieldReader(errors, '.');
+  const externalUserId = top.read(input, 'externalUserId', 'string');
+  const userMetadata = top.read(input, 'userMetadata', 'object');
+  const userRoles = readUserRoles(input, errors, context);
+  const totpDevices = top.read(input, 'totpDevices', 'array of object');
+  if (totpDevices !== undefined) errors.push('MFA must be enabled to import totp devices.');
+  const loginMethods = readLoginMethods(input, errors, context);
+  const trimmedExternalUserId = checkExternalUserId(externalUserId, errors, context);
+
+  if (errors.length > 0) return { ok: false, errors };
+  const loginMethod = loginMethods[0];
+  const user: ImportUser = { id: loginMethod.superTokensUserId, loginMethods: [loginMethod] };
+  if (trimmedExternalUserId !== undefined) user.externalUserId = trimmedExternalUserId;
+  if (userMetadata !== undefined) user.userMetadata = userMetadata;
+  if (userRoles !== undefined) user.userRoles = userRoles;
+  return { ok: true, user };
+}
+
+function readUserRoles(input: JsonObject, errors: string[], context: ValidationContext): ImportUserRole[] | undefined {
+  const roles = new FieldReader(errors, '.').read(input, 'userRoles', 'array of object');
+  if (roles === undefined) return undefined;
+  const reader = new FieldReader(errors, ' for a user role.');
+  const result: ImportUserRole[] = [];
+  for (const item of roles) {
+    const role = reader.read(item, 'role', 'string', true);
+    const tenantIds = reader.read(item, 'tenantIds', 'array of string', true);
+    let trimmedRole: string | undefined;
+    if (role !== undefined) {
+      if (role.length > 255) errors.push(`role ${role} is too long. Max length is 255.`);
+      trimmedRole = javaTrim(role);
+      if (!context.roles.has(trimmedRole)) errors.push(`Role ${trimmedRole} does not exist.`);
+    }
+    const tenants = checkTenantIds(tenantIds, errors);
+    if (trimmedRole !== undefined && tenantIds !== undefined) result.push({ role: trimmedRole, tenantIds: tenants });
+  }
+  return result;
+}
+
+
+function checkExternalUserId(externalUserId: string | undefined, errors: string[], context: ValidationContext): string | undefined {
+  if (externalUserId === undefined) return undefined;
+  if (externalUserId.length > 128) errors.push(`externalUserId ${externalUserId} is too long. Max length is 128.`);
+  const trimmed = javaTrim(externalUserId);
+  if (context.externalUserIds.has(trimmed)) {
+    errors.push(`externalUserId ${externalUserId} is not unique. It is already used by another user.`);
+  }
+  context.externalUserIds.add(trimmed);
+  return trimmed;
+}

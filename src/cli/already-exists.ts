@@ -1,0 +1,2 @@
+/** The coded "already exists" import errors of the bulk-import queue (E003, E005, E006, E007, E031). */
+export const ALREADY_EXISTS = /\bE0(03|05|06|07|31)\b/;

@@ -1,0 +1,113 @@
+import { addLookupKeys, emptyLookup, presenceOf, type CoreUser } from './account-keys.js';
+import type { SourceRecord } from './bulk-user.js';
+import type { CoreClient } from './core-client.js';
+import { ALREADY_EXISTS } from './already-exists.js';
+import { queueRowsAmong } from './queue.js';
+import type { OpenedSource } from './readers/index.js';
+import type { Results } from './results.js';
+import type { MigrationState } from './state-file.js';
+
+export interface TallyContext {
+  client: CoreClient;
+  source: OpenedSource;
+  state: MigrationState;
+  /** 1-based record → ids this run queued for it. */
+  sent: ReadonlyMap<number, string[]>;
+  results: Results;
+  batchSize: number;
+  /** Whether the core's queue may still hold some of this run's users. */
+  queueBusy: boolean;
+}
+
+interface QueueView {
+  failed: Map<string, string>;
+  pending: Set<string>;
+}
+
+/**
+ * Settles every user of the export read so far from what the core holds now: one lookup per batch, by old
+ * id, account and the ids this run queued. Nothing is counted as imported that the core does not hold.
+ * Returns the ids of FAILED rows left by a batch that went twice (its first answer was lost), which the
+ * caller removes.
+ */
+export async function tally(context: TallyContext): Promise<string[]> {
+  const ours = new Set([...context.sent.values()].flat());
+  const queue: QueueView = {
+    failed: await queueRowsAmong(context.client, 'FAILED', ours),
+    pending: context.queueBusy ? await pendingAmong(context.client, ours) : new Set(),
+  };
+  const rejected = new Map(context.state.rejected.map((rejection) => [rejection.record, rejection]));
+  const duplicateRows: string[] = [];
+  let batch: SourceRecord[] = [];
+  for await (const record of context.source.records) {
+    if (record.index >= context.state.recordsDone) break;
+    context.results.noteRecord(record);
+    if (!record.user) continue;
+    const rejection = rejected.get(record.index + 1);
+    if (rejection) {
+      context.results.add({ user: record.key, record: rejection.record, stage: 'validation', reason: rejection.reason });
+      continue;
+    }
+    batch.push(record);
+    if (batch.length >= context.batchSize) {
+      await settle(context, batch, queue, duplicateRows);
+      batch = [];
+    }
+  }
+  await settle(context, batch, queue, duplicateRows);
+  return duplicateRows;
+}
+
+async function pendingAmong(client: CoreClient, ours: ReadonlySet<string>): Promise<Set<string>> {
+  const [fresh, processing] = await Promise.all([queueRowsAmong(client, 'NEW', ours), queueRowsAmong(client, 'PROCESSING', ours)]);
+  return new Set([...fresh.keys(), ...processing.keys()]);
+}
+
+async function settle(context: TallyContext, batch: SourceRecord[], queue: QueueView, duplicateRows: string[]): Promise<void> {
+  if (batch.length === 0) return;
+  const body = emptyLookup();
+  for (const record of batch) {
+    addLookupKeys(body, record.user!);
+    body.userIds.push(...(context.sent.get(record.index + 1) ?? []));
+  }
+  const canaries = new Map(context.state.canaryCreated.map((canary) => [canary.email, canary.userId]));
+  const coreUsers = await context.client.lookup(body);
+  const held = new Map<string, CoreUser>(coreUsers.map((user) => [user.userId, user]));
+  const { results } = context;
+  for (const record of batch) {
+    const number = record.index + 1;
+    const user = record.user!;
+    const ids = [...(context.sent.get(number) ?? [])];
+    const canaryId = user.loginMethods[0].email === undefined ? undefined : canaries.get(user.loginMethods[0].email);
+    if (canaryId !== undefined) ids.push(canaryId);
+    const createdId = ids.find((id) => held.has(id));
+    if (createdId !== undefined) {
+      results.noteCreated({ user: record.key, record: number, userId: createdId });
+      continue;
+    }
+    const presence = presenceOf(user, coreUsers);
+    if (ids.length === 0) {
+      if (presence.kind === 'present') results.alreadyImported++;
+      else if (presence.kind === 'conflict') results.add({ user: record.key, record: number, stage: 'conflict', reason: presence.reason });
+      else results.add({ user: record.key, record: number, stage: 'conflict', reason: 'not sent: it conflicted with another user when checked; run again to import it' });
+      continue;
+    }
+    if (ids.some((id) => queue.pending.has(id))) {
+      results.stillQueued++;
+      continue;
+    }
+    const failedIds = ids.filter((id) => queue.failed.has(id));
+    const failure = failedIds.map((id) => queue.failed.get(id)!).find((message) => message !== undefined);
+    if (presence.kind === 'present') {
+      // Sent when the core did not hold it, held now under another id: the batch went twice after a lost
+      // answer, and the second copy failed as a duplicate of the first.
+      if (failure === undefined || ALREADY_EXISTS.test(failure)) {
+        duplicateRows.push(...failedIds);
+        results.noteCreated({ user: record.key, record: number, userId: presence.userId });
+        continue;
+      }
+    }
+    if (failure !== undefined) results.add({ user: record.key, record: number, stage: 'import', reason: failure });
+    else results.add({ user: record.key, record: number, stage: 'lost', reason: 'sent, but neither in the core nor in its queue (was the queue cleared?)' });
+  }
+}

@@ -1,0 +1,104 @@
+import fs from 'node:fs';
+import { parseArgs } from 'node:util';
+import { emptyLookup } from './account-keys.js';
+import { CliError } from './cli-error.js';
+import { CoreClient } from './core-client.js';
+import type { CliIo } from './io.js';
+import type { CreatedUser } from './results.js';
+
+export const UNDO_USAGE = `Usage: identity-core migrate undo <report> [options]
+
+Removes from the core exactly the users a migration run created, as listed in its report; users that were
+in the core before the run are never touched.
+
+Options:
+  --dry-run          say what would be removed; remove nothing
+  --core-url <url>   the core the run imported into (default http://localhost:3567)
+  --api-key <key>    API key (default: env IDENTITY_CORE_API_KEY)
+  -h, --help         this text
+`;
+
+// Lookups take up to this many ids per request; removals run this many at a time.
+const LOOKUP_CHUNK = 10_000;
+const REMOVE_CONCURRENCY = 8;
+
+interface UndoOptions {
+  reportPath: string;
+  dryRun: boolean;
+  coreUrl: string;
+  apiKey?: string;
+}
+
+export function parseUndoArgs(argv: string[], env: Readonly<Record<string, string | undefined>>): UndoOptions {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      strict: true,
+      options: { 'dry-run': { type: 'boolean' }, 'core-url': { type: 'string' }, 'api-key': { type: 'string' } },
+    });
+  } catch (error) {
+    throw new CliError(`${(error as Error).message}\n\n${UNDO_USAGE}`);
+  }
+  const [reportPath, ...extra] = parsed.positionals;
+  if (reportPath === undefined || extra.length > 0) throw new CliError(`expected the report of the run to undo\n\n${UNDO_USAGE}`);
+  return {
+    reportPath,
+    dryRun: parsed.values['dry-run'] ?? false,
+    coreUrl: parsed.values['core-url'] ?? 'http://localhost:3567',
+    apiKey: parsed.values['api-key'] ?? (env.IDENTITY_CORE_API_KEY || undefined),
+  };
+}
+
+export async function runUndo(options: UndoOptions, io: CliIo): Promise<number> {
+  const report = readReport(options.reportPath);
+  const client = new CoreClient({ baseUrl: options.coreUrl, apiKey: options.apiKey, signal: io.signal });
+  await client.checkConnection();
+  const coreId = (await client.coreIdentity()) ?? `core at ${options.coreUrl}`;
+  if (coreId !== report.coreId) {
+    throw new CliError(`${options.reportPath} was written for core ${report.coreId}, but the core at ${options.coreUrl} is ${coreId}: pass --core-url of the core the run imported into`);
+  }
+  const present = await stillHeld(client, report.created);
+  const gone = report.created.length - present.length;
+  const lines = [`Undo of ${options.reportPath} in ${options.coreUrl}${options.dryRun ? ' (dry run)' : ''}`];
+  if (options.dryRun) {
+    lines.push(`  would remove        ${present.length}`, `  no longer in core   ${gone}`);
+    for (const user of present.slice(0, 1000)) lines.push(`  would remove ${user.user} (record ${user.record})`);
+    io.stdout.write(`${lines.join('\n')}\n`);
+    return 0;
+  }
+  for (let start = 0; start < present.length; start += REMOVE_CONCURRENCY) {
+    await Promise.all(present.slice(start, start + REMOVE_CONCURRENCY).map((user) => client.removeUser(user.userId)));
+  }
+  const left = await stillHeld(client, present);
+  lines.push(`  removed             ${present.length - left.length}`, `  no longer in core   ${gone}`);
+  for (const user of left) lines.push(`  still in the core: ${user.user} (record ${user.record})`);
+  io.stdout.write(`${lines.join('\n')}\n`);
+  return left.length === 0 ? 0 : 1;
+}
+
+async function stillHeld(client: CoreClient, users: CreatedUser[]): Promise<CreatedUser[]> {
+  const held = new Set<string>();
+  for (let start = 0; start < users.length; start += LOOKUP_CHUNK) {
+    const body = { ...emptyLookup(), userIds: users.slice(start, start + LOOKUP_CHUNK).map((user) => user.userId) };
+    for (const user of await client.lookup(body)) held.add(user.userId);
+  }
+  return users.filter((user) => held.has(user.userId));
+}
+
+function readReport(path: string): { coreId: string; created: CreatedUser[] } {
+  let report: { coreId?: unknown; created?: unknown; dryRun?: unknown };
+  try {
+    report = JSON.parse(fs.readFileSync(path, 'utf8')) as typeof report;
+  } catch {
+    throw new CliError(`${path} is not a report written by identity-core migrate`);
+  }
+  if (report.dryRun === true) throw new CliError(`${path} is the report of a dry run, which created no users`);
+  const created = report.created;
+  const valid = Array.isArray(created) && created.every((user) => typeof (user as CreatedUser)?.userId === 'string');
+  if (typeof report.coreId !== 'string' || !valid) {
+    throw new CliError(`${path} is not a report written by identity-core migrate (this version): it lists no created users`);
+  }
+  return { coreId: report.coreId, created: created as CreatedUser[] };
+}

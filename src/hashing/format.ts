@@ -1,0 +1,91 @@
+/**
+ * `recognised` marks a hash that has this format's full shape but bad values, so callers can tell
+ * "this is a scrypt-variant hash" (signer key needed) from "this is not a hash of this kind at all".
+ */
+export type ParseResult<T> = { ok: true; value: T } | { ok: false; reason: string; recognised?: boolean };
+
+export interface VerifyContext {
+  signerKey?: Buffer;
+}
+
+/**
+ * Cost bounds an imported hash must stay within. They are checked at import; at sign-in a stored hash is only held
+ * to the hard limits each format file states, so lowering a bound never locks out users imported before.
+ */
+export interface HashCostLimits {
+  /** Memory of one verification (argon2 m, scrypt 128·N·r·p), in KiB. */
+  maxMemoryKib: number;
+  /** argon2 m × t: the memory written over all passes, which is what its time grows with. */
+  maxArgon2WorkKib: number;
+  maxBcryptCost: number;
+  maxPbkdf2Iterations: number;
+}
+
+/** The config key that raises each bound; refusals name it. */
+export const COST_LIMIT_KEYS: Readonly<Record<keyof HashCostLimits, string>> = {
+  maxMemoryKib: 'imported_hash_max_memory_kib',
+  maxArgon2WorkKib: 'imported_hash_max_argon2_work_kib',
+  maxBcryptCost: 'imported_hash_max_bcrypt_cost',
+  maxPbkdf2Iterations: 'imported_hash_max_pbkdf2_iterations',
+};
+
+/** The refusal of a hash whose cost is over a configurable bound: the parameter, its value, the limit and the key. */
+export function overCostLimit(
+  parameter: string,
+  value: number,
+  limits: HashCostLimits,
+  bound: keyof HashCostLimits,
+  unit = '',
+): { ok: false; reason: string; recognised: boolean } {
+  const limit = limits[bound];
+  return fail(`${parameter} = ${value}${unit} is over the limit of ${limit}${unit} (raise ${COST_LIMIT_KEYS[bound]} to accept it)`, true);
+}
+
+/** The configured parameters for hashes the core writes itself (sign-up, password change, rehash). */
+export interface NewHashParams {
+  bcryptLogRounds: number;
+  argon2: { iterations: number; memoryKb: number; parallelism: number };
+}
+
+/**
+ * Which bounded pool a verification waits in: memory-hard formats have their own, everything CPU-bound
+ * shares the bcrypt one.
+ */
+export type HashPool = 'ARGON2' | 'BCRYPT' | 'SCRYPT';
+
+/** One password-hash format. Adding a format is one file exporting this plus one line in `formats.ts`. */
+export interface HashFormat<T> {
+  /** The algorithm id reported by an import check; also the first accepted `hashingAlgorithm` value. */
+  readonly id: string;
+  /** Further accepted `hashingAlgorithm` values (upper case). */
+  readonly aliases: readonly string[];
+  /** The §6.1 import error for a hash rejected when this algorithm was named. */
+  readonly invalidMessage: string;
+  readonly needsSignerKey: boolean;
+  readonly pool: HashPool;
+  /** Cheap check that the string claims to be this format; `parse` then decides whether it is valid. */
+  hasPrefix(hash: string): boolean;
+  /** Validates format and parameter bounds; cost bounds from `limits` when given (import), hard limits only otherwise. */
+  parse(hash: string, limits?: HashCostLimits): ParseResult<T>;
+  /** Recomputes and compares in constant time, off the event loop. */
+  verify(password: string, parsed: T, context: VerifyContext): Promise<boolean>;
+  /** Peak memory of one verification, in bytes, so a scheduler can budget verifications in flight. */
+  memoryBytes(parsed: T): number;
+  /**
+   * True for formats that are fast to guess (plain and salted digests, HMAC, md5-crypt, phpass): they should be
+   * moved to the configured algorithm by `password_rehash_on_signin`. Absent means not weak.
+   */
+  isWeak?(parsed: T): boolean;
+  /** Present on the formats the core can write new hashes in (`password_hashing_alg`). */
+  readonly writer?: HashWriter<T>;
+}
+
+export interface HashWriter<T> {
+  hash(password: string, params: NewHashParams): Promise<string>;
+  /** Whether a stored hash already has the configured parameters, so a rehash would change nothing. */
+  isCurrent(parsed: T, params: NewHashParams): boolean;
+}
+
+export function fail(reason: string, recognised = false): { ok: false; reason: string; recognised: boolean } {
+  return { ok: false, reason, recognised };
+}

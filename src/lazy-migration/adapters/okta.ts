@@ -1,0 +1,41 @@
+import type { SourceConfig } from '../config.js';
+import { callSource, isOutcome, text } from '../http-call.js';
+import { configError, match, mismatch, unavailable, type SourceAdapter } from '../outcome.js';
+
+const PASSWORD_VALIDATED = new Set(['SUCCESS', 'PASSWORD_WARN', 'PASSWORD_EXPIRED']);
+const MFA_STATES = new Set(['MFA_REQUIRED', 'MFA_ENROLL', 'MFA_CHALLENGE']);
+
+// Primary authentication of the Okta Authentication API, `POST /api/v1/authn`; with an API token it runs as a
+// trusted application that forwards the end user's IP.
+export function oktaAdapter(source: SourceConfig): SourceAdapter {
+  return {
+    async verify(request, signal) {
+      const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json' };
+      if (source.apiToken) headers.authorization = `SSWS ${source.apiToken}`;
+      if (source.apiToken && source.forwardUserIp && request.clientIp) headers['x-forwarded-for'] = request.clientIp;
+      const body = JSON.stringify({
+        username: request.login,
+        password: request.password,
+        options: { multiOptionalFactorEnroll: false, warnBeforePasswordExpired: false },
+      });
+      const response = await callSource({ url: source.url, headers, body }, signal);
+      if (isOutcome(response)) return response;
+      if (response.status === 200) {
+        const state = text(response.json, 'status') ?? '';
+        const userId = text(response.json, '_embedded', 'user', 'id');
+        if (PASSWORD_VALIDATED.has(state)) return match(userId);
+        if (MFA_STATES.has(state)) return source.acceptMfaChallenge ? match(userId) : mismatch('mfa');
+        if (state === 'LOCKED_OUT') return { kind: 'LOCKED' };
+        return unavailable('unexpected state');
+      }
+      if (response.status === 429) {
+        const reset = Number(response.headers.get('x-rate-limit-reset'));
+        return { kind: 'RATE_LIMITED', retryAfterMs: Number.isFinite(reset) && reset > 0 ? Math.max(0, reset * 1000 - Date.now()) : undefined };
+      }
+      const code = text(response.json, 'errorCode');
+      if (response.status === 401 && code === 'E0000004') return mismatch();
+      if (response.status === 401 || response.status === 403) return configError(`HTTP ${response.status} ${code ?? ''}`.trim());
+      return unavailable(`HTTP ${response.status}`);
+    },
+  };
+}

@@ -1,0 +1,51 @@
+// A user imported for lazy migration stores a pointer in place of a password hash:
+//   $lazy$<source>$<legacy login, base64url>$<legacy user id, base64url>
+// The pointer names a configured source and never carries a URL or a credential: where a password is sent is decided
+// by the server's configuration alone, so imported data cannot point sign-ins at another host.
+
+export interface LazyPointer {
+  source: string;
+  /** What the old provider expects as user name; undefined means the user's email. */
+  legacyLogin?: string;
+  /** The user's id at the old provider; when set, a provider answer naming another id is refused. */
+  legacyUserId?: string;
+}
+
+export const LAZY_PREFIX = '$lazy$';
+export const SOURCE_NAME = /^[a-z0-9_-]{1,32}$/;
+const MAX_PART_BYTES = 256;
+const BASE64URL = /^[A-Za-z0-9_-]*$/;
+
+export type PointerParse = { ok: true; value: LazyPointer } | { ok: false; reason: string };
+
+export function isLazyPointer(stored: string): boolean {
+  return stored.startsWith(LAZY_PREFIX);
+}
+
+export function parseLazyPointer(text: string): PointerParse {
+  if (!isLazyPointer(text)) return { ok: false, reason: 'expected $lazy$<source>$<login, base64url>$<user id, base64url>' };
+  const parts = text.slice(LAZY_PREFIX.length).split('$');
+  if (parts.length < 1 || parts.length > 3) return { ok: false, reason: 'expected $lazy$<source>$<login, base64url>$<user id, base64url>' };
+  const [source, loginText = '', idText = ''] = parts;
+  if (!SOURCE_NAME.test(source)) return { ok: false, reason: 'source must be 1 to 32 characters of a-z, 0-9, _ and -' };
+  const login = decodePart(loginText, 'login');
+  if (!login.ok) return login;
+  const id = decodePart(idText, 'user id');
+  if (!id.ok) return id;
+  return { ok: true, value: { source, legacyLogin: login.value || undefined, legacyUserId: id.value || undefined } };
+}
+
+export function formatLazyPointer(pointer: LazyPointer): string {
+  const encode = (value: string | undefined) => Buffer.from(value ?? '', 'utf8').toString('base64url');
+  return `${LAZY_PREFIX}${pointer.source}$${encode(pointer.legacyLogin)}$${encode(pointer.legacyUserId)}`;
+}
+
+function decodePart(text: string, name: string): { ok: true; value: string } | { ok: false; reason: string } {
+  if (!BASE64URL.test(text) || text.length % 4 === 1) return { ok: false, reason: `${name} must be unpadded base64url` };
+  const bytes = Buffer.from(text, 'base64url');
+  if (bytes.toString('base64url') !== text) return { ok: false, reason: `${name} must be canonical base64url` };
+  if (bytes.length > MAX_PART_BYTES) return { ok: false, reason: `${name} must be at most ${MAX_PART_BYTES} bytes` };
+  const value = bytes.toString('utf8');
+  if (Buffer.from(value, 'utf8').compare(bytes) !== 0) return { ok: false, reason: `${name} must be UTF-8` };
+  return { ok: true, value };
+}

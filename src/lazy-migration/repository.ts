@@ -1,0 +1,71 @@
+import type pg from 'pg';
+import type { Queryable } from '../db/pool.js';
+import { withTransaction } from '../db/transaction.js';
+
+/** True when this owner now holds the user's lease (a free one, or one whose holder let it expire). */
+export async function acquireLease(db: Queryable, userId: string, owner: string, now: number, ttlMs: number): Promise<boolean> {
+  const { rowCount } = await db.query(
+    `INSERT INTO lazy_migration_leases (user_id, owner, expires_at) VALUES ($1, $2, $3)
+     ON CONFLICT (user_id) DO UPDATE SET owner = EXCLUDED.owner, expires_at = EXCLUDED.expires_at
+       WHERE lazy_migration_leases.expires_at < $4`,
+    [userId, owner, now + ttlMs, now],
+  );
+  return rowCount === 1;
+}
+
+export async function releaseLease(db: Queryable, userId: string, owner: string): Promise<void> {
+  await db.query('DELETE FROM lazy_migration_leases WHERE user_id = $1 AND owner = $2', [userId, owner]);
+}
+
+export async function readPasswordHash(db: Queryable, userId: string): Promise<string | undefined> {
+  const { rows } = await db.query<{ password_hash: string | null }>('SELECT password_hash FROM users WHERE user_id = $1', [userId]);
+  return rows[0]?.password_hash ?? undefined;
+}
+
+/**
+ * Replaces the pointer with the new hash only while the user still holds that very pointer (a reset or a hash import
+ * that came first wins), records the adoption and drops the lease, in one transaction.
+ */
+export async function adoptPassword(pool: pg.Pool, userId: string, pointer: string, newHash: string, owner: string): Promise<boolean> {
+  return withTransaction(pool, async (client) => {
+    await client.query(`SET LOCAL identity_core.lazy_via = 'signin'`);
+    const { rowCount } = await client.query('UPDATE users SET password_hash = $3 WHERE user_id = $1 AND password_hash = $2', [
+      userId,
+      pointer,
+      newHash,
+    ]);
+    await client.query('DELETE FROM lazy_migration_leases WHERE user_id = $1 AND owner = $2', [userId, owner]);
+    return rowCount === 1;
+  });
+}
+
+export interface SourceProgress {
+  source: string;
+  pending: number;
+  migratedBySignin: number;
+  migratedOtherwise: number;
+  lastMatchAt: number | null;
+}
+
+/** Pending users per source (from the partial index) with the adoptions recorded for each. */
+export async function sourceProgress(db: Queryable): Promise<SourceProgress[]> {
+  const { rows } = await db.query<{ source: string; pending: string; signin: string; replaced: string; last_match_at: string | null }>(
+    `WITH pending AS (
+       SELECT split_part(password_hash, '$', 3) AS source, count(*) AS pending
+       FROM users WHERE password_hash LIKE '$lazy$%' GROUP BY 1),
+     adopted AS (
+       SELECT source, count(*) FILTER (WHERE via = 'signin') AS signin, count(*) FILTER (WHERE via = 'replaced') AS replaced,
+              max(at) FILTER (WHERE via = 'signin') AS last_match_at
+       FROM lazy_migration_events GROUP BY source)
+     SELECT coalesce(p.source, a.source) AS source, coalesce(p.pending, 0) AS pending, coalesce(a.signin, 0) AS signin,
+            coalesce(a.replaced, 0) AS replaced, a.last_match_at
+     FROM pending p FULL JOIN adopted a ON a.source = p.source ORDER BY 1`,
+  );
+  return rows.map((row) => ({
+    source: row.source,
+    pending: Number(row.pending),
+    migratedBySignin: Number(row.signin),
+    migratedOtherwise: Number(row.replaced),
+    lastMatchAt: row.last_match_at === null ? null : Number(row.last_match_at),
+  }));
+}

@@ -1,0 +1,232 @@
+import crypto from 'node:crypto';
+import type pg from 'pg';
+import type { Logger } from 'pino';
+import type { LazyMigrationConfig, SourceConfig } from './config.js';
+import { createAdapter } from './adapters/index.js';
+import { SourceGuard } from './guard.js';
+import type { AdapterOutcome, SourceAdapter } from './outcome.js';
+import { parseLazyPointer } from './pointer.js';
+import { acquireLease, adoptPassword, readPasswordHash, releaseLease, sourceProgress } from './repository.js';
+import { SingleFlight } from './single-flight.js';
+
+export interface LazySignInInput {
+  userId: string;
+  tenantId: string;
+  email: string;
+  externalUserId?: string;
+  pointer: string;
+  password: string;
+  clientIp?: string;
+}
+
+export type LazySignInOutcome =
+  | { status: 'ADOPTED' }
+  /** `spendDecoy`: the source was not asked, so the caller spends the time a verification takes. */
+  | { status: 'WRONG_CREDENTIALS'; spendDecoy: boolean }
+  /** Someone else replaced the pointer meanwhile: verify the password against what is stored now. */
+  | { status: 'STORED_HASH_CHANGED' }
+  | { status: 'UNAVAILABLE'; retryAfterMs: number };
+
+export type VerifyOutcomeName =
+  | 'match' | 'mismatch' | 'not_found' | 'locked' | 'reset_required' | 'id_mismatch' | 'rate_limited' | 'unavailable'
+  | 'timeout' | 'config_error' | 'expired' | 'throttled_user' | 'source_unknown' | 'busy';
+
+export interface LazyMigrationDependencies {
+  pool: pg.Pool;
+  config: LazyMigrationConfig;
+  log: Logger;
+  clock: () => number;
+  /** Hashes an adopted password with the configured algorithm. */
+  hashPassword: (password: string) => Promise<string>;
+  userAgent: string;
+}
+
+interface Source {
+  config: SourceConfig;
+  adapter: SourceAdapter;
+  guard: SourceGuard;
+}
+
+const LEASE_EXTRA_MS = 2000;
+const LEASE_POLL_MS = 100;
+const ATTEMPT_WINDOW_MS = 3_600_000;
+
+/** Adopts pending users at their first sign-in by asking the old provider once; see README "Migrating without hashes". */
+export class LazyMigrationService {
+  private readonly sources = new Map<string, Source>();
+  private readonly flights = new SingleFlight<LazySignInOutcome>();
+  // Identical concurrent requests share a flight; the key holds an HMAC of the password under a key that dies with
+  // the process, never the password itself.
+  private readonly flightKey = crypto.randomBytes(32);
+  private readonly instanceId = crypto.randomUUID();
+  private readonly attempts = new Map<string, { since: number; count: number }>();
+  private readonly outcomes = new Map<string, number>();
+
+  constructor(private readonly deps: LazyMigrationDependencies) {
+    for (const [name, source] of deps.config.sources) {
+      this.sources.set(name, { config: source, adapter: createAdapter(source, deps.userAgent), guard: new SourceGuard(source) });
+    }
+  }
+
+  async signIn(input: LazySignInInput): Promise<LazySignInOutcome> {
+    const parsed = parseLazyPointer(input.pointer);
+    const source = parsed.ok ? this.sources.get(parsed.value.source) : undefined;
+    if (!parsed.ok || !source || !this.deps.config.enabled) {
+      this.count(parsed.ok ? parsed.value.source : 'invalid', 'source_unknown');
+      this.deps.log.error({ userId: input.userId }, 'pending user names a lazy-migration source that is not configured or enabled');
+      return { status: 'WRONG_CREDENTIALS', spendDecoy: true };
+    }
+    const name = source.config.name;
+    if (source.config.deadline !== undefined && this.deps.clock() >= source.config.deadline) {
+      this.count(name, 'expired');
+      return { status: 'WRONG_CREDENTIALS', spendDecoy: true };
+    }
+    if (!this.takeAttempt(input.userId)) {
+      this.count(name, 'throttled_user');
+      return { status: 'WRONG_CREDENTIALS', spendDecoy: true };
+    }
+    const key = `${input.userId}:${crypto.createHmac('sha256', this.flightKey).update(input.password).digest('base64')}`;
+    return this.flights.run(key, () => this.signInOnce(input, source, parsed.value));
+  }
+
+  /** Asks a source about one password without storing anything (the canary). */
+  async check(sourceName: string, login: string, password: string): Promise<AdapterOutcome | undefined> {
+    const source = this.sources.get(sourceName);
+    if (!source) return undefined;
+    const admission = await source.guard.admit();
+    if (!admission.admitted) return { kind: 'RATE_LIMITED', retryAfterMs: admission.retryAfterMs };
+    const outcome = await this.callAdapter(source, { login, password, userId: '', tenantId: 'public' });
+    admission.release(outcome);
+    return outcome;
+  }
+
+  async progress() {
+    const counts = await sourceProgress(this.deps.pool);
+    const names = new Set([...this.sources.keys(), ...counts.map((row) => row.source)]);
+    return [...names].sort().map((name) => {
+      const row = counts.find((count) => count.source === name);
+      const source = this.sources.get(name);
+      return {
+        name,
+        configured: source !== undefined,
+        kind: source?.config.kind ?? null,
+        pending: row?.pending ?? 0,
+        migrated: { signin: row?.migratedBySignin ?? 0, replaced: row?.migratedOtherwise ?? 0 },
+        lastMatchAt: row?.lastMatchAt ?? null,
+        deadline: source?.config.deadline === undefined ? null : new Date(source.config.deadline).toISOString(),
+        breaker: source?.guard.state ?? null,
+        outcomes: Object.fromEntries([...this.outcomes].filter(([k]) => k.startsWith(`${name}:`)).map(([k, v]) => [k.slice(name.length + 1), v])),
+      };
+    });
+  }
+
+  private async signInOnce(
+    input: LazySignInInput,
+    source: Source,
+    pointer: { legacyLogin?: string; legacyUserId?: string },
+  ): Promise<LazySignInOutcome> {
+    const owner = `${this.instanceId}:${crypto.randomUUID()}`;
+    const leaseMs = source.config.timeoutMs + LEASE_EXTRA_MS;
+    const waited = await this.waitForLease(input, owner, leaseMs);
+    if (waited) return waited;
+    let leased = true;
+    try {
+      const admission = await source.guard.admit();
+      if (!admission.admitted) {
+        this.count(source.config.name, 'busy');
+        return { status: 'UNAVAILABLE', retryAfterMs: admission.retryAfterMs };
+      }
+      const request = { ...input, login: pointer.legacyLogin ?? input.email, legacyLogin: pointer.legacyLogin, legacyUserId: pointer.legacyUserId };
+      const outcome = await this.callAdapter(source, request);
+      admission.release(outcome);
+      const name = this.outcomeName(outcome, pointer.legacyUserId);
+      this.count(source.config.name, name);
+      this.deps.log.info({ userId: input.userId, source: source.config.name, outcome: name }, 'lazy migration: old provider answered');
+      if (name === 'id_mismatch') this.deps.log.error({ userId: input.userId, source: source.config.name }, 'old provider answered for another user id');
+      if (outcome.kind === 'CONFIG_ERROR') {
+        this.deps.log.error({ source: source.config.name, reason: outcome.reason }, 'lazy migration source refused our configuration');
+      }
+      if (name === 'match') {
+        const newHash = await this.deps.hashPassword(input.password);
+        leased = false;
+        const adopted = await adoptPassword(this.deps.pool, input.userId, input.pointer, newHash, owner);
+        return adopted ? { status: 'ADOPTED' } : { status: 'STORED_HASH_CHANGED' };
+      }
+      if (outcome.kind === 'RATE_LIMITED' || outcome.kind === 'UNAVAILABLE' || outcome.kind === 'CONFIG_ERROR') {
+        const retry = outcome.kind === 'RATE_LIMITED' ? outcome.retryAfterMs : undefined;
+        return { status: 'UNAVAILABLE', retryAfterMs: retry ?? Math.min(source.config.breakerOpenMs, 30_000) };
+      }
+      return { status: 'WRONG_CREDENTIALS', spendDecoy: false };
+    } finally {
+      if (leased) await releaseLease(this.deps.pool, input.userId, owner).catch(() => undefined);
+    }
+  }
+
+  /** Undefined once this flight holds the lease; an outcome when waiting ended another way. */
+  private async waitForLease(input: LazySignInInput, owner: string, leaseMs: number): Promise<LazySignInOutcome | undefined> {
+    // Leases and waits run on wall-clock time: instances sharing a database must agree on it.
+    const giveUpAt = Date.now() + leaseMs + LEASE_POLL_MS * 10;
+    for (;;) {
+      if (await acquireLease(this.deps.pool, input.userId, owner, Date.now(), leaseMs)) {
+        // The holder before us may have adopted the password meanwhile.
+        if ((await readPasswordHash(this.deps.pool, input.userId)) === input.pointer) return undefined;
+        await releaseLease(this.deps.pool, input.userId, owner);
+        return { status: 'STORED_HASH_CHANGED' };
+      }
+      if ((await readPasswordHash(this.deps.pool, input.userId)) !== input.pointer) return { status: 'STORED_HASH_CHANGED' };
+      if (Date.now() >= giveUpAt) return { status: 'UNAVAILABLE', retryAfterMs: 1000 };
+      await new Promise((resolve) => setTimeout(resolve, LEASE_POLL_MS));
+    }
+  }
+
+  private async callAdapter(source: Source, request: Parameters<SourceAdapter['verify']>[0]): Promise<AdapterOutcome> {
+    try {
+      return await source.adapter.verify(request, AbortSignal.timeout(source.config.timeoutMs));
+    } catch {
+      return { kind: 'UNAVAILABLE', reason: 'adapter failed' };
+    }
+  }
+
+  private outcomeName(outcome: AdapterOutcome, legacyUserId: string | undefined): VerifyOutcomeName {
+    switch (outcome.kind) {
+      case 'MATCH':
+        return legacyUserId !== undefined && outcome.providerUserId !== undefined && outcome.providerUserId !== legacyUserId
+          ? 'id_mismatch'
+          : 'match';
+      case 'MISMATCH':
+        return 'mismatch';
+      case 'NOT_FOUND':
+        return 'not_found';
+      case 'LOCKED':
+        return 'locked';
+      case 'RESET_REQUIRED':
+        return 'reset_required';
+      case 'RATE_LIMITED':
+        return 'rate_limited';
+      case 'UNAVAILABLE':
+        return outcome.reason === 'timeout' ? 'timeout' : 'unavailable';
+      case 'CONFIG_ERROR':
+        return 'config_error';
+    }
+  }
+
+  // Caps guesses through this core at the old account, so nobody can lock a user out there by guessing here.
+  private takeAttempt(userId: string): boolean {
+    const now = this.deps.clock();
+    if (this.attempts.size > 100_000) {
+      for (const [id, entry] of this.attempts) if (now - entry.since >= ATTEMPT_WINDOW_MS) this.attempts.delete(id);
+    }
+    const entry = this.attempts.get(userId);
+    if (!entry || now - entry.since >= ATTEMPT_WINDOW_MS) {
+      this.attempts.set(userId, { since: now, count: 1 });
+      return true;
+    }
+    entry.count++;
+    return entry.count <= this.deps.config.maxAttemptsPerUserPerHour;
+  }
+
+  private count(source: string, outcome: VerifyOutcomeName): void {
+    const key = `${source}:${outcome}`;
+    this.outcomes.set(key, (this.outcomes.get(key) ?? 0) + 1);
+  }
+}

@@ -1,0 +1,205 @@
+import { randomUUID } from 'node:crypto';
+import { badInput, coreError, legacyUnavailable } from '../../errors.js';
+import {
+  findEmailPasswordCredentials,
+  findEmailPasswordUserByEmail,
+  insertEmailPasswordUser,
+  replacePasswordHash,
+  updateEmailPasswordUser,
+  upsertEmailPasswordUser,
+} from './repository.js';
+import { findUserById, type UserRow } from '../../users/repository.js';
+import type { ImportCheck } from '../../hashing/registry.js';
+import { normaliseEmail } from '../../normalise/contact.js';
+import { assertMaxLength } from '../../normalise/length-limits.js';
+import type { ServiceDependencies } from '../../services.js';
+import { isLazyPointer, parseLazyPointer } from '../../lazy-migration/pointer.js';
+import { lazyPointerFormat } from '../../hashing/lazy-pointer.js';
+import { readPasswordHash } from '../../lazy-migration/repository.js';
+import type { LazyMigrationService } from '../../lazy-migration/service.js';
+import { SignInFailureFloor } from './signin-floor.js';
+
+export interface ImportRequest {
+  email: string;
+  passwordHash: string;
+  hashingAlgorithm?: string;
+}
+/** An import whose input checks passed; its format check is still to be reported, after the tenant check. */
+export interface CheckedImport {
+  email: string;
+  check: ImportCheck;
+}
+export type ImportResult = { status: 'OK'; user: UserRow; didUserAlreadyExist: boolean };
+export type SignInResult = { status: 'OK'; user: UserRow } | { status: 'WRONG_CREDENTIALS_ERROR' };
+export type SignUpResult = { status: 'OK'; user: UserRow } | { status: 'EMAIL_ALREADY_EXISTS_ERROR' };
+export type GetUserResult = { status: 'OK'; user: UserRow } | { status: 'UNKNOWN_USER_ID_ERROR' } | { status: 'UNKNOWN_EMAIL_ERROR' };
+export type UpdateUserResult = { status: 'OK' | 'UNKNOWN_USER_ID_ERROR' | 'EMAIL_ALREADY_EXISTS_ERROR' };
+
+// Placeholder addresses some SDKs create for users without a real email (§6.3).
+function isFakeEmail(email: string): boolean {
+  return email.endsWith('@stfakeemail.supertokens.com') || email.endsWith('.fakeemail.com');
+}
+
+const WRONG_CREDENTIALS = { status: 'WRONG_CREDENTIALS_ERROR' } as const;
+
+// bcrypt ignores everything after 72 bytes; rehashing a longer password into bcrypt would make an imported
+// argon2/scrypt hash accept more passwords than before, so such hashes are left as they are.
+const BCRYPT_MAX_PASSWORD_BYTES = 72;
+
+export class EmailPasswordService {
+  private readonly rehashing = new Set<string>();
+  private readonly pendingRehashes = new Set<Promise<void>>();
+  private readonly failureFloor: SignInFailureFloor;
+
+  constructor(
+    private readonly deps: ServiceDependencies,
+    private readonly lazyMigration: LazyMigrationService,
+  ) {
+    this.failureFloor = new SignInFailureFloor(deps.config.signin_failure_min_duration_ms);
+  }
+
+  /** §6.1 steps 4 and 5, which the contract reports before the tenant check. */
+  checkImportInput(input: ImportRequest): CheckedImport {
+    const check = this.deps.hasher.checkImport(input.passwordHash, input.hashingAlgorithm);
+    if (check.status === 'INVALID' && check.stage !== 'FORMAT') throw badInput(check.message);
+    return { email: input.email, check };
+  }
+
+  async importPasswordHash(tenantId: string, { email: givenEmail, check }: CheckedImport): Promise<ImportResult> {
+    if (check.status === 'SIGNER_KEY_MISSING') throw coreError('SIGNER_KEY_MISSING');
+    if (check.status === 'INVALID') throw badInput(check.message);
+    const pending = check.algorithm === lazyPointerFormat.id;
+    if (pending) this.assertKnownSource(check.hash);
+    const email = normaliseEmail(givenEmail);
+    assertMaxLength('email', email);
+    const user = { userId: randomUUID(), tenantId, email, passwordHash: check.hash, timeJoined: this.deps.clock() };
+    const { row, existed } = await upsertEmailPasswordUser(this.deps.pool, user, pending);
+    return { status: 'OK', user: row, didUserAlreadyExist: existed };
+  }
+
+  // A pointer may only name a source this core is configured with, so an import mistake shows now, not at sign-in.
+  private assertKnownSource(pointer: string): void {
+    const parsed = parseLazyPointer(pointer);
+    if (parsed.ok && !this.deps.config.lazy_migration.sources.has(parsed.value.source)) {
+      throw badInput(`${lazyPointerFormat.invalidMessage}: unknown source '${parsed.value.source}'`);
+    }
+  }
+
+  async signIn(tenantId: string, email: string, password: string, clientIp?: string): Promise<SignInResult> {
+    const startedAt = performance.now();
+    const result = await this.findAndVerify(tenantId, normaliseEmail(email), password, clientIp);
+    this.failureFloor.record(performance.now() - startedAt);
+    if (result.status !== 'OK') await this.failureFloor.holdUntilFloor(startedAt);
+    return result;
+  }
+
+  private async findAndVerify(tenantId: string, email: string, password: string, clientIp?: string): Promise<SignInResult> {
+    const found = await findEmailPasswordCredentials(this.deps.pool, tenantId, email);
+    if (!found) {
+      // An unknown email takes turns like an account of its own, so a flood of them queues like one on a real account.
+      await this.deps.hasher.verifyDecoy(password, `unknown:${tenantId}:${email}`);
+      return WRONG_CREDENTIALS;
+    }
+    if (isLazyPointer(found.passwordHash)) return this.signInPending(found.row, found.passwordHash, password, clientIp);
+    return this.verifyStored(found.row, found.passwordHash, password);
+  }
+
+  private async verifyStored(row: UserRow, storedHash: string, password: string): Promise<SignInResult> {
+    const outcome = await this.deps.hasher.verify(password, storedHash);
+    if (outcome === 'SIGNER_KEY_MISSING') throw coreError('SIGNER_KEY_MISSING');
+    if (outcome === 'UNPARSABLE') {
+      this.deps.log.error({ userId: row.user_id }, 'stored password hash does not parse; sign-in refused');
+      await this.deps.hasher.verifyDecoy(password, row.user_id);
+      return WRONG_CREDENTIALS;
+    }
+    if (outcome === 'NO_MATCH') return WRONG_CREDENTIALS;
+    this.scheduleRehash(row.user_id, storedHash, password);
+    return { status: 'OK', user: row };
+  }
+
+  // A user imported for lazy migration: the old provider is asked once, and a confirmed password is stored hashed.
+  private async signInPending(row: UserRow, pointer: string, password: string, clientIp?: string): Promise<SignInResult> {
+    const outcome = await this.lazyMigration.signIn({
+      userId: row.user_id,
+      tenantId: row.tenant_id,
+      email: row.email ?? '',
+      externalUserId: row.external_user_id ?? undefined,
+      pointer,
+      password,
+      clientIp,
+    });
+    switch (outcome.status) {
+      case 'ADOPTED':
+        return { status: 'OK', user: row };
+      case 'UNAVAILABLE':
+        throw legacyUnavailable(outcome.retryAfterMs);
+      case 'STORED_HASH_CHANGED': {
+        const stored = await readPasswordHash(this.deps.pool, row.user_id);
+        if (stored === undefined || isLazyPointer(stored)) return WRONG_CREDENTIALS;
+        return this.verifyStored(row, stored, password);
+      }
+      case 'WRONG_CREDENTIALS':
+        if (outcome.spendDecoy) await this.deps.hasher.verifyDecoy(password, row.user_id);
+        return WRONG_CREDENTIALS;
+    }
+  }
+
+  async signUp(input: { tenantId: string; email: string; password: string }): Promise<SignUpResult> {
+    const email = normaliseEmail(input.email);
+    assertMaxLength('email', email);
+    const passwordHash = await this.deps.hasher.hash(input.password);
+    const user = { userId: randomUUID(), tenantId: input.tenantId, email, passwordHash, timeJoined: this.deps.clock() };
+    const row = await insertEmailPasswordUser(this.deps.pool, user, isFakeEmail(email));
+    return row ? { status: 'OK', user: row } : { status: 'EMAIL_ALREADY_EXISTS_ERROR' };
+  }
+
+  async getUserById(userId: string): Promise<GetUserResult> {
+    const row = await findUserById(this.deps.pool, userId);
+    return row?.recipe_id === 'emailpassword' ? { status: 'OK', user: row } : { status: 'UNKNOWN_USER_ID_ERROR' };
+  }
+
+  async getUserByEmail(tenantId: string, email: string): Promise<GetUserResult> {
+    const row = await findEmailPasswordUserByEmail(this.deps.pool, tenantId, normaliseEmail(email));
+    return row ? { status: 'OK', user: row } : { status: 'UNKNOWN_EMAIL_ERROR' };
+  }
+
+  async updateUser(recipeUserId: string, changes: { email?: string; password?: string }): Promise<UpdateUserResult> {
+    const email = changes.email === undefined ? undefined : normaliseEmail(changes.email);
+    assertMaxLength('email', email);
+    const row = await findUserById(this.deps.pool, recipeUserId);
+    if (row?.recipe_id !== 'emailpassword') return { status: 'UNKNOWN_USER_ID_ERROR' };
+    const passwordHash = changes.password === undefined ? undefined : await this.deps.hasher.hash(changes.password);
+    const result = await updateEmailPasswordUser(this.deps.pool, row.user_id, { email, passwordHash });
+    if (result === 'EMAIL_TAKEN') return { status: 'EMAIL_ALREADY_EXISTS_ERROR' };
+    return { status: result === 'OK' ? 'OK' : 'UNKNOWN_USER_ID_ERROR' };
+  }
+
+  /** Waits for rehashes still running, so none is cut off by the pool closing. */
+  async stop(): Promise<void> {
+    await Promise.all(this.pendingRehashes);
+  }
+
+  // Optional upgrade of imported hashes (`password_rehash_on_signin`). It starts after the reply is on its way
+  // (setImmediate runs after the promise chain that sends it), so sign-in latency is unchanged; a failure
+  // only leaves the old hash in place, which still verifies.
+  private scheduleRehash(userId: string, storedHash: string, password: string): void {
+    if (!this.deps.config.password_rehash_on_signin || this.rehashing.has(userId)) return;
+    if (!this.deps.hasher.needsRehash(storedHash)) return;
+    const tooLongForBcrypt = Buffer.byteLength(password, 'utf8') > BCRYPT_MAX_PASSWORD_BYTES;
+    if (this.deps.config.password_hashing_alg === 'BCRYPT' && tooLongForBcrypt) return;
+    this.rehashing.add(userId);
+    const task = new Promise<void>((resolve) => setImmediate(resolve))
+      .then(async () => {
+        const newHash = await this.deps.hasher.hash(password);
+        if (await replacePasswordHash(this.deps.pool, userId, storedHash, newHash)) {
+          this.deps.log.info({ userId }, 'password hash upgraded to the configured algorithm');
+        }
+      })
+      .catch((error: unknown) => this.deps.log.error({ err: error, userId }, 'password rehash after sign-in failed'))
+      .finally(() => {
+        this.rehashing.delete(userId);
+        this.pendingRehashes.delete(task);
+      });
+    this.pendingRehashes.add(task);
+  }
+}

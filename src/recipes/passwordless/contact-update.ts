@@ -1,0 +1,81 @@
+import type pg from 'pg';
+import { badInput } from '../../errors.js';
+import { withTransaction } from '../../db/transaction.js';
+import { normaliseEmail, normalisePhoneNumber } from '../../normalise/contact.js';
+import { assertMaxLength } from '../../normalise/length-limits.js';
+import {
+  deleteDevicesByContacts,
+  findContactOwners,
+  findUserByIdForUpdate,
+  lockContacts,
+  updatePasswordlessUserContacts,
+  uniqueIndexViolated,
+  type Contact,
+} from './repository.js';
+import type { ContactUpdate, UpdateUserResult } from './types.js';
+
+type TakenStatus = 'EMAIL_ALREADY_EXISTS_ERROR' | 'PHONE_NUMBER_ALREADY_EXISTS_ERROR';
+
+// Thrown inside the transaction so it rolls back, and answered as a status outside it.
+class ContactTaken extends Error {
+  constructor(readonly status: TakenStatus) {
+    super(status);
+  }
+}
+
+function nextValue(current: string | null, given: string | null | undefined, normalise: (value: string) => string): string | null {
+  if (given === undefined) return current;
+  return given === null ? null : normalise(given);
+}
+
+/** PUT /recipe/user with rid passwordless (contract §5.8). */
+export async function updateContacts(pool: pg.Pool, update: ContactUpdate): Promise<UpdateUserResult> {
+  try {
+    return await withTransaction(pool, (tx) => applyUpdate(tx, update));
+  } catch (error) {
+    if (error instanceof ContactTaken) return { status: error.status };
+    throw error;
+  }
+}
+
+async function applyUpdate(tx: pg.PoolClient, update: ContactUpdate): Promise<UpdateUserResult> {
+  const user = await findUserByIdForUpdate(tx, update.id);
+  if (!user || user.recipe_id !== 'passwordless') return { status: 'UNKNOWN_USER_ID_ERROR' };
+  const email = nextValue(user.email, update.email, normaliseEmail);
+  const phoneNumber = nextValue(user.phone_number, update.phoneNumber, normalisePhoneNumber);
+  assertMaxLength('email', email);
+  assertMaxLength('phoneNumber', phoneNumber);
+  if (email === null && phoneNumber === null) throw badInput('You cannot clear both email and phone number of a user');
+
+  const emailChanges = email !== user.email;
+  const phoneChanges = phoneNumber !== user.phone_number;
+  if (!emailChanges && !phoneChanges) return { status: 'OK' };
+
+  // Old and new values both lose their pending codes: the old one no longer signs this user in, the new one
+  // now does, so a code sent for it before the change must not create another user.
+  const touched: Contact[] = [];
+  if (emailChanges) touched.push(...contacts('email', user.email, email));
+  if (phoneChanges) touched.push(...contacts('phoneNumber', user.phone_number, phoneNumber));
+  await lockContacts(tx, user.tenant_id, touched);
+
+  // The email is reported first when both are taken, so it is checked here rather than left to whichever
+  // unique index the UPDATE happens to hit first.
+  const owners = await findContactOwners(tx, user.tenant_id, user.user_id, emailChanges ? email : null, phoneChanges ? phoneNumber : null);
+  if (owners.emailTaken) return { status: 'EMAIL_ALREADY_EXISTS_ERROR' };
+  if (owners.phoneNumberTaken) return { status: 'PHONE_NUMBER_ALREADY_EXISTS_ERROR' };
+  try {
+    await updatePasswordlessUserContacts(tx, user.user_id, email, phoneNumber);
+  } catch (error) {
+    // A user created by a flow that does not take the contact lock (bulk import) slipped in after the check.
+    const index = uniqueIndexViolated(error);
+    if (index === 'users__passwordless_email_key') throw new ContactTaken('EMAIL_ALREADY_EXISTS_ERROR');
+    if (index === 'users__passwordless_phone_number_key') throw new ContactTaken('PHONE_NUMBER_ALREADY_EXISTS_ERROR');
+    throw error;
+  }
+  await deleteDevicesByContacts(tx, user.tenant_id, touched);
+  return { status: 'OK' };
+}
+
+function contacts(kind: Contact['kind'], ...values: (string | null)[]): Contact[] {
+  return values.filter((value): value is string => value !== null).map((value) => ({ kind, value }));
+}

@@ -1,0 +1,182 @@
+import crypto from 'node:crypto';
+import { badInput } from '../../errors.js';
+import { withTransaction } from '../../db/transaction.js';
+import { findUserById } from '../../users/repository.js';
+import {
+  deleteCodeById,
+  deleteDevice,
+  deleteDevicesByContacts,
+  deleteDevicesWithOnlyExpiredCodes,
+  findDeviceByHash,
+  findPasswordlessUserByContact,
+  insertCode,
+  insertDeviceWithCode,
+  listDevicesWithCodes,
+  lockContacts,
+  type Contact,
+  type DeviceFilter,
+} from './repository.js';
+import { normaliseEmail, normalisePhoneNumber } from '../../normalise/contact.js';
+import { assertMaxLength } from '../../normalise/length-limits.js';
+import {
+  decodeSalt,
+  encodeDeviceId,
+  encodeSalt,
+  generateUserInputCode,
+  issueCode,
+  newDeviceSecrets,
+  preAuthSessionIdOf,
+  type DeviceSecrets,
+} from './code-scheme.js';
+import { startCleanupJob, type CleanupJob } from './cleanup-job.js';
+import { CodeRedeemer } from './consume-flow.js';
+import { updateContacts } from './contact-update.js';
+import { decodeStandardBase64 } from './strict-base64.js';
+import type {
+  CheckResult,
+  CodeTarget,
+  CodeToRemove,
+  ConsumeResult,
+  ContactUpdate,
+  CreateCodeResult,
+  DeviceLookup,
+  DeviceView,
+  FindUserResult,
+  RedeemInput,
+  UpdateUserResult,
+  UserLookup,
+} from './types.js';
+import type { ServiceDependencies } from '../../services.js';
+
+// Collisions of 256-bit secrets or UUIDs do not happen; a generated 6-digit code repeating on one device can.
+const maxTries = 10;
+
+export class PasswordlessService {
+  private readonly redeemer: CodeRedeemer;
+  private readonly cleanup: CleanupJob;
+
+  constructor(private readonly deps: ServiceDependencies) {
+    this.redeemer = new CodeRedeemer(deps);
+    this.cleanup = startCleanupJob(deps.config.passwordless_cleanup_interval_seconds * 1000, () => this.deleteExpiredDevices(), deps.log);
+  }
+
+  async createCode(tenantId: string, target: CodeTarget, userInputCode?: string): Promise<CreateCodeResult> {
+    if (target.kind === 'deviceId') return this.addCode(tenantId, target.value, userInputCode);
+    const contact = normaliseContact(target.kind, target.value);
+    assertMaxLength(contact.kind, contact.value);
+    for (let attempt = 1; ; attempt++) {
+      const secrets = newDeviceSecrets();
+      const code = this.newCode(secrets, userInputCode);
+      if (await insertDeviceWithCode(this.deps.pool, tenantId, contact, encodeSalt(secrets.linkCodeSalt), code.row)) return code.reply;
+      if (attempt === maxTries) throw new Error('could not create a passwordless device without an id collision');
+    }
+  }
+
+  // Resend: another code for an existing device; the device's earlier codes stay valid.
+  private async addCode(tenantId: string, deviceId: string, userInputCode?: string): Promise<CreateCodeResult> {
+    const deviceIdBytes = decodeStandardBase64(deviceId);
+    if (!deviceIdBytes) throw badInput('Input encoding error in deviceId');
+    const device = await findDeviceByHash(this.deps.pool, tenantId, preAuthSessionIdOf(deviceIdBytes));
+    if (!device) return { status: 'RESTART_FLOW_ERROR' };
+    const secrets = { deviceIdBytes, linkCodeSalt: decodeSalt(device.link_code_salt) };
+    for (let attempt = 1; attempt <= maxTries; attempt++) {
+      const code = this.newCode(secrets, userInputCode);
+      const outcome = await insertCode(this.deps.pool, tenantId, code.row);
+      if (outcome === 'inserted') return code.reply;
+      if (outcome === 'device-gone') return { status: 'RESTART_FLOW_ERROR' };
+      // The same deviceId, salt and userInputCode give the same linkCodeHash.
+      if (outcome === 'link-code-taken' && userInputCode !== undefined) return { status: 'USER_INPUT_CODE_ALREADY_USED_ERROR' };
+    }
+    throw new Error('could not add a passwordless code without a collision');
+  }
+
+  private newCode(secrets: DeviceSecrets, chosenUserInputCode: string | undefined) {
+    const userInputCode = chosenUserInputCode ?? generateUserInputCode();
+    const { linkCode, linkCodeHash } = issueCode(secrets, userInputCode);
+    const preAuthSessionId = preAuthSessionIdOf(secrets.deviceIdBytes);
+    const codeId = crypto.randomUUID();
+    const createdAt = this.deps.clock();
+    return {
+      row: { codeId, deviceIdHash: preAuthSessionId, linkCodeHash, createdAt },
+      reply: {
+        status: 'OK' as const,
+        preAuthSessionId,
+        codeId,
+        deviceId: encodeDeviceId(secrets.deviceIdBytes),
+        userInputCode,
+        linkCode,
+        timeCreated: createdAt,
+        codeLifetime: this.deps.config.passwordless_code_lifetime,
+      },
+    };
+  }
+
+  consumeCode(input: RedeemInput, options: { markEmailVerified: boolean }): Promise<ConsumeResult> {
+    return this.redeemer.consume(input, options);
+  }
+
+  checkCode(input: RedeemInput): Promise<CheckResult> {
+    return this.redeemer.check(input);
+  }
+
+  async listDevices(tenantId: string, lookup: DeviceLookup): Promise<DeviceView[]> {
+    const codeLifetime = this.deps.config.passwordless_code_lifetime;
+    const devices = await listDevicesWithCodes(this.deps.pool, tenantId, deviceFilterOf(lookup));
+    return devices.map((device) => ({
+      preAuthSessionId: device.device_id_hash,
+      failedCodeInputAttemptCount: device.failed_attempts,
+      ...(device.email !== null && { email: device.email }),
+      ...(device.phone_number !== null && { phoneNumber: device.phone_number }),
+      codes: device.codes.map((code) => ({ codeId: code.code_id, timeCreated: code.created_at, codeLifetime })),
+    }));
+  }
+
+  async removeCode(tenantId: string, target: CodeToRemove): Promise<void> {
+    if ('preAuthSessionId' in target) return deleteDevice(this.deps.pool, tenantId, target.preAuthSessionId);
+    await withTransaction(this.deps.pool, (tx) => deleteCodeById(tx, tenantId, target.codeId));
+  }
+
+  async removeCodesByContact(tenantId: string, kind: Contact['kind'], value: string): Promise<void> {
+    const contact = normaliseContact(kind, value);
+    await withTransaction(this.deps.pool, async (tx) => {
+      await lockContacts(tx, tenantId, [contact]);
+      await deleteDevicesByContacts(tx, tenantId, [contact]);
+    });
+  }
+
+  updateUser(update: ContactUpdate): Promise<UpdateUserResult> {
+    return updateContacts(this.deps.pool, update);
+  }
+
+  async findUser(tenantId: string, lookup: UserLookup): Promise<FindUserResult> {
+    if (lookup.kind === 'userId') {
+      const user = await findUserById(this.deps.pool, lookup.value);
+      return user?.recipe_id === 'passwordless' ? { status: 'OK', user } : { status: 'UNKNOWN_USER_ID_ERROR' };
+    }
+    const user = await findPasswordlessUserByContact(this.deps.pool, tenantId, normaliseContact(lookup.kind, lookup.value));
+    if (user) return { status: 'OK', user };
+    return { status: lookup.kind === 'email' ? 'UNKNOWN_EMAIL_ERROR' : 'UNKNOWN_PHONE_NUMBER_ERROR' };
+  }
+
+  /** The periodic sweep (contract §5.1): devices whose codes have all expired. */
+  async deleteExpiredDevices(): Promise<number> {
+    return deleteDevicesWithOnlyExpiredCodes(this.deps.pool, this.deps.clock() - this.deps.config.passwordless_code_lifetime);
+  }
+
+  // Stops the background job; called before the pool closes.
+  async stop(): Promise<void> {
+    await this.cleanup.stop();
+  }
+}
+
+function normaliseContact(kind: Contact['kind'], value: string): Contact {
+  return { kind, value: kind === 'email' ? normaliseEmail(value) : normalisePhoneNumber(value) };
+}
+
+function deviceFilterOf(lookup: DeviceLookup): DeviceFilter {
+  if (lookup.kind === 'email' || lookup.kind === 'phoneNumber') return normaliseContact(lookup.kind, lookup.value);
+  if (lookup.kind === 'preAuthSessionId') return { kind: 'deviceIdHash', value: lookup.value };
+  const deviceIdBytes = decodeStandardBase64(lookup.value);
+  if (!deviceIdBytes) throw badInput('Input encoding error in deviceId');
+  return { kind: 'deviceIdHash', value: preAuthSessionIdOf(deviceIdBytes) };
+}

@@ -1,0 +1,69 @@
+import type { UserRow } from '../../users/repository.js';
+
+/** What a code is created for: a new device for an email or phone number, or another code for a device. */
+export type CodeTarget = { kind: 'email' | 'phoneNumber' | 'deviceId'; value: string };
+
+/** The two forms of consume and check (contract §5.3). */
+export type RedeemInput =
+  | { tenantId: string; preAuthSessionId: string; linkCode: string }
+  | { tenantId: string; preAuthSessionId: string; deviceId: string; userInputCode: string };
+
+export type DeviceLookup = { kind: 'email' | 'phoneNumber' | 'deviceId' | 'preAuthSessionId'; value: string };
+
+export type CodeToRemove = { codeId: string } | { preAuthSessionId: string };
+
+/** undefined leaves a field unchanged, null clears it. */
+export interface ContactUpdate {
+  id: string;
+  email?: string | null;
+  phoneNumber?: string | null;
+}
+
+export type UserLookup = { kind: 'userId' | 'email' | 'phoneNumber'; value: string };
+
+export interface ConsumedDevice {
+  preAuthSessionId: string;
+  failedCodeInputAttemptCount: number;
+  email?: string;
+  phoneNumber?: string;
+}
+
+export type CodeAttemptFailure =
+  | { status: 'RESTART_FLOW_ERROR' }
+  | {
+      status: 'INCORRECT_USER_INPUT_CODE_ERROR' | 'EXPIRED_USER_INPUT_CODE_ERROR';
+      failedCodeInputAttemptCount: number;
+      maximumCodeInputAttempts: number;
+    };
+
+export type CreateCodeResult =
+  | {
+      status: 'OK';
+      preAuthSessionId: string;
+      codeId: string;
+      deviceId: string;
+      userInputCode: string;
+      linkCode: string;
+      timeCreated: number;
+      codeLifetime: number;
+    }
+  | { status: 'RESTART_FLOW_ERROR' }
+  | { status: 'USER_INPUT_CODE_ALREADY_USED_ERROR' };
+
+export type ConsumeResult = { status: 'OK'; createdNewUser: boolean; user: UserRow; consumedDevice: ConsumedDevice } | CodeAttemptFailure;
+
+export type CheckResult = { status: 'OK'; consumedDevice: ConsumedDevice } | CodeAttemptFailure;
+
+export interface DeviceView {
+  preAuthSessionId: string;
+  failedCodeInputAttemptCount: number;
+  email?: string;
+  phoneNumber?: string;
+  codes: { codeId: string; timeCreated: number; codeLifetime: number }[];
+}
+
+export type UpdateUserResult = {
+  status: 'OK' | 'UNKNOWN_USER_ID_ERROR' | 'EMAIL_ALREADY_EXISTS_ERROR' | 'PHONE_NUMBER_ALREADY_EXISTS_ERROR';
+};
+
+export type FindUserResult = { status: 'OK'; user: UserRow } | { status: 'UNKNOWN_USER_ID_ERROR' | 'UNKNOWN_EMAIL_ERROR' | 'UNKNOWN_PHONE_NUMBER_ERROR' };

@@ -1,0 +1,67 @@
+import type { Queryable } from '../../db/pool.js';
+import { maxUsersPerLookup } from '../../users/listing-repository.js';
+import { userColumns, userFrom, type UserRow } from '../../users/repository.js';
+
+export interface NewThirdPartyUser {
+  userId: string;
+  tenantId: string;
+  thirdPartyId: string;
+  thirdPartyUserId: string;
+  email: string;
+  timeJoined: number;
+}
+
+// Concurrent first sign-ins for one provider account race here: the partial unique index decides, the loser
+// waits for the winner's commit and inserts nothing, then reads the winner's row.
+export async function insertThirdPartyUserIfAbsent(db: Queryable, user: NewThirdPartyUser): Promise<boolean> {
+  const { rowCount } = await db.query(
+    `INSERT INTO users (user_id, tenant_id, recipe_id, time_joined, email, third_party_id, third_party_user_id)
+     VALUES ($1, $2, 'thirdparty', $3, $4, $5, $6)
+     ON CONFLICT (tenant_id, third_party_id, third_party_user_id) WHERE recipe_id = 'thirdparty' DO NOTHING`,
+    [user.userId, user.tenantId, user.timeJoined, user.email, user.thirdPartyId, user.thirdPartyUserId],
+  );
+  return rowCount === 1;
+}
+
+export async function lockThirdPartyUser(
+  db: Queryable,
+  tenantId: string,
+  thirdPartyId: string,
+  thirdPartyUserId: string,
+): Promise<{ user_id: string; email: string } | undefined> {
+  const { rows } = await db.query<{ user_id: string; email: string }>(
+    `SELECT user_id, email FROM users
+     WHERE tenant_id = $1 AND recipe_id = 'thirdparty' AND third_party_id = $2 AND third_party_user_id = $3
+     FOR UPDATE`,
+    [tenantId, thirdPartyId, thirdPartyUserId],
+  );
+  return rows[0];
+}
+
+export async function updateUserEmail(db: Queryable, userId: string, email: string): Promise<void> {
+  await db.query('UPDATE users SET email = $2 WHERE user_id = $1', [userId, email]);
+}
+
+export async function findThirdPartyUser(
+  db: Queryable,
+  tenantId: string,
+  thirdPartyId: string,
+  thirdPartyUserId: string,
+): Promise<UserRow | undefined> {
+  const { rows } = await db.query<UserRow>(
+    `SELECT ${userColumns} FROM ${userFrom}
+     WHERE u.tenant_id = $1 AND u.recipe_id = 'thirdparty' AND u.third_party_id = $2 AND u.third_party_user_id = $3`,
+    [tenantId, thirdPartyId, thirdPartyUserId],
+  );
+  return rows[0];
+}
+
+export async function findThirdPartyUsersByEmail(db: Queryable, tenantId: string, email: string): Promise<UserRow[]> {
+  const { rows } = await db.query<UserRow>(
+    `SELECT ${userColumns} FROM ${userFrom}
+     WHERE u.tenant_id = $1 AND u.recipe_id = 'thirdparty' AND u.email = $2
+     ORDER BY u.time_joined ASC, u.user_id DESC LIMIT $3`,
+    [tenantId, email, maxUsersPerLookup],
+  );
+  return rows;
+}

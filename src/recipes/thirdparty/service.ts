@@ -1,0 +1,79 @@
+import crypto from 'node:crypto';
+import { badInput } from '../../errors.js';
+import type { Queryable } from '../../db/pool.js';
+import { withTransaction } from '../../db/transaction.js';
+import { findUserById, findUserByInternalId, markEmailVerified, type UserRow } from '../../users/repository.js';
+import {
+  findThirdPartyUser,
+  findThirdPartyUsersByEmail,
+  insertThirdPartyUserIfAbsent,
+  lockThirdPartyUser,
+  updateUserEmail,
+} from './repository.js';
+import { assertMaxLength } from '../../normalise/length-limits.js';
+import { normaliseEmail } from '../../normalise/contact.js';
+import type { ServiceDependencies } from '../../services.js';
+
+export interface SignInUpInput {
+  tenantId: string;
+  thirdPartyId: string;
+  thirdPartyUserId: string;
+  email: string;
+  isVerified: boolean;
+}
+
+export type SignInUpResult = { status: 'OK'; createdNewUser: boolean; user: UserRow };
+export type GetThirdPartyUserResult =
+  | { status: 'OK'; user: UserRow }
+  | { status: 'UNKNOWN_USER_ID_ERROR' }
+  | { status: 'UNKNOWN_THIRD_PARTY_USER_ERROR' };
+
+// A row can vanish between the insert and the read only if the user is removed at that moment; a retry then
+// creates it afresh.
+const maxSignInUpAttempts = 3;
+
+export class ThirdPartyService {
+  constructor(private readonly deps: ServiceDependencies) {}
+
+  async signInUp(input: SignInUpInput): Promise<SignInUpResult> {
+    const email = normaliseEmail(input.email);
+    assertMaxLength('thirdPartyId', input.thirdPartyId);
+    assertMaxLength('thirdPartyUserId', input.thirdPartyUserId);
+    assertMaxLength('email', email);
+    for (let attempt = 1; attempt <= maxSignInUpAttempts; attempt++) {
+      const result = await withTransaction(this.deps.pool, (client) => this.signInUpOnce(client, { ...input, email }));
+      if (!result) continue;
+      if (result.createdNewUser) this.deps.log.info({ userId: result.user.user_id, thirdPartyId: input.thirdPartyId }, 'third-party user created');
+      return result;
+    }
+    throw new Error('third-party user disappeared during sign-in-up on every attempt');
+  }
+
+  private async signInUpOnce(client: Queryable, input: SignInUpInput): Promise<SignInUpResult | undefined> {
+    const userId = crypto.randomUUID();
+    const created = await insertThirdPartyUserIfAbsent(client, { ...input, userId, timeJoined: this.deps.clock() });
+    const existing = created
+      ? { user_id: userId, email: input.email }
+      : await lockThirdPartyUser(client, input.tenantId, input.thirdPartyId, input.thirdPartyUserId);
+    if (!existing) return undefined;
+    if (existing.email !== input.email) await updateUserEmail(client, existing.user_id, input.email);
+    if (input.isVerified) await markEmailVerified(client, existing.user_id, input.email);
+    const user = await findUserByInternalId(client, existing.user_id);
+    return user && { status: 'OK', createdNewUser: created, user };
+  }
+
+  // Either id; a user of another recipe is unknown here.
+  async findUser(id: string): Promise<GetThirdPartyUserResult> {
+    const user = await findUserById(this.deps.pool, id);
+    return user?.recipe_id === 'thirdparty' ? { status: 'OK', user } : { status: 'UNKNOWN_USER_ID_ERROR' };
+  }
+
+  async findUserByThirdPartyId(tenantId: string, thirdPartyId: string, thirdPartyUserId: string): Promise<GetThirdPartyUserResult> {
+    const user = await findThirdPartyUser(this.deps.pool, tenantId, thirdPartyId, thirdPartyUserId);
+    return user ? { status: 'OK', user } : { status: 'UNKNOWN_THIRD_PARTY_USER_ERROR' };
+  }
+
+  async listUsersByEmail(tenantId: string, email: string): Promise<{ status: 'OK'; users: UserRow[] }> {
+    return { status: 'OK', users: await findThirdPartyUsersByEmail(this.deps.pool, tenantId, normaliseEmail(email)) };
+  }
+}

@@ -1,0 +1,92 @@
+import type { Queryable } from '../../db/pool.js';
+
+export interface UserIdMappingRow {
+  user_id: string;
+  external_user_id: string;
+  external_user_id_info: string | null;
+}
+
+const mappingColumns = 'user_id, external_user_id, external_user_id_info';
+
+export async function findMappingByUserId(db: Queryable, userId: string): Promise<UserIdMappingRow | undefined> {
+  const { rows } = await db.query<UserIdMappingRow>(`SELECT ${mappingColumns} FROM user_id_mappings WHERE user_id = $1`, [userId]);
+  return rows[0];
+}
+
+export async function findMappingByExternalId(db: Queryable, externalUserId: string): Promise<UserIdMappingRow | undefined> {
+  const { rows } = await db.query<UserIdMappingRow>(
+    `SELECT ${mappingColumns} FROM user_id_mappings WHERE external_user_id = $1`,
+    [externalUserId],
+  );
+  return rows[0];
+}
+
+// A string can be one mapping's internal id and (after a forced mapping) another's external id; the mapping
+// whose internal id it is wins.
+export async function findMappingByEitherId(db: Queryable, id: string): Promise<UserIdMappingRow | undefined> {
+  const { rows } = await db.query<UserIdMappingRow>(
+    `SELECT ${mappingColumns} FROM user_id_mappings WHERE user_id = $1 OR external_user_id = $1
+     ORDER BY (user_id = $1) DESC LIMIT 1`,
+    [id],
+  );
+  return rows[0];
+}
+
+// Both sides in one statement, so the answer comes from one snapshot even while another request commits.
+export async function findMappingsByUserIdOrExternalId(db: Queryable, userId: string, externalUserId: string): Promise<UserIdMappingRow[]> {
+  const { rows } = await db.query<UserIdMappingRow>(
+    `SELECT ${mappingColumns} FROM user_id_mappings WHERE user_id = $1 OR external_user_id = $2`,
+    [userId, externalUserId],
+  );
+  return rows;
+}
+
+export async function insertMapping(db: Queryable, mapping: { userId: string; externalUserId: string; info: string | null }): Promise<void> {
+  await db.query('INSERT INTO user_id_mappings (user_id, external_user_id, external_user_id_info) VALUES ($1, $2, $3)', [
+    mapping.userId,
+    mapping.externalUserId,
+    mapping.info,
+  ]);
+}
+
+export async function deleteMappingByUserId(db: Queryable, userId: string): Promise<boolean> {
+  const { rowCount } = await db.query('DELETE FROM user_id_mappings WHERE user_id = $1', [userId]);
+  return rowCount === 1;
+}
+
+export async function deleteMappingByExternalId(db: Queryable, externalUserId: string): Promise<boolean> {
+  const { rowCount } = await db.query('DELETE FROM user_id_mappings WHERE external_user_id = $1', [externalUserId]);
+  return rowCount === 1;
+}
+
+export async function updateExternalUserIdInfoByUserId(db: Queryable, userId: string, info: string | null): Promise<boolean> {
+  const { rowCount } = await db.query('UPDATE user_id_mappings SET external_user_id_info = $2 WHERE user_id = $1', [userId, info]);
+  return rowCount === 1;
+}
+
+export async function updateExternalUserIdInfoByExternalId(db: Queryable, externalUserId: string, info: string | null): Promise<boolean> {
+  const { rowCount } = await db.query('UPDATE user_id_mappings SET external_user_id_info = $2 WHERE external_user_id = $1', [
+    externalUserId,
+    info,
+  ]);
+  return rowCount === 1;
+}
+
+export type NonAuthRecipe = 'UserMetadata' | 'UserRoles' | 'EmailVerification';
+
+// The non-auth stores holding data for a user id, in the order the reference reports them. Sessions and TOTP
+// do not exist in this core, so they never hold data.
+export async function findNonAuthRecipesUsingUserId(db: Queryable, userId: string): Promise<NonAuthRecipe[]> {
+  const { rows } = await db.query<{ metadata: boolean; roles: boolean; verification: boolean }>(
+    `SELECT EXISTS (SELECT 1 FROM user_metadata WHERE user_id = $1) AS metadata,
+            EXISTS (SELECT 1 FROM user_roles WHERE user_id = $1) AS roles,
+            EXISTS (SELECT 1 FROM email_verifications WHERE user_id = $1) AS verification`,
+    [userId],
+  );
+  const { metadata, roles, verification } = rows[0];
+  const recipes: NonAuthRecipe[] = [];
+  if (metadata) recipes.push('UserMetadata');
+  if (roles) recipes.push('UserRoles');
+  if (verification) recipes.push('EmailVerification');
+  return recipes;
+}

@@ -1,0 +1,166 @@
+import { badInput } from '../../errors.js';
+import { userExists } from '../repository.js';
+import {
+  deleteMappingByExternalId,
+  deleteMappingByUserId,
+  findMappingByEitherId,
+  findMappingByExternalId,
+  findMappingByUserId,
+  findMappingsByUserIdOrExternalId,
+  findNonAuthRecipesUsingUserId,
+  insertMapping,
+  updateExternalUserIdInfoByExternalId,
+  updateExternalUserIdInfoByUserId,
+  type UserIdMappingRow,
+} from './repository.js';
+import { javaTrim } from '../../normalise/java-trim.js';
+import type { ServiceDependencies } from '../../services.js';
+import { assertMaxLength } from '../../normalise/length-limits.js';
+
+export type UserIdType = 'SUPERTOKENS' | 'EXTERNAL' | 'ANY';
+
+export interface CreateMappingInput {
+  superTokensUserId: string;
+  externalUserId: string;
+  externalUserIdInfo: string | null | undefined;
+  force: boolean;
+  // cdi >= 4.0: verification rows are keyed by the internal id and stay valid under the new mapping.
+  keepEmailVerification: boolean;
+}
+
+export type CreateMappingResult =
+  | { status: 'OK' }
+  | { status: 'UNKNOWN_SUPERTOKENS_USER_ID_ERROR' }
+  | { status: 'USER_ID_MAPPING_ALREADY_EXISTS_ERROR'; doesSuperTokensUserIdExist: boolean; doesExternalUserIdExist: boolean };
+
+export type GetMappingResult =
+  | { status: 'OK'; superTokensUserId: string; externalUserId: string; externalUserIdInfo?: string }
+  | { status: 'UNKNOWN_MAPPING_ERROR' };
+
+function nonEmpty(field: string, value: string): string {
+  const trimmed = javaTrim(value);
+  if (trimmed === '') throw badInput(`Field name '${field}' cannot be an empty String`);
+  return trimmed;
+}
+
+function optionalInfo(value: string | null | undefined): string | null {
+  return value === undefined || value === null ? null : nonEmpty('externalUserIdInfo', value);
+}
+
+export function parseUserIdType(value: string | undefined): UserIdType {
+  if (value === undefined) return 'ANY';
+  const trimmed = javaTrim(value);
+  if (trimmed === 'SUPERTOKENS' || trimmed === 'EXTERNAL' || trimmed === 'ANY') return trimmed;
+  throw badInput("Field name 'userIdType' should be one of 'SUPERTOKENS', 'EXTERNAL' or 'ANY'");
+}
+
+const mappingKeys = new Set(['user_id_mappings__pkey', 'user_id_mappings__external_user_id_key']);
+
+function violatedConstraint(error: unknown, sqlState: string): string | undefined {
+  const { code, constraint } = error as { code?: string; constraint?: string };
+  return code === sqlState ? constraint : undefined;
+}
+
+export class UserIdMappingService {
+  constructor(private readonly deps: ServiceDependencies) {}
+
+  async createMapping(input: CreateMappingInput): Promise<CreateMappingResult> {
+    const superTokensUserId = nonEmpty('superTokensUserId', input.superTokensUserId);
+    const externalUserId = nonEmpty('externalUserId', input.externalUserId);
+    assertMaxLength('externalUserId', externalUserId);
+    const info = optionalInfo(input.externalUserIdInfo);
+    const db = this.deps.pool;
+
+    const conflict = await this.findConflict(superTokensUserId, externalUserId, false);
+    if (conflict) return conflict;
+    if (!(await userExists(db, superTokensUserId))) return { status: 'UNKNOWN_SUPERTOKENS_USER_ID_ERROR' };
+    if (!input.force) {
+      if (await userExists(db, externalUserId)) throw badInput('Cannot create a userId mapping where the externalId is also a SuperTokens userID');
+      const recipes = await findNonAuthRecipesUsingUserId(db, superTokensUserId);
+      const blocking = input.keepEmailVerification ? recipes.filter((recipe) => recipe !== 'EmailVerification') : recipes;
+      if (blocking.length > 0) throw badInput(`UserId is already in use in ${blocking[0]} recipe`);
+    }
+    const ownConflict = await this.findConflict(superTokensUserId, externalUserId, true);
+    if (ownConflict) return ownConflict;
+
+    try {
+      await insertMapping(db, { userId: superTokensUserId, externalUserId, info });
+    } catch (error) {
+      // A concurrent request won the race: answer what the checks above answer now that its mapping exists.
+      if (mappingKeys.has(violatedConstraint(error, '23505') ?? '')) {
+        const raced = await this.findConflict(superTokensUserId, externalUserId, true);
+        if (raced) return raced;
+      }
+      // The user was removed between the existence check and the insert.
+      if (violatedConstraint(error, '23503') === 'user_id_mappings__user_id_fkey') return { status: 'UNKNOWN_SUPERTOKENS_USER_ID_ERROR' };
+      throw error;
+    }
+    this.deps.log.info({ userId: superTokensUserId }, 'user id mapping created');
+    return { status: 'OK' };
+  }
+
+  // The external id taken by any mapping is reported first; the internal id's own mapping only when asked, since
+  // the reference checks it after user existence and the force-able 400s.
+  private async findConflict(superTokensUserId: string, externalUserId: string, includeOwn: boolean): Promise<CreateMappingResult | undefined> {
+    const mappings = await findMappingsByUserIdOrExternalId(this.deps.pool, superTokensUserId, externalUserId);
+    const byExternal = mappings.find((mapping) => mapping.external_user_id === externalUserId);
+    if (byExternal) {
+      return {
+        status: 'USER_ID_MAPPING_ALREADY_EXISTS_ERROR',
+        doesSuperTokensUserIdExist: byExternal.user_id === superTokensUserId,
+        doesExternalUserIdExist: true,
+      };
+    }
+    if (includeOwn && mappings.length > 0) {
+      return { status: 'USER_ID_MAPPING_ALREADY_EXISTS_ERROR', doesSuperTokensUserIdExist: true, doesExternalUserIdExist: false };
+    }
+    return undefined;
+  }
+
+  async getMapping(rawUserId: string, rawType: string | undefined): Promise<GetMappingResult> {
+    const userId = nonEmpty('userId', rawUserId);
+    const mapping = await this.findMapping(userId, parseUserIdType(rawType));
+    if (!mapping) return { status: 'UNKNOWN_MAPPING_ERROR' };
+    return {
+      status: 'OK',
+      superTokensUserId: mapping.user_id,
+      externalUserId: mapping.external_user_id,
+      ...(mapping.external_user_id_info !== null && { externalUserIdInfo: mapping.external_user_id_info }),
+    };
+  }
+
+  private findMapping(userId: string, type: UserIdType): Promise<UserIdMappingRow | undefined> {
+    if (type === 'SUPERTOKENS') return findMappingByUserId(this.deps.pool, userId);
+    if (type === 'EXTERNAL') return findMappingByExternalId(this.deps.pool, userId);
+    return findMappingByEitherId(this.deps.pool, userId);
+  }
+
+  // Non-auth data (metadata, roles, verification) is keyed by the internal id here, a foreign key to users, so no
+  // data can be keyed by an external id: removing a mapping never strands data and the reference's
+  // "UserId is already in use" check on removal has nothing to find. `force` is accepted for compatibility.
+  async removeMapping(rawUserId: string, rawType: string | undefined): Promise<{ status: 'OK'; didMappingExist: boolean }> {
+    const userId = nonEmpty('userId', rawUserId);
+    const type = parseUserIdType(rawType);
+    const db = this.deps.pool;
+    const mapping = await findMappingByEitherId(db, userId);
+    if (!mapping) return { status: 'OK', didMappingExist: false };
+    let removed: boolean;
+    if (await userExists(db, mapping.external_user_id)) removed = await deleteMappingByUserId(db, mapping.user_id);
+    else if (type === 'SUPERTOKENS' || (type === 'ANY' && (await userExists(db, userId)))) removed = await deleteMappingByUserId(db, userId);
+    else removed = await deleteMappingByExternalId(db, userId);
+    if (removed) this.deps.log.info({ userId: mapping.user_id }, 'user id mapping removed');
+    return { status: 'OK', didMappingExist: removed };
+  }
+
+  async updateExternalUserIdInfo(rawUserId: string, rawType: string | undefined, rawInfo: string | null): Promise<{ status: 'OK' | 'UNKNOWN_MAPPING_ERROR' }> {
+    const userId = nonEmpty('userId', rawUserId);
+    const type = parseUserIdType(rawType);
+    const info = optionalInfo(rawInfo);
+    const db = this.deps.pool;
+    const bySuperTokensId = type === 'SUPERTOKENS' || (type === 'ANY' && (await userExists(db, userId)));
+    const updated = bySuperTokensId
+      ? await updateExternalUserIdInfoByUserId(db, userId, info)
+      : await updateExternalUserIdInfoByExternalId(db, userId, info);
+    return { status: updated ? 'OK' : 'UNKNOWN_MAPPING_ERROR' };
+  }
+}

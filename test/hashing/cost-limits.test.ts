@@ -1,0 +1,84 @@
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_COST_LIMITS } from '../../src/hashing/cost-limits.js';
+import { PasswordHasher, type HashingOptions } from '../../src/hashing/registry.js';
+import { ARGON2_VECTORS, BCRYPT_VECTORS, PUBLISHED_SCRYPT_HASH, SIGNER_KEY } from './vectors.js';
+
+const OPTIONS: HashingOptions = {
+  signerKey: SIGNER_KEY,
+  newHashAlgorithm: 'BCRYPT',
+  bcryptLogRounds: 4,
+  argon2: { iterations: 1, memoryKb: 64, parallelism: 1 },
+  argon2PoolSize: 1,
+  scryptPoolSize: 1,
+  bcryptPoolSize: 1,
+};
+const SCRYPT_PARAMS = PUBLISHED_SCRYPT_HASH.slice(0, PUBLISHED_SCRYPT_HASH.indexOf('$m='));
+const argon2With = (params: string) => ARGON2_VECTORS[0].hash.replace(/m=\d+,t=\d+,p=\d+/, params);
+const bcryptWithCost = (cost: string) => `$2b$${cost}${BCRYPT_VECTORS[0].hash.slice(6)}`;
+const raise = (key: string) => `(raise ${key} to accept it)`;
+
+const CASES = [
+  {
+    description: 'argon2 memory one KiB over 256 MiB',
+    hash: argon2With('m=262145,t=1,p=1'),
+    reason: `memory m = 262145 KiB is over the limit of 262144 KiB ${raise('imported_hash_max_memory_kib')}`,
+    raised: { maxMemoryKib: 262145 },
+  },
+  {
+    description: 'argon2 256 MiB with t=3',
+    hash: argon2With('m=262144,t=3,p=1'),
+    reason: `memory × iterations m × t = 786432 KiB is over the limit of 524288 KiB ${raise('imported_hash_max_argon2_work_kib')}`,
+    raised: { maxArgon2WorkKib: 786432 },
+  },
+  {
+    description: 'RFC 9106 first profile (2 GiB, t=1)',
+    hash: argon2With('m=2097152,t=1,p=4'),
+    reason: `memory m = 2097152 KiB is over the limit of 262144 KiB ${raise('imported_hash_max_memory_kib')}`,
+    raised: { maxMemoryKib: 2097152, maxArgon2WorkKib: 2097152 },
+  },
+  {
+    description: 'bcrypt cost 14',
+    hash: bcryptWithCost('14'),
+    reason: `cost = 14 is over the limit of 13 ${raise('imported_hash_max_bcrypt_cost')}`,
+    raised: { maxBcryptCost: 14 },
+  },
+  {
+    description: 'scrypt variant m=18, r=8 (256 MiB + 1 step)',
+    hash: `${SCRYPT_PARAMS}$m=18$r=9$s=Bw==`,
+    reason: `memory 128 * 2^mem_cost * rounds = 294912 KiB is over the limit of 262144 KiB ${raise('imported_hash_max_memory_kib')}`,
+    raised: { maxMemoryKib: 294912 },
+  },
+];
+
+describe('import cost bounds', () => {
+  const hasher = new PasswordHasher(OPTIONS);
+
+  it('default to the documented values', () => {
+    expect(DEFAULT_COST_LIMITS).toEqual({ maxMemoryKib: 262144, maxArgon2WorkKib: 524288, maxBcryptCost: 13, maxPbkdf2Iterations: 1000000 });
+  });
+
+  it.each(CASES)('$description is refused naming the parameter, the limit and the key', ({ hash, reason }) => {
+    expect(hasher.checkImport(hash)).toEqual({ status: 'INVALID', stage: 'FORMAT', message: `Password hash is in invalid format: ${reason}` });
+  });
+
+  it.each(CASES)('$description is accepted once the operator raises the bound', ({ hash, raised }) => {
+    const raisedHasher = new PasswordHasher({ ...OPTIONS, importLimits: { ...DEFAULT_COST_LIMITS, ...raised } });
+    expect(raisedHasher.checkImport(hash).status).toBe('OK');
+  });
+
+  it.each([
+    { description: 'argon2 at the memory bound', hash: argon2With('m=262144,t=2,p=1') },
+    { description: 'Keycloak argon2 default', hash: argon2With('m=7168,t=5,p=1') },
+    { description: 'bcrypt cost 13', hash: bcryptWithCost('13') },
+    { description: 'scrypt variant at 256 MiB', hash: `${SCRYPT_PARAMS}$m=18$r=8$s=Bw==` },
+  ])('$description is accepted with the defaults', ({ hash }) => {
+    expect(hasher.checkImport(hash).status).toBe('OK');
+  });
+
+  it('a stored hash over an import bound still verifies at sign-in, so lowering a bound locks nobody out', async () => {
+    const strict = new PasswordHasher({ ...OPTIONS, importLimits: { ...DEFAULT_COST_LIMITS, maxBcryptCost: 4 } });
+    const { password, hash } = BCRYPT_VECTORS[1];
+    expect(strict.checkImport(hash).status).toBe('INVALID');
+    expect(await strict.verify(password, hash)).toBe('MATCH');
+  });
+});
