@@ -1,8 +1,8 @@
 -- Lazy migration: users imported with a pointer ($lazy$<source>$...) in place of a password hash are adopted at their
 -- first sign-in, when the old provider confirms the password.
 
--- Pending users per source, for the status route and the reset campaign list.
-CREATE INDEX users__lazy_source_idx ON users (split_part(password_hash, '$', 3)) WHERE password_hash LIKE '$lazy$%';
+-- Pending users per source, for the status route and the reset campaign list (paged by user id).
+CREATE INDEX users__lazy_source_idx ON users (split_part(password_hash, '$', 3), user_id) WHERE password_hash LIKE '$lazy$%';
 
 -- One instance at a time asks the old provider about one user; a lease that outlives its holder expires.
 CREATE TABLE lazy_migration_leases (

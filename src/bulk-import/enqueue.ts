@@ -66,7 +66,7 @@ export async function enqueueUsers(db: pg.Pool, users: ImportUser[], now: number
   }
 }
 
-function toEnqueuedUser(user: ImportUser): EnqueuedUser {
+export function toEnqueuedUser(user: ImportUser): EnqueuedUser {
   const method = user.loginMethods[0];
   const item: EnqueuedUser['loginMethods'][number] = { recipeId: method.recipeId, userId: method.superTokensUserId, tenants: method.tenantIds };
   if (method.recipeId === 'emailpassword') item.email = method.email;

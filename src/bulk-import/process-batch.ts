@@ -66,7 +66,7 @@ function revalidate(raw: unknown, now: number, roles: ReadonlySet<string>, hashe
 
 // Up to two set-based attempts (the second one's conflict check sees what made the first fail), then one user at a
 // time, so that one user whose data the database refuses fails alone.
-async function importBatch(client: pg.PoolClient, users: ImportUser[], deps: BatchDependencies): Promise<ImportOutcome[]> {
+export async function importBatch(client: pg.PoolClient, users: ImportUser[], deps: Pick<BatchDependencies, 'hasher' | 'log'>): Promise<ImportOutcome[]> {
   for (let attempt = 1; attempt <= 2; attempt++) {
     await client.query('SAVEPOINT batch');
     try {

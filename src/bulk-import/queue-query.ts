@@ -25,9 +25,18 @@ export function parseListLimit(query: Record<string, string | undefined>): numbe
 
 // [BEYOND] ?dryRun=true; any value but true/false is refused rather than silently importing.
 export function parseDryRun(value: string | undefined): boolean {
+  return parseFlag(value, 'dryRun');
+}
+
+// [BEYOND] ?importNow=true imports before answering instead of queueing.
+export function parseImportNow(value: string | undefined): boolean {
+  return parseFlag(value, 'importNow');
+}
+
+function parseFlag(value: string | undefined, name: 'dryRun' | 'importNow'): boolean {
   if (value === undefined) return false;
   const lower = value.toLowerCase();
-  if (lower !== 'true' && lower !== 'false') throw badInput("'dryRun' should be either 'true' or 'false'");
+  if (lower !== 'true' && lower !== 'false') throw badInput(`'${name}' should be either 'true' or 'false'`);
   return lower === 'true';
 }
 

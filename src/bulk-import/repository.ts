@@ -26,6 +26,16 @@ export async function insertQueueRows(db: Queryable, usersJson: string, now: num
   );
 }
 
+// Users imported at once (not queued) that the database refused: stored as the worker would have left them.
+export async function insertFailedQueueRows(db: Queryable, usersJson: string, messages: string[], now: number): Promise<void> {
+  await db.query(
+    `INSERT INTO bulk_import_users (id, status, raw_data, error_message, created_at, updated_at)
+     SELECT u.value->>'id', 'FAILED', u.value, m.message, $3, $3
+     FROM jsonb_array_elements($1::jsonb) WITH ORDINALITY AS u(value, n) JOIN unnest($2::text[]) WITH ORDINALITY AS m(message, n) USING (n)`,
+    [usersJson, messages, now],
+  );
+}
+
 export interface QueueCursor {
   id: string;
   createdAt: number;
@@ -75,13 +85,14 @@ export async function deleteQueueRows(db: Queryable, ids: string[]): Promise<str
 // first ANALYZE (a fresh install; a machine with autovacuum off; any import that outruns autoanalyze). It then uses
 // default selectivities: `tenant_id = 'public'` looks like a handful of rows and 8,000 keys in an array look like
 // the whole table, so it scans a whole index and filters each row against the batch, and that cost grows with the
-// table (a million-user import turns quadratic). A generic plan cached while the tables were empty is worse: it
-// keeps sequential scans after they fill up. So a batch transaction plans each statement (the foreign-key checks
-// included) with its real input, and keeps sequential and bitmap scans, hash and merge joins and sorts out of its
-// own plans: what is left for a key lookup is an index probe. set_config(..., true) lasts until the transaction ends.
+// table (a million-user import turns quadratic). A plan made while the tables were empty is worse: it prefers
+// sequential scans, and a connection keeps a generic plan. So a batch transaction keeps sequential and bitmap
+// scans, hash and merge joins and sorts out of the plans made inside it, generic ones included (the foreign-key
+// checks' too): what is left for a key lookup is an index probe. Custom plans would also do, but re-planning the
+// foreign-key check of every inserted row costs more than the insert. set_config(..., true) ends with the transaction.
 export async function useKeyDrivenPlans(db: Queryable): Promise<void> {
   await db.query(
-    `SELECT set_config('plan_cache_mode', 'force_custom_plan', true), set_config('enable_seqscan', 'off', true),
+    `SELECT set_config('enable_seqscan', 'off', true),
        set_config('enable_bitmapscan', 'off', true), set_config('enable_hashjoin', 'off', true),
        set_config('enable_mergejoin', 'off', true), set_config('enable_sort', 'off', true)`,
   );

@@ -6,7 +6,7 @@ import { UserSchema } from '../http/schemas.js';
 export const AddUsersBody = Type.Object({ users: Type.Array(Type.Object({})) });
 export type AddUsersBody = Static<typeof AddUsersBody>;
 
-export const AddUsersQuery = Type.Object({ dryRun: Type.Optional(Type.String()) });
+export const AddUsersQuery = Type.Object({ dryRun: Type.Optional(Type.String()), importNow: Type.Optional(Type.String()) });
 export type AddUsersQuery = Static<typeof AddUsersQuery>;
 
 const NullableString = Type.Union([Type.String(), Type.Null()]);

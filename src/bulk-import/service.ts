@@ -5,12 +5,13 @@ import {
   countQueueRows, countQueueRowsByStatus, deleteQueueRows, listQueueRows, useKeyDrivenPlans, type QueueStatus,
 } from './repository.js';
 import type { PasswordHasher } from '../hashing/registry.js';
-import { dryRun, enqueueUsers, throwIfInvalid, validateBatch, type EnqueuedUser } from './enqueue.js';
+import { dryRun, enqueueUsers, throwIfInvalid, toEnqueuedUser, validateBatch, type EnqueuedUser } from './enqueue.js';
 import type { JsonObject } from './fields.js';
 import { explainImportError, importUsers } from './import-users.js';
 import type { ImportOutcome } from './types.js';
 import { processBatch } from './process-batch.js';
 import { hashPlainTextPasswords } from './hash-plain-passwords.js';
+import { importNow } from './import-now.js';
 import { decodeQueueCursor, encodeQueueCursor, toQueueEntry } from './queue-listing.js';
 import { BulkImportWorker } from './worker.js';
 import { StatisticsRefresher } from './statistics-refresh.js';
@@ -29,20 +30,22 @@ export class BulkImportService {
   private readonly hasher: PasswordHasher;
   private readonly worker: BulkImportWorker;
   private readonly statistics: StatisticsRefresher;
+  private readonly parallelism: number;
 
   constructor(private readonly deps: ServiceDependencies) {
     const { config, pool, clock, log } = deps;
     this.hasher = deps.hasher;
     const batch = { pool, hasher: this.hasher, clock, log, batchSize: config.bulk_migration_batch_size };
     this.statistics = new StatisticsRefresher(pool, log);
+    // Leave at least one connection of the pool to the other routes.
+    this.parallelism = Math.max(1, Math.min(config.bulk_migration_parallelism, config.postgresql_connection_pool_size - 1));
     const processAndNote = async () => {
       const claimed = await processBatch(batch);
       this.statistics.noteImported(claimed);
       return claimed;
     };
     this.worker = new BulkImportWorker(processAndNote, {
-      // Leave at least one connection of the pool to the HTTP routes.
-      parallelism: Math.max(1, Math.min(config.bulk_migration_parallelism, config.postgresql_connection_pool_size - 1)),
+      parallelism: this.parallelism,
       intervalMs: config.bulk_import_interval_seconds * 1000,
       retryDelayMs: config.bulk_migration_sleep_between_rounds_in_batch_ms,
       log,
@@ -51,7 +54,7 @@ export class BulkImportService {
   }
 
   // Validates every user (all errors of all users in one 400), then queues them in one statement and wakes the worker.
-  async addUsers(users: JsonObject[], options: { dryRun: boolean }): Promise<{ status: 'OK'; users?: EnqueuedUser[] }> {
+  async addUsers(users: JsonObject[], options: { dryRun: boolean; importNow?: boolean }): Promise<{ status: 'OK'; users?: EnqueuedUser[] }> {
     const now = this.deps.clock();
     const batch = await validateBatch(this.deps.pool, users, this.hasher, now);
     if (options.dryRun) {
@@ -59,7 +62,14 @@ export class BulkImportService {
       return { status: 'OK' };
     }
     throwIfInvalid(batch.errors);
+    // Before either path: a user that fails is stored as a FAILED queue row, which must not hold a password.
     await hashPlainTextPasswords(batch.users, this.hasher, this.deps.config.password_hashing_alg);
+    if (options.importNow) {
+      const answer = batch.users.map(toEnqueuedUser);
+      await importNow({ pool: this.deps.pool, hasher: this.hasher, log: this.deps.log, parallelism: this.parallelism }, batch.users, now);
+      this.statistics.noteImported(batch.users.length);
+      return { status: 'OK', users: answer };
+    }
     const enqueued = await enqueueUsers(this.deps.pool, batch.users, now);
     this.worker.kick();
     return { status: 'OK', users: enqueued };

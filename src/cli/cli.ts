@@ -3,12 +3,14 @@ import type { CliIo } from './io.js';
 import { runMigrate } from './migrate.js';
 import { MIGRATE_USAGE, parseMigrateArgs } from './options.js';
 import { parseUndoArgs, runUndo, UNDO_USAGE } from './undo.js';
+import { LAZY_USAGE, parseLazyArgs, runLazy } from './lazy.js';
 
 const USAGE = `Usage: identity-core <command>
 
 Commands:
   migrate <source> <file> [options]   import users from another provider's export
   migrate undo <report> [options]     remove the users one migration run created
+  lazy pending|canary [options]       users still waiting for lazy migration; check one password
 
 ${MIGRATE_USAGE}`;
 
@@ -20,6 +22,13 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     return command === undefined ? 2 : 0;
   }
   try {
+    if (command === 'lazy') {
+      if (rest.includes('-h') || rest.includes('--help')) {
+        io.stdout.write(LAZY_USAGE);
+        return 0;
+      }
+      return await runLazy(parseLazyArgs(rest, io.env), io, io.readStdin ?? readStdin);
+    }
     if (command !== 'migrate') throw new CliError(`unknown command "${command}"\n\n${USAGE}`);
     const undo = rest[0] === 'undo';
     if (rest.includes('-h') || rest.includes('--help')) {
@@ -33,4 +42,10 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     io.stderr.write(`\nidentity-core ${command}: ${error.message}\n`);
     return error.exitCode;
   }
+}
+
+async function readStdin(): Promise<string> {
+  let text = '';
+  for await (const chunk of process.stdin) text += String(chunk);
+  return text.replace(/\r?\n$/, '');
 }

@@ -49,8 +49,10 @@ export class CoreClient {
     if (reply.status !== 200) throw this.unexpected('GET', '/apiversion', reply);
   }
 
+  // importNow: this core imports the batch before answering (no queue round trip); a core without it queues them.
+  // Either way failures end up as FAILED queue rows and waitForQueue/collectFailedRows read them.
   async enqueue(users: BulkImportUser[]): Promise<EnqueueResult> {
-    const reply = await this.send('POST', '/bulk-import/users', { body: { users } });
+    const reply = await this.send('POST', '/bulk-import/users', { query: { importNow: 'true' }, body: { users } });
     if (reply.status === 200) {
       const answered = asRecord(reply.json).users;
       const userIds = Array.isArray(answered) ? answered.map(firstLoginMethodId) : [];

@@ -8,4 +8,6 @@ export interface CliIo {
   /** Aborted on Ctrl-C: the run stops after the request in flight and saves its position. */
   signal?: AbortSignal;
   now?: () => number;
+  /** Standard input as text (the canary's password); tests pass their own. */
+  readStdin?: () => Promise<string>;
 }

@@ -33,6 +33,7 @@ export async function runMigrate(options: MigrateOptions, io: CliIo): Promise<nu
     auth0Hashes: options.passwordHashesPath === undefined ? undefined : await loadAuth0Hashes(options.passwordHashesPath),
     includeDisabled: options.includeDisabled,
     providerOverrides: options.providerOverrides,
+    lazySource: options.lazySource,
   };
   const open = () => openSource(options.source, options.file, readerOptions);
   const client = new CoreClient({ baseUrl: options.coreUrl, apiKey: options.apiKey, attempts: options.retries + 1, signal: io.signal });

@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { CliError } from './cli-error.js';
 import { SOURCES, type SourceName } from './readers/index.js';
+import { SOURCE_NAME } from '../lazy-migration/pointer.js';
 
 export interface PasswordCheck {
   email: string;
@@ -28,15 +29,20 @@ export interface MigrateOptions {
   includeDisabled: boolean;
   providerOverrides: Map<string, string>;
   restart: boolean;
+  /** Password users without a hash are imported pending, to be verified by this source of the core at first sign-in. */
+  lazySource?: string;
 }
 
 export const MAX_BATCH = 10_000;
+const LAZY_READERS: readonly string[] = ['firebase', 'auth0', 'cognito', 'okta'];
 
 export const MIGRATE_USAGE = `Usage: identity-core migrate <source> <file> [options]
 
 Sources:
   firebase   auth:export output, JSON or CSV (needs --hash-config for password users)
   auth0      user export (NDJSON), joined by email with --password-hashes
+  cognito    aws cognito-idp list-users output (JSON); needs --lazy-source
+  okta       Okta users API answer (JSON array); needs --lazy-source
   csv        generic CSV with a header row
   ndjson     generic NDJSON, one user per line
 
@@ -46,6 +52,8 @@ Options:
   --hash-config <file>          firebase: the console's hash_config block, or JSON
   --password-hashes <file>      auth0: the password-hash export (NDJSON)
   --format json|csv             firebase: file format when the extension does not say
+  --lazy-source <name>          import password users without a hash as pending: the core's lazy_migration
+                                source <name> verifies each password at the user's first sign-in
   --dry-run                     ask the core what would happen; write nothing
   --check-password <email:pw>   canary: import this user first and sign in (repeatable)
   --report <file>               JSON report (default <file>.migrate-report.json)
@@ -84,6 +92,7 @@ export function parseMigrateArgs(argv: string[], env: Readonly<Record<string, st
         'wait-timeout': { type: 'string' },
         retries: { type: 'string' },
         restart: { type: 'boolean' },
+        'lazy-source': { type: 'string' },
       },
     });
   } catch (error) {
@@ -96,6 +105,12 @@ export function parseMigrateArgs(argv: string[], env: Readonly<Record<string, st
   if (values['hash-config'] !== undefined && source !== 'firebase') throw new CliError('--hash-config only applies to the firebase source');
   if (values['password-hashes'] !== undefined && source !== 'auth0') throw new CliError('--password-hashes only applies to the auth0 source');
   if (values.format !== undefined && source !== 'firebase') throw new CliError('--format only applies to the firebase source');
+  const lazySource = values['lazy-source'];
+  if (lazySource !== undefined && !SOURCE_NAME.test(lazySource)) throw new CliError('--lazy-source takes a source name: 1 to 32 of a-z, 0-9, _ and -');
+  if (lazySource !== undefined && !LAZY_READERS.includes(source)) throw new CliError(`--lazy-source applies to ${LAZY_READERS.join(', ')}`);
+  if (lazySource === undefined && (source === 'cognito' || source === 'okta')) {
+    throw new CliError(`${source} exports hold no password hashes: pass --lazy-source <name>, a lazy_migration source of the core`);
+  }
 
   return {
     source: source as SourceName,
@@ -116,6 +131,7 @@ export function parseMigrateArgs(argv: string[], env: Readonly<Record<string, st
     includeDisabled: values['include-disabled'] ?? false,
     providerOverrides: new Map((values['map-provider'] ?? []).map(parseMapping)),
     restart: values.restart ?? false,
+    ...(lazySource !== undefined && { lazySource }),
   };
 }
 

@@ -17,6 +17,7 @@ export async function runIdentity(client: CoreClient, options: MigrateOptions): 
     source: options.source,
     format: options.format ?? null,
     includeDisabled: options.includeDisabled,
+    lazySource: options.lazySource ?? null,
     providerOverrides: [...options.providerOverrides.entries()].sort(),
     hashConfig: options.hashConfigPath === undefined ? null : await fileDigest(options.hashConfigPath),
     passwordHashes: options.passwordHashesPath === undefined ? null : await fileDigest(options.passwordHashesPath),

@@ -65,6 +65,11 @@ export interface HashFormat<T> {
   readonly pool: HashPool;
   /** Cheap check that the string claims to be this format; `parse` then decides whether it is valid. */
   hasPrefix(hash: string): boolean;
+  /**
+   * For formats whose source system stores no prefix: the self-describing string for a value exported as is.
+   * Applied at import when this algorithm is named and the value lacks the prefix; the result is what is stored.
+   */
+  fromExport?(exported: string): string;
   /** Validates format and parameter bounds; cost bounds from `limits` when given (import), hard limits only otherwise. */
   parse(hash: string, limits?: HashCostLimits): ParseResult<T>;
   /** Recomputes and compares in constant time, off the event loop. */

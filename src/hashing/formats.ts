@@ -1,13 +1,17 @@
 import { argon2Format } from './argon2.js';
+import { aspnetIdentityFormat } from './aspnet-identity.js';
 import { bcryptFormat } from './bcrypt.js';
+import { bcryptSha256Format } from './bcrypt-sha256.js';
 import { cryptFormat } from './crypt.js';
 import type { HashFormat } from './format.js';
 import { hmacFormat } from './hmac.js';
 import { idpScryptFormat } from './idp-scrypt.js';
 import { lazyPointerFormat } from './lazy-pointer.js';
 import { ldapFormat } from './ldap.js';
+import { pbkdf2Format } from './pbkdf2.js';
 import { phpassFormat } from './phpass.js';
 import { saltedDigestFormat } from './salted-digest.js';
+import { scryptFormat } from './scrypt.js';
 import { javaTrim } from '../normalise/java-trim.js';
 
 /**
@@ -23,6 +27,10 @@ export const HASH_FORMATS: ReadonlyArray<HashFormat<unknown>> = [
   ldapFormat,
   saltedDigestFormat,
   hmacFormat,
+  pbkdf2Format,
+  scryptFormat,
+  aspnetIdentityFormat,
+  bcryptSha256Format,
   lazyPointerFormat,
 ] as ReadonlyArray<HashFormat<unknown>>;
 

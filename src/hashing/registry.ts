@@ -104,10 +104,13 @@ export class PasswordHasher {
     const format = findFormatByName(hashingAlgorithm);
     if (!format) return invalid('UNSUPPORTED_ALGORITHM', errorMessage('HASHING_ALGORITHM_UNSUPPORTED', ACCEPTED_NAMES));
     if (format.needsSignerKey && !this.signerKey) return { status: 'SIGNER_KEY_MISSING' };
-    if (!format.hasPrefix(hash)) return invalid('FORMAT', errorMessage('PASSWORD_HASH_INVALID', format.invalidMessage, prefixReason(hash)));
-    const parsed = format.parse(hash, this.importLimits);
+    const stored = format.hasPrefix(hash) || !format.fromExport ? hash : format.fromExport(hash);
+    if (!format.hasPrefix(stored)) {
+      return invalid('FORMAT', errorMessage('PASSWORD_HASH_INVALID', format.invalidMessage, prefixReason(stored)));
+    }
+    const parsed = format.parse(stored, this.importLimits);
     if (!parsed.ok) return invalid('FORMAT', errorMessage('PASSWORD_HASH_INVALID', format.invalidMessage, parsed.reason));
-    return { status: 'OK', hash, algorithm: format.id };
+    return { status: 'OK', hash: stored, algorithm: format.id };
   }
 
   /** `lane` names the account whose verifications take turns with other accounts' (default: the stored hash). */

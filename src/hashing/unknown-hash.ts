@@ -12,7 +12,13 @@ export function describeUnknownHash(hash: string): string | undefined {
   if (looksShellExpanded(hash)) {
     return 'the $-prefixed parts are missing, as when a shell expands them as variables: quote the hash with single quotes';
   }
-  if (!/[$:{}]/.test(hash)) return 'this is not a hash format this core knows (a plain-text password, or a bare digest without its prefix?)';
+  // ASP.NET Identity blobs: v3 opens with 0x01 and a big-endian PRF number (AQAAAA…), v2 is 49 bytes opening with 0x00.
+  if (/^AQAAAA[A-Za-z0-9+/]+={0,2}$/.test(hash) || /^AA[A-Za-z0-9+/]{64}==$/.test(hash)) {
+    return 'this looks like an ASP.NET Identity blob: set hashingAlgorithm to aspnet_identity';
+  }
+  if (!/[$:{}]/.test(hash)) {
+    return 'this is not a hash format this core knows (a plain-text password, or a bare digest without its prefix?)';
+  }
   return undefined;
 }
 

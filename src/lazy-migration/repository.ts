@@ -69,3 +69,47 @@ export async function sourceProgress(db: Queryable): Promise<SourceProgress[]> {
     lastMatchAt: row.last_match_at === null ? null : Number(row.last_match_at),
   }));
 }
+
+export interface PendingUser {
+  userId: string;
+  externalUserId: string | null;
+  email: string;
+  pointer: string;
+  timeJoined: number;
+}
+
+/** One page of a source's pending users in user-id order, for a reset campaign; `after` is the last id of the page before. */
+export async function listPendingUsers(db: Queryable, source: string, limit: number, after?: string): Promise<PendingUser[]> {
+  const { rows } = await db.query<{ user_id: string; external_user_id: string | null; email: string; password_hash: string; time_joined: string }>(
+    `SELECT u.user_id, m.external_user_id, u.email, u.password_hash, u.time_joined
+     FROM users u LEFT JOIN user_id_mappings m ON m.user_id = u.user_id
+     WHERE u.password_hash LIKE '$lazy$%' AND split_part(u.password_hash, '$', 3) = $1 AND ($2::text IS NULL OR u.user_id > $2)
+     ORDER BY split_part(u.password_hash, '$', 3), u.user_id LIMIT $3`,
+    [source, after ?? null, limit],
+  );
+  return rows.map((row) => ({
+    userId: row.user_id,
+    externalUserId: row.external_user_id,
+    email: row.email,
+    pointer: row.password_hash,
+    timeJoined: Number(row.time_joined),
+  }));
+}
+
+export interface DailyAdoptions {
+  source: string;
+  day: string;
+  signin: number;
+  replaced: number;
+}
+
+/** Adoptions per source and UTC day over the last `days` days. */
+export async function adoptionsPerDay(db: Queryable, since: number): Promise<DailyAdoptions[]> {
+  const { rows } = await db.query<{ source: string; day: string; signin: string; replaced: string }>(
+    `SELECT source, to_char(to_timestamp(at / 1000) AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day,
+            count(*) FILTER (WHERE via = 'signin') AS signin, count(*) FILTER (WHERE via = 'replaced') AS replaced
+     FROM lazy_migration_events WHERE at >= $1 GROUP BY 1, 2 ORDER BY 1, 2`,
+    [since],
+  );
+  return rows.map((row) => ({ source: row.source, day: row.day, signin: Number(row.signin), replaced: Number(row.replaced) }));
+}

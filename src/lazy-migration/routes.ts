@@ -11,6 +11,8 @@ const SourceStatus = Type.Object({
   pending: Type.Integer(),
   migrated: Type.Object({ signin: Type.Integer(), replaced: Type.Integer() }),
   lastMatchAt: Type.Union([Type.Integer(), Type.Null()]),
+  /** The last 30 days, UTC. */
+  migratedPerDay: Type.Array(Type.Object({ day: Type.String(), signin: Type.Integer(), replaced: Type.Integer() })),
   deadline: Type.Union([Type.String(), Type.Null()]),
   breaker: Breaker,
   outcomes: Type.Record(Type.String(), Type.Integer()),
@@ -24,7 +26,27 @@ const CanaryBody = Type.Intersect([
 ]);
 const CanaryResponse = Type.Object({ status: Type.Literal('OK'), outcome: Type.String() });
 
+const PendingQuery = Type.Object({
+  source: Type.String(),
+  limit: Type.Optional(Type.String()),
+  paginationToken: Type.Optional(Type.String()),
+});
+const PendingUser = Type.Object({
+  userId: Type.String(),
+  externalUserId: Type.Union([Type.String(), Type.Null()]),
+  email: Type.String(),
+  legacyLogin: Type.Union([Type.String(), Type.Null()]),
+  legacyUserId: Type.Union([Type.String(), Type.Null()]),
+  timeJoined: Type.Integer(),
+});
+const PendingResponse = Type.Object({
+  status: Type.Literal('OK'),
+  users: Type.Array(PendingUser),
+  nextPaginationToken: Type.Optional(Type.String()),
+});
+
 const CANARY_INTERVAL_MS = 1000;
+const MAX_PENDING_PAGE = 1000;
 
 const lazyMigrationRoutes: FastifyPluginAsync = async (app) => {
   // Pending users per source, adoptions so far, answers by cause since start, breaker state and deadline.
@@ -38,6 +60,30 @@ const lazyMigrationRoutes: FastifyPluginAsync = async (app) => {
       enabled: app.services.config.lazy_migration.enabled,
       sources: await app.services.lazyMigration.progress(),
     }),
+  });
+
+  // The reset-campaign list: a source's pending users, a page at a time.
+  defineRoute(app, {
+    method: 'GET',
+    url: '/lazy-migration/pending',
+    schema: { querystring: PendingQuery, response: { 200: PendingResponse, 400: Type.String() } },
+    parse: ({ query }) => {
+      const limit = query.limit === undefined ? 500 : Number(query.limit);
+      if (!Number.isInteger(limit) || limit < 1 || limit > MAX_PENDING_PAGE) {
+        throw badInput(`limit must be an integer from 1 to ${MAX_PENDING_PAGE}`);
+      }
+      let after: string | undefined;
+      if (query.paginationToken !== undefined) {
+        after = Buffer.from(query.paginationToken, 'base64url').toString('utf8');
+        if (after === '' || Buffer.from(after, 'utf8').toString('base64url') !== query.paginationToken) throw badInput('invalid pagination token');
+      }
+      return { source: query.source, limit, after };
+    },
+    scope: 'app',
+    handle: async ({ source, limit, after }) => {
+      const { users, next } = await app.services.lazyMigration.pending(source, limit, after);
+      return { status: 'OK' as const, users, ...(next !== undefined && { nextPaginationToken: Buffer.from(next, 'utf8').toString('base64url') }) };
+    },
   });
 
   // The canary: asks a source about one password and stores nothing. Off unless allow_canary; one call a second.

@@ -6,7 +6,7 @@ import { createAdapter } from './adapters/index.js';
 import { SourceGuard } from './guard.js';
 import type { AdapterOutcome, SourceAdapter } from './outcome.js';
 import { parseLazyPointer } from './pointer.js';
-import { acquireLease, adoptPassword, readPasswordHash, releaseLease, sourceProgress } from './repository.js';
+import { acquireLease, adoptionsPerDay, adoptPassword, listPendingUsers, readPasswordHash, releaseLease, sourceProgress } from './repository.js';
 import { SingleFlight } from './single-flight.js';
 
 export interface LazySignInInput {
@@ -50,6 +50,7 @@ interface Source {
 const LEASE_EXTRA_MS = 2000;
 const LEASE_POLL_MS = 100;
 const ATTEMPT_WINDOW_MS = 3_600_000;
+const PER_DAY_WINDOW_MS = 30 * 86_400_000;
 
 /** Adopts pending users at their first sign-in by asking the old provider once; see README "Migrating without hashes". */
 export class LazyMigrationService {
@@ -100,8 +101,26 @@ export class LazyMigrationService {
     return outcome;
   }
 
+  /** A page of a source's pending users with the old login and id from their pointers; never the pointer itself. */
+  async pending(source: string, limit: number, after?: string) {
+    const users = await listPendingUsers(this.deps.pool, source, limit + 1, after);
+    const page = users.slice(0, limit).map((user) => {
+      const parsed = parseLazyPointer(user.pointer);
+      return {
+        userId: user.userId,
+        externalUserId: user.externalUserId,
+        email: user.email,
+        legacyLogin: parsed.ok ? (parsed.value.legacyLogin ?? null) : null,
+        legacyUserId: parsed.ok ? (parsed.value.legacyUserId ?? null) : null,
+        timeJoined: user.timeJoined,
+      };
+    });
+    return { users: page, next: users.length > limit ? page[page.length - 1].userId : undefined };
+  }
+
   async progress() {
     const counts = await sourceProgress(this.deps.pool);
+    const daily = await adoptionsPerDay(this.deps.pool, Date.now() - PER_DAY_WINDOW_MS);
     const names = new Set([...this.sources.keys(), ...counts.map((row) => row.source)]);
     return [...names].sort().map((name) => {
       const row = counts.find((count) => count.source === name);
@@ -113,6 +132,7 @@ export class LazyMigrationService {
         pending: row?.pending ?? 0,
         migrated: { signin: row?.migratedBySignin ?? 0, replaced: row?.migratedOtherwise ?? 0 },
         lastMatchAt: row?.lastMatchAt ?? null,
+        migratedPerDay: daily.filter((entry) => entry.source === name).map(({ day, signin, replaced }) => ({ day, signin, replaced })),
         deadline: source?.config.deadline === undefined ? null : new Date(source.config.deadline).toISOString(),
         breaker: source?.guard.state ?? null,
         outcomes: Object.fromEntries([...this.outcomes].filter(([k]) => k.startsWith(`${name}:`)).map(([k, v]) => [k.slice(name.length + 1), v])),

@@ -23,8 +23,11 @@ describe('identity-core command line', () => {
     expect(await runCommand(['migrate', '--help'])).toMatchObject({ code: 0, stdout: expect.stringContaining('--check-password <email:pw>') });
     expect(await runCommand([])).toMatchObject({ code: 2 });
     expect((await runCommand(['export'])).stderr).toContain('identity-core export: unknown command "export"');
-    const unknownSource = await runCommand(['migrate', 'okta', file]);
-    expect([unknownSource.code, unknownSource.stderr.trim()]).toEqual([2, 'identity-core migrate: unknown source "okta": use one of firebase, auth0, csv, ndjson']);
+    const unknownSource = await runCommand(['migrate', 'keycloak', file]);
+    expect([unknownSource.code, unknownSource.stderr.trim()]).toEqual([
+      2,
+      'identity-core migrate: unknown source "keycloak": use one of firebase, auth0, cognito, okta, csv, ndjson',
+    ]);
     expect((await runCommand(['migrate', 'csv'])).stderr).toContain('expected <source> and <file>');
     expect((await runCommand(['migrate', 'csv', file, '--bogus'])).stderr).toContain("Unknown option '--bogus'");
   });

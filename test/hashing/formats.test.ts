@@ -14,6 +14,10 @@ describe('the format list', () => {
       'LDAP',
       'SALTED_DIGEST',
       'HMAC',
+      'PBKDF2',
+      'SCRYPT',
+      'ASPNET_IDENTITY',
+      'BCRYPT_SHA256',
       'LAZY',
     ]);
     expect(new Set(HASHING_ALGORITHM_NAMES).size).toBe(HASHING_ALGORITHM_NAMES.length);

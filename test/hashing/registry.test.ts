@@ -105,7 +105,13 @@ describe('PasswordHasher.checkImport (§6.1 steps 4, 5 and 7)', () => {
     { description: 'detected scrypt hash out of bounds', hash: `${SCRYPT_PARAMS}$m=21$r=1$s=Bw==`, algorithm: undefined, expected: KEY_MISSING },
     { description: 'detected: not the scrypt shape, so no key needed', hash: '$f_scrypt$garbage', algorithm: undefined, expected: invalid(`${GENERIC_MSG}: ${SCRYPT_SHAPE}`) },
     { description: 'bcrypt needs no key', hash: BCRYPT, algorithm: undefined, expected: ok(BCRYPT, 'BCRYPT') },
-    { description: 'unsupported algorithm wins', hash: PUBLISHED_SCRYPT_HASH, algorithm: 'scrypt', expected: invalid(UNSUPPORTED_MSG) },
+    { description: 'unsupported algorithm wins', hash: PUBLISHED_SCRYPT_HASH, algorithm: 'md5', expected: invalid(UNSUPPORTED_MSG) },
+    {
+      description: 'standard SCRYPT named for a scrypt-variant hash needs no key',
+      hash: PUBLISHED_SCRYPT_HASH,
+      algorithm: 'scrypt',
+      expected: invalid('Password hash is in invalid SCrypt format: the hash is in the IDP_SCRYPT format; set hashingAlgorithm to idp_scrypt'),
+    },
   ])('without a signer key: $description', ({ hash, algorithm, expected }) => {
     expect(withoutKey.checkImport(hash, algorithm)).toEqual(expected);
   });
@@ -199,7 +205,8 @@ describe('configuration and helpers', () => {
     { name: ' Argon2\n', expected: 'ARGON2' },
     { name: 'Firebase_Scrypt', expected: 'IDP_SCRYPT' },
     { name: 'idp_scrypt', expected: 'IDP_SCRYPT' },
-    { name: 'scrypt', expected: undefined },
+    { name: 'scrypt', expected: 'SCRYPT' },
+    { name: 'f_scrypt', expected: undefined },
     { name: '', expected: undefined },
   ])('parseHashingAlgorithm($name) is $expected', ({ name, expected }) => {
     expect(parseHashingAlgorithm(name)).toBe(expected);

@@ -63,13 +63,16 @@ describe('/hello', () => {
 });
 
 describe('bulk-import queue', () => {
-  it('keeps no plain-text password in a row that failed, and lists failed rows without passwords or hashes', async () => {
+  it.each([
+    ['queued, then imported by the worker', {}],
+    ['imported at once (importNow)', { importNow: 'true' }],
+  ])('%s: keeps no plain-text password in a failed row, and lists failed rows without passwords or hashes', async (_, query) => {
     expect((await call(t.app, 'POST', '/recipe/signup', { body: { email: 'taken@example.com', password: 'first' } })).statusCode).toBe(200);
     const users = [
       { loginMethods: [{ recipeId: 'emailpassword', email: 'taken@example.com', plainTextPassword: 'hunter2-secret' }] },
       { loginMethods: [{ recipeId: 'emailpassword', email: 'taken@example.com', plainTextPassword: 'other-secret' }] },
     ];
-    expect((await call(t.app, 'POST', '/bulk-import/users', { body: { users } })).statusCode).toBe(200);
+    expect((await call(t.app, 'POST', '/bulk-import/users', { body: { users }, query })).statusCode).toBe(200);
     await t.app.services.bulkImport.processUntilEmpty();
 
     const failed = await call(t.app, 'GET', '/bulk-import/users', { query: { status: 'FAILED' } });

@@ -108,8 +108,67 @@ describe('sign-in of a user imported for lazy migration', () => {
     expect(status.json).toMatchObject({
       status: 'OK',
       enabled: true,
-      sources: [{ name: 'legacy', configured: true, kind: 'webhook', pending: 1, migrated: { signin: 1, replaced: 0 }, breaker: 'closed' }],
+      sources: [
+        {
+          name: 'legacy', configured: true, kind: 'webhook', pending: 1, migrated: { signin: 1, replaced: 0 }, breaker: 'closed',
+          migratedPerDay: [{ day: new Date().toISOString().slice(0, 10), signin: 1, replaced: 0 }],
+        },
+      ],
     });
+  });
+});
+
+describe.each(['firebase', 'auth0', 'cognito', 'okta', 'supabase'] as const)('first sign-in through the %s source', (kind) => {
+  it('adopts a right password once and refuses a wrong one, through the sign-in route', async () => {
+    const fake = await FakeProvider.start(kind, [alice]);
+    const t = await createTestApp({ lazy_migration: { sources: { legacy: sourceEntry(kind, fake.url) } } });
+    await importPending(t.app, alice.login, formatLazyPointer({ source: 'legacy', legacyUserId: alice.id }));
+    expect((await signIn(t.app, alice.login, 'wrong')).json).toEqual({ status: 'WRONG_CREDENTIALS_ERROR' });
+    expect((await signIn(t.app, alice.login, alice.password)).json.status).toBe('OK');
+    expect((await signIn(t.app, alice.login, alice.password)).json.status).toBe('OK');
+    expect(fake.calls).toBe(2);
+    await t.close();
+    await fake.close();
+  });
+
+  it('refuses a match for another old user id', async () => {
+    const fake = await FakeProvider.start(kind, [alice]);
+    const t = await createTestApp({ lazy_migration: { sources: { legacy: sourceEntry(kind, fake.url) } } });
+    await importPending(t.app, alice.login, formatLazyPointer({ source: 'legacy', legacyUserId: 'someone-else' }));
+    expect((await signIn(t.app, alice.login, alice.password)).json).toEqual({ status: 'WRONG_CREDENTIALS_ERROR' });
+    await t.close();
+    await fake.close();
+  });
+});
+
+describe('the pending list for a reset campaign', () => {
+  it('pages through the pending users of a source with their old login and id, never the pointer', async () => {
+    const fake = await FakeProvider.start('webhook', [alice]);
+    const t = await createTestApp({ lazy_migration: { sources: { legacy: sourceEntry('webhook', fake.url) } } });
+    const ids: string[] = [];
+    for (const n of [1, 2, 3]) {
+      const pointer = formatLazyPointer({ source: 'legacy', legacyLogin: `login${n}`, legacyUserId: `old-${n}` });
+      ids.push((await importPending(t.app, `user${n}@example.com`, pointer)).id);
+    }
+    await importPending(t.app, alice.login);
+    await signIn(t.app, alice.login, alice.password);
+    const seen: unknown[] = [];
+    let token: string | undefined;
+    do {
+      const page = await call(t.app, 'GET', '/lazy-migration/pending', { query: { source: 'legacy', limit: '2', ...(token && { paginationToken: token }) } });
+      expect(page.statusCode, page.body).toBe(200);
+      seen.push(...page.json.users);
+      token = page.json.nextPaginationToken;
+    } while (token);
+    expect(seen).toEqual(
+      ids
+        .map((userId, i) => ({ userId, externalUserId: null, email: `user${i + 1}@example.com`, legacyLogin: `login${i + 1}`, legacyUserId: `old-${i + 1}`, timeJoined: t.clock.nowMs }))
+        .sort((a, b) => (a.userId < b.userId ? -1 : 1)),
+    );
+    const bad = await call(t.app, 'GET', '/lazy-migration/pending', { query: { source: 'legacy', limit: '5000' } });
+    expect([bad.statusCode, expectText(bad)]).toEqual([400, 'limit must be an integer from 1 to 1000']);
+    await t.close();
+    await fake.close();
   });
 });
 

@@ -2,7 +2,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import { defineRoute } from '../../http/route.js';
 import { AddUsersBody, AddUsersQuery, AddUsersResponse } from '../schemas.js';
 import { assertBatchSize } from '../enqueue.js';
-import { parseDryRun } from '../queue-query.js';
+import { parseDryRun, parseImportNow } from '../queue-query.js';
 import type { JsonObject } from '../fields.js';
 
 const addUsers: FastifyPluginAsync = async (app) => {
@@ -15,11 +15,13 @@ const addUsers: FastifyPluginAsync = async (app) => {
     // The reference answers an empty or oversized batch before it checks the app and tenant.
     parse: ({ query, body }) => {
       const dryRun = parseDryRun(query.dryRun);
+      const importNow = parseImportNow(query.importNow);
       if (body.users.length > 0) assertBatchSize(body.users.length);
-      return { users: body.users as JsonObject[], dryRun };
+      return { users: body.users as JsonObject[], dryRun, importNow };
     },
     scope: ({ users }) => (users.length === 0 ? 'any' : 'app'),
-    handle: async ({ users, dryRun }) => (users.length === 0 ? { status: 'OK' as const } : app.services.bulkImport.addUsers(users, { dryRun })),
+    handle: async ({ users, dryRun, importNow }) =>
+      users.length === 0 ? { status: 'OK' as const } : app.services.bulkImport.addUsers(users, { dryRun, importNow }),
   });
 };
 

@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import { coreError } from '../../errors.js';
 import { javaTrim } from '../../normalise/java-trim.js';
+import { HASHING_ALGORITHM_NAMES } from '../../hashing/formats.js';
 import { parseHashingAlgorithm } from '../../hashing/registry.js';
 import { normaliseEmail, normalisePhoneNumber } from '../../normalise/contact.js';
 import type { RecipeId } from '../../users/repository.js';
@@ -11,6 +12,10 @@ import type { ImportLoginMethod } from '../types.js';
 // The loginMethods part of contract §10.2: shared keys, then the recipe's own fields.
 
 const recipeIds: readonly string[] = ['emailpassword', 'thirdparty', 'passwordless'];
+// §10.2's text names the three reference algorithms; the others this core accepts follow it.
+const REFERENCE_NAMES: readonly string[] = ['BCRYPT', 'ARGON2', 'IDP_SCRYPT'];
+const others = HASHING_ALGORITHM_NAMES.filter((name) => !REFERENCE_NAMES.includes(name)).map((name) => name.toLowerCase());
+const ALSO_ACCEPTED = others.length === 0 ? '' : ` Also accepted: ${others.join(', ')}.`;
 const multitenancyDisabled = 'Multitenancy must be enabled before importing users to a different tenant.';
 
 export function readLoginMethods(input: JsonObject, errors: string[], context: ValidationContext): ImportLoginMethod[] {
@@ -79,7 +84,7 @@ function readEmailPassword(method: JsonObject, target: ImportLoginMethod, errors
   if (hashingAlgorithm !== undefined) {
     algorithm = javaTrim(hashingAlgorithm).toUpperCase();
     if (parseHashingAlgorithm(algorithm) === undefined) {
-      errors.push('Invalid hashingAlgorithm for emailpassword recipe. Pass one of bcrypt, argon2 or, idp_scrypt!');
+      errors.push(`Invalid hashingAlgorithm for emailpassword recipe. Pass one of bcrypt, argon2 or, idp_scrypt!${ALSO_ACCEPTED}`);
       algorithm = undefined;
     }
   }

@@ -3,6 +3,7 @@ import { CliError } from '../cli-error.js';
 import { assembleRecord, compact, nonEmpty, parseBoolean, parseTime, type Candidate } from './assemble.js';
 import type { Auth0PasswordHashes } from './auth0-hashes.js';
 import type { FileSource } from './file-source.js';
+import { pendingMethod } from './pending-method.js';
 import { auth0ThirdPartyId, type ProviderOverrides } from './provider-names.js';
 
 export interface Auth0Options {
@@ -10,6 +11,8 @@ export interface Auth0Options {
   hashes?: Auth0PasswordHashes;
   includeDisabled: boolean;
   providerOverrides: ProviderOverrides;
+  /** Database users without a hash are imported pending for this lazy-migration source. */
+  lazySource?: string;
 }
 
 interface Identity {
@@ -66,8 +69,11 @@ function candidateFor(
   if (identity.provider === 'auth0') {
     const method: LoginMethod = compact({ recipeId: 'emailpassword' as const, email, hashingAlgorithm: 'bcrypt', ...common });
     if (!email) return { method, problem: 'database user without an email' };
-    if (!options.hashes) return { method, problem: 'no password hash: pass --password-hashes <file> (the password-hash export)' };
-    const found = options.hashes.find(email, userId);
+    const found = options.hashes?.find(email, userId);
+    if (options.lazySource !== undefined && (!found || 'problem' in found)) {
+      return { method: pendingMethod(options.lazySource, email, common, { legacyUserId: userId }) };
+    }
+    if (!found) return { method, problem: 'no password hash: pass --password-hashes <file> (the password-hash export), or --lazy-source' };
     if ('problem' in found) return { method, problem: found.problem };
     return { method: { ...method, passwordHash: found.hash } };
   }

@@ -5,6 +5,7 @@ import { assembleRecord, compact, nonEmpty, parseBoolean, parseTime, type Candid
 import type { HashConfig } from './hash-config.js';
 import { CSV_PROVIDER_COLUMNS } from './firebase-csv-layout.js';
 import { firebaseThirdPartyId, type ProviderOverrides } from './provider-names.js';
+import { pendingMethod } from './pending-method.js';
 
 /** One user of the platform's export, whichever file format it came from. */
 export interface FirebaseAccount {
@@ -37,6 +38,8 @@ export interface FirebaseOptions {
   hashConfig?: HashConfig;
   includeDisabled: boolean;
   providerOverrides: ProviderOverrides;
+  /** Password users are imported pending for this lazy-migration source when the export or --hash-config lacks hashes. */
+  lazySource?: string;
 }
 
 // Password and phone sign-in show up as provider entries in Admin SDK dumps; the top-level fields
@@ -61,7 +64,11 @@ export function firebaseRecord(account: FirebaseAccount, index: number, options:
   const common = compact({ isVerified, timeJoinedInMSSinceEpoch: timeJoined });
   const candidates: Candidate[] = [];
 
-  if (nonEmpty(account.passwordHash) !== undefined) {
+  const hasPassword = nonEmpty(account.passwordHash) !== undefined;
+  if (options.lazySource !== undefined && (account.providers.some((p) => p.providerId === 'password') || hasPassword) && (!hasPassword || !options.hashConfig)) {
+    const method = pendingMethod(options.lazySource, email, common, { legacyUserId: nonEmpty(account.localId) });
+    candidates.push({ method, problem: email ? undefined : 'password user without an email' });
+  } else if (hasPassword) {
     candidates.push(passwordCandidate(account, email, common, options.hashConfig));
   }
   for (const provider of providers) {

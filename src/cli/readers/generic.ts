@@ -2,6 +2,7 @@ import type { LoginMethod, SourceRecord } from '../bulk-user.js';
 import { CliError } from '../cli-error.js';
 import { assembleRecord, compact, nonEmpty, parseBoolean, parseTime, type Candidate } from './assemble.js';
 import { streamCsvRecords } from './csv-records.js';
+import { convertAuth0CustomHash, type CustomHashConversion } from '../../hashing/auth0-custom-hash.js';
 import { detectFormat } from '../../hashing/formats.js';
 import type { FileSource } from './file-source.js';
 
@@ -16,6 +17,8 @@ export const GENERIC_FIELDS = [
   'externalUserId',
   'timeJoined',
   'emailVerified',
+  // NDJSON only: an object as Auth0's bulk import takes it, converted when no passwordHash is given.
+  'customPasswordHash',
 ] as const;
 
 type GenericRow = Partial<Record<(typeof GENERIC_FIELDS)[number], unknown>>;
@@ -57,7 +60,8 @@ export async function* readGenericNdjson(source: FileSource): AsyncGenerator<Sou
 export function genericRecord(row: GenericRow, index: number): SourceRecord {
   const email = nonEmpty(row.email);
   const phoneNumber = nonEmpty(row.phoneNumber);
-  const passwordHash = nonEmpty(row.passwordHash);
+  const custom = nonEmpty(row.passwordHash) === undefined ? convertCustomHash(row.customPasswordHash) : undefined;
+  const passwordHash = nonEmpty(row.passwordHash) ?? (custom && 'hash' in custom ? custom.hash : undefined);
   const thirdPartyId = nonEmpty(row.thirdPartyId);
   const thirdPartyUserId = nonEmpty(row.thirdPartyUserId);
   const timeJoined = parseTime(row.timeJoined);
@@ -65,12 +69,14 @@ export function genericRecord(row: GenericRow, index: number): SourceRecord {
   const common = compact({ isVerified: verified, timeJoinedInMSSinceEpoch: timeJoined });
   const candidates: Candidate[] = [];
 
-  if (passwordHash !== undefined) {
-    const hashingAlgorithm = nonEmpty(row.hashingAlgorithm) ?? detectAlgorithm(passwordHash);
+  if (passwordHash !== undefined || custom !== undefined) {
+    const hashingAlgorithm = nonEmpty(row.hashingAlgorithm) ?? (passwordHash === undefined ? undefined : detectAlgorithm(passwordHash));
     const method: LoginMethod = compact({ recipeId: 'emailpassword' as const, email, passwordHash, hashingAlgorithm, ...common });
-    const problem = !email
-      ? 'passwordHash without an email'
-      : !hashingAlgorithm ? 'hashingAlgorithm is missing and the hash is in no format the core detects' : undefined;
+    const problem = custom && 'problem' in custom
+      ? custom.problem
+      : !email
+        ? 'passwordHash without an email'
+        : !hashingAlgorithm ? 'hashingAlgorithm is missing and the hash is in no format the core detects' : undefined;
     candidates.push({ method, problem });
   }
   if (thirdPartyId !== undefined || thirdPartyUserId !== undefined) {
@@ -91,6 +97,12 @@ export function genericRecord(row: GenericRow, index: number): SourceRecord {
     ? `emailVerified ${String(row.emailVerified)} is not true or false`
     : undefined;
   return assembleRecord({ index, externalUserId: nonEmpty(row.externalUserId), candidates, invalidReason: timeProblem ?? verifiedProblem });
+}
+
+function convertCustomHash(value: unknown): CustomHashConversion | undefined {
+  if (value === undefined || value === null || value === '') return undefined;
+  if (typeof value !== 'object' || Array.isArray(value)) return { problem: 'customPasswordHash must be an object' };
+  return convertAuth0CustomHash(value as Record<string, unknown>);
 }
 
 /** The `hashingAlgorithm` value of the format the core detects from the hash's prefix, as the import route would. */

@@ -2,6 +2,8 @@ import fs from 'node:fs';
 import type { SourceRecord } from '../bulk-user.js';
 import { CliError } from '../cli-error.js';
 import { readAuth0 } from './auth0.js';
+import { readCognito } from './cognito.js';
+import { readOkta } from './okta.js';
 import { Auth0PasswordHashes } from './auth0-hashes.js';
 import { FileSource } from './file-source.js';
 import { firebaseFormat, readFirebase } from './firebase.js';
@@ -10,7 +12,7 @@ import { readGenericCsv, readGenericNdjson } from './generic.js';
 import type { HashConfig } from './hash-config.js';
 import type { ProviderOverrides } from './provider-names.js';
 
-export const SOURCES = ['firebase', 'auth0', 'csv', 'ndjson'] as const;
+export const SOURCES = ['firebase', 'auth0', 'cognito', 'okta', 'csv', 'ndjson'] as const;
 export type SourceName = (typeof SOURCES)[number];
 
 export interface ReaderOptions {
@@ -20,6 +22,7 @@ export interface ReaderOptions {
   auth0Hashes?: Auth0PasswordHashes;
   includeDisabled: boolean;
   providerOverrides: ProviderOverrides;
+  lazySource?: string;
 }
 
 export interface OpenedSource {
@@ -40,12 +43,16 @@ export function openSource(source: SourceName, file: string, options: ReaderOpti
 }
 
 function recordsOf(source: SourceName, file: FileSource, options: ReaderOptions): AsyncGenerator<SourceRecord> {
-  const common = { includeDisabled: options.includeDisabled, providerOverrides: options.providerOverrides };
+  const common = { includeDisabled: options.includeDisabled, providerOverrides: options.providerOverrides, lazySource: options.lazySource };
   switch (source) {
     case 'firebase':
       return readFirebase(file, firebaseFormat(file.path, options.format), { ...common, hashConfig: options.hashConfig });
     case 'auth0':
       return readAuth0(file, { ...common, hashes: options.auth0Hashes });
+    case 'cognito':
+      return readCognito(file, { includeDisabled: options.includeDisabled, lazySource: options.lazySource ?? '' });
+    case 'okta':
+      return readOkta(file, { includeDisabled: options.includeDisabled, lazySource: options.lazySource ?? '' });
     case 'csv':
       return readGenericCsv(file);
     case 'ndjson':

@@ -67,11 +67,11 @@ describe('auth0 reader', () => {
 
   it('says which file is missing when no hash export is given, and keeps a social identity usable', async () => {
     const records = await read({ auth0Hashes: undefined });
-    expect(records[0].problem).toEqual({ kind: 'invalid', reason: 'no password hash: pass --password-hashes <file> (the password-hash export)' });
+    expect(records[0].problem).toEqual({ kind: 'invalid', reason: 'no password hash: pass --password-hashes <file> (the password-hash export), or --lazy-source' });
     // Without the hash the Google identity is the only one that can be imported; the password method is reported.
     expect(records[1].user?.loginMethods[0]).toMatchObject({ recipeId: 'thirdparty', thirdPartyId: 'google' });
     expect(records[1].collisions).toEqual([{ recipeId: 'emailpassword', email: 'bob@example.com',
-      problem: 'no password hash: pass --password-hashes <file> (the password-hash export)' }]);
+      problem: 'no password hash: pass --password-hashes <file> (the password-hash export), or --lazy-source' }]);
   });
 
   it('reports an email with two different hashes when the user id does not tell them apart', async () => {

@@ -78,6 +78,22 @@ describe('generic readers', () => {
     expect(records.map((record) => record.user?.loginMethods[0].hashingAlgorithm)).toEqual(['crypt', 'phpass', 'ldap']);
   });
 
+  it("converts an Auth0 custom_password_hash object given as customPasswordHash in NDJSON", async () => {
+    const sha256 = { algorithm: 'sha256', hash: { value: 'bbbd2ff0d03b4b6e48ab3f3ddb2bcf5b7d87ae5fb3cd4cf8eab9e6bd843e7014', encoding: 'hex' } };
+    const lines = [
+      { email: 'c0@example.com', customPasswordHash: { ...sha256, salt: { value: 'NaCl', position: 'suffix' } } },
+      { email: 'c1@example.com', customPasswordHash: { ...sha256, algorithm: 'md4' } },
+    ];
+    const records = await read('ndjson', temp.file('custom.ndjson', lines.map((line) => JSON.stringify(line)).join('\n')));
+    expect(records[0].user?.loginMethods[0]).toEqual({
+      recipeId: 'emailpassword',
+      email: 'c0@example.com',
+      passwordHash: '$sha256$pf=e1BBU1NXT1JEfXtTQUxUfQ==$TmFDbA==$u70v8NA7S25Iqz892yvPW32Hrl+zzUz46rnmvYQ+cBQ=',
+      hashingAlgorithm: 'salted_digest',
+    });
+    expect(records[1].problem).toEqual({ kind: 'invalid', reason: 'custom_password_hash algorithm md4 is not supported' });
+  });
+
   it('rejects a CSV without a header and NDJSON lines that are not JSON', async () => {
     await expect(read('csv', temp.file('noheader.csv', 'a@example.com,$2a$...\n'))).rejects.toThrow('the first line must be a header naming the columns');
     await expect(read('ndjson', temp.file('bad.ndjson', '{"email": "a@example.com"}\nnot json\n'))).rejects.toThrow('record 2 is not JSON');

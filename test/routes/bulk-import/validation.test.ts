@@ -104,7 +104,10 @@ describe('POST /bulk-import/users validation messages', () => {
     [
       'an unknown hashing algorithm',
       () => ({ loginMethods: [ep({ hashingAlgorithm: 'md5' })] }),
-      () => ['Invalid hashingAlgorithm for emailpassword recipe. Pass one of bcrypt, argon2 or, idp_scrypt!'],
+      () => [
+        'Invalid hashingAlgorithm for emailpassword recipe. Pass one of bcrypt, argon2 or, idp_scrypt! Also accepted: firebase_scrypt, ' +
+          'crypt, phpass, ldap, salted_digest, hmac, pbkdf2, scrypt, aspnet_identity, bcrypt_sha256, lazy.',
+      ],
     ],
     [
       'a hash of another algorithm',

@@ -53,7 +53,11 @@ describe('POST /recipe/user/passwordhash/import', () => {
     { description: 'empty algorithm', body: { email: 'a@x.com', passwordHash: BCRYPT.hash, hashingAlgorithm: '' }, message: 'Hashing Algorithm cannot be an empty string' },
     { description: 'blank algorithm', body: { email: 'a@x.com', passwordHash: BCRYPT.hash, hashingAlgorithm: '  ' }, message: 'Hashing Algorithm cannot be an empty string' },
     { description: 'unsupported algorithm', body: { email: 'a@x.com', passwordHash: BCRYPT.hash, hashingAlgorithm: 'md5' }, message: UNSUPPORTED },
-    { description: 'scrypt is not a name', body: { email: 'a@x.com', passwordHash: PUBLISHED_SCRYPT_HASH, hashingAlgorithm: 'scrypt' }, message: UNSUPPORTED },
+    {
+      description: 'scrypt names standard scrypt, not the platform variant',
+      body: { email: 'a@x.com', passwordHash: PUBLISHED_SCRYPT_HASH, hashingAlgorithm: 'scrypt' },
+      message: 'Password hash is in invalid SCrypt format: the hash is in the IDP_SCRYPT format; set hashingAlgorithm to idp_scrypt',
+    },
     { description: 'unknown format', body: { email: 'a@x.com', passwordHash: 'plaintext' }, message: `${GENERIC}: ${PLAIN_REASON}` },
     { description: '$2c$ prefix', body: { email: 'a@x.com', passwordHash: `$2c${BCRYPT.hash.slice(3)}` }, message: `${GENERIC}: ${C_REASON}` },
     { description: 'truncated bcrypt, detected', body: { email: 'a@x.com', passwordHash: BCRYPT.hash.slice(0, 50) }, message: `${GENERIC}: salt and hash must be exactly 53 characters, got 43` },

@@ -1,0 +1,198 @@
+// The migration as users run it, measured end to end (not a test): a new database that has never been analyzed,
+// with autovacuum off; a Firebase export of N users; `identity-core migrate firebase` against a core process
+// (both built from dist/). Reports users/s overall and per tenth, peak RSS of core and command, and COPY of the
+// same rows into the same tables in the same run. Run: npm run bench:migration -- [N] [--no-build]
+// Env: DATABASE_URL (the server to create the databases on; default postgresql://postgres@127.0.0.1:5432/postgres),
+// BENCH_KEEP=1 keeps the databases and the export; BULK_MIGRATION_* and POSTGRESQL_CONNECTION_POOL_SIZE go to the core.
+import { spawn, spawnSync } from 'node:child_process';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { createPool } from '../src/db/pool.js';
+import { migrate } from '../src/db/migrate.js';
+import { freePort, startServer } from './lib/server-process.js';
+import { distinctPasswords, hashConfigBlock, newHashParameters, writeFirebaseExport } from './migration/firebase-export.js';
+import { rssMb, sliceRates, startSampling } from './migration/progress-samples.js';
+import { dumpImportedRows, timeCopyInto } from './migration/copy-ceiling.js';
+
+const args = process.argv.slice(2);
+const total = Number(args.find((arg) => /^\d+$/.test(arg)) ?? process.env.BENCH_USERS ?? 100_000);
+const build = !args.includes('--no-build');
+const distinctHashes = 256;
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const serverUrl = process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
+const suffix = crypto.randomBytes(4).toString('hex');
+const log = (message: string) => process.stderr.write(`${message}\n`);
+const seconds = (ms: number) => (ms / 1000).toFixed(1);
+
+function databaseUrl(name: string): string {
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+async function withAdmin<T>(fn: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: databaseUrl('postgres') });
+  await client.connect();
+  try {
+    return await fn(client);
+  } finally {
+    await client.end();
+  }
+}
+
+// A new database with the schema and nothing else: never analyzed, and with autovacuum off (the server's setting
+// if it is off already, else per table), as on a machine where the import outruns autoanalyze.
+async function newDatabase(name: string): Promise<{ autovacuum: string }> {
+  await withAdmin((admin) => admin.query(`CREATE DATABASE ${name}`));
+  const pool = createPool({ connectionString: databaseUrl(name), schema: 'public', size: 1 });
+  try {
+    await migrate(pool, 'public');
+    const { rows } = await pool.query<{ autovacuum: string }>('SHOW autovacuum');
+    if (rows[0].autovacuum !== 'off') {
+      const tables = await pool.query<{ name: string }>("SELECT tablename AS name FROM pg_tables WHERE schemaname = 'public'");
+      for (const { name: table } of tables.rows) await pool.query(`ALTER TABLE ${table} SET (autovacuum_enabled = false)`);
+    }
+    return rows[0];
+  } finally {
+    await pool.end();
+  }
+}
+
+function runCommand(argv: string[], env: Record<string, string>): { pid: number | undefined; done: Promise<{ code: number; output: string }> } {
+  const child = spawn(process.execPath, argv, { cwd: repoRoot, env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  const keep = (chunk: Buffer) => (output = (output + chunk.toString('utf8')).slice(-8000));
+  child.stdout.on('data', keep);
+  child.stderr.on('data', keep);
+  const done = new Promise<{ code: number; output: string }>((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code: code ?? -1, output }));
+  });
+  return { pid: child.pid, done };
+}
+
+function peakRssMb(pid: number | undefined): number {
+  try {
+    return Number(/VmHWM:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
+  } catch {
+    return 0;
+  }
+}
+
+async function main(): Promise<void> {
+  if (build) {
+    log('building dist/ (tsc -p tsconfig.build.json)');
+    spawnSync('npx', ['tsc', '-p', 'tsconfig.build.json'], { cwd: repoRoot, stdio: 'inherit' });
+  }
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'identity-core-migration-bench-'));
+  const importDb = `ic_bench_migrate_${suffix}`;
+  const copyDb = `ic_bench_copy_${suffix}`;
+  const created: string[] = [];
+  try {
+    const params = newHashParameters();
+    log(`making ${distinctHashes} distinct $f_scrypt$ hashes (rounds ${params.rounds}, mem_cost ${params.memCost})`);
+    const passwords = await distinctPasswords(params, distinctHashes);
+    const exportFile = path.join(dir, 'users.json');
+    const hashConfigFile = path.join(dir, 'hash-config.txt');
+    fs.writeFileSync(hashConfigFile, hashConfigBlock(params));
+    const bytes = await writeFirebaseExport(exportFile, total, passwords);
+    log(`export: ${total} users, ${(bytes / 1e6).toFixed(0)} MB`);
+
+    created.push(importDb);
+    const { autovacuum } = await newDatabase(importDb);
+    created.push(copyDb);
+    await newDatabase(copyDb);
+    fs.writeFileSync(path.join(dir, 'empty.yaml'), '');
+
+    const passThrough = Object.fromEntries(
+      Object.entries(process.env).filter(([name]) => /^(BULK_MIGRATION_|BULK_IMPORT_|POSTGRESQL_CONNECTION_POOL_SIZE|UV_THREADPOOL_SIZE)/.test(name)),
+    ) as Record<string, string>;
+    const port = await freePort();
+    const core = await startServer({
+      name: 'core',
+      script: path.join(repoRoot, 'dist/server.js'),
+      args: [`--config=${path.join(dir, 'empty.yaml')}`],
+      port,
+      applicationName: `bench-migration-core-${port}`,
+      env: { DATABASE_URL: databaseUrl(importDb), PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'WARN', IDP_PASSWORD_HASHING_SIGNER_KEY: params.signerKey, ...passThrough },
+    });
+    const pool = createPool({ connectionString: databaseUrl(importDb), schema: 'public', size: 1 });
+    let result: { code: number; output: string };
+    let elapsedMs: number;
+    let commandPeakMb = 0;
+    let corePeakMb = 0;
+    let sampling: ReturnType<typeof startSampling>;
+    try {
+      const started = performance.now();
+      const command = runCommand(
+        ['dist/cli/main.js', 'migrate', 'firebase', exportFile, '--hash-config', hashConfigFile, '--core-url', core.url,
+          '--report', path.join(dir, 'report.json')],
+        {},
+      );
+      sampling = startSampling(pool, () => ({ core: core.pid, command: command.pid }), 250);
+      const peaks = setInterval(() => (commandPeakMb = Math.max(commandPeakMb, peakRssMb(command.pid))), 100);
+      result = await command.done;
+      elapsedMs = performance.now() - started;
+      clearInterval(peaks);
+      sampling.stop();
+      corePeakMb = core.peakRssMb();
+    } finally {
+      await core.stop();
+    }
+    const { rows } = await pool.query<{ users: number }>('SELECT count(*)::int AS users FROM users');
+    const { rows: analyzed } = await pool.query<{ n: number }>("SELECT coalesce(max(analyze_count), 0)::int AS n FROM pg_stat_user_tables WHERE relname = 'users'");
+    await pool.end();
+    if (result.code !== 0 || rows[0].users !== total) {
+      throw new Error(`the migration exited ${result.code} with ${rows[0].users} of ${total} users imported:\n${result.output}`);
+    }
+
+    log('COPY ceiling: the same rows into the same tables of another new database');
+    await dumpImportedRows(databaseUrl(importDb), dir);
+    const copyMs = await timeCopyInto(databaseUrl(copyDb), dir);
+
+    const rate = total / (elapsedMs / 1000);
+    const copyRate = total / (copyMs / 1000);
+    const slices = sliceRates(sampling.samples, total);
+    const half = sampling.samples.find((sample) => sample.users >= total / 2);
+    const last = sampling.samples.at(-1);
+    const summary = {
+      users: total, seconds: elapsedMs / 1000, usersPerSecond: rate, copySeconds: copyMs / 1000, copyUsersPerSecond: copyRate,
+      ratioToCopy: rate / copyRate, sliceUsersPerSecond: slices, lastToFirstSlice: slices[9] / slices[0],
+      corePeakRssMb: corePeakMb, commandPeakRssMb: commandPeakMb,
+      rssAtHalfMb: half?.rssMb, rssAtEndMb: last?.rssMb, autovacuum, analyzedByCore: analyzed[0].n,
+      machineLoadAtEnd: os.loadavg(),
+    };
+    const lines = [
+      `users                      ${total}  (90 % password, 5 % Google, 3 % phone, 2 % email link)`,
+      `migration, end to end      ${seconds(elapsedMs)} s  (${Math.round(rate)} users/s)`,
+      `COPY of the same rows      ${seconds(copyMs)} s  (${Math.round(copyRate)} users/s)`,
+      `migration / COPY           ${(rate / copyRate).toFixed(2)}`,
+      `users/s per tenth          ${slices.map((value) => Math.round(value)).join(' ')}`,
+      `last / first tenth         ${(slices[9] / slices[0]).toFixed(2)}`,
+      `peak RSS                   core ${corePeakMb.toFixed(0)} MB, command ${commandPeakMb.toFixed(0)} MB`,
+      `RSS at half / at the end   core ${half?.rssMb.core.toFixed(0)} / ${last?.rssMb.core.toFixed(0)} MB, command ${half?.rssMb.command.toFixed(0)} / ${last?.rssMb.command.toFixed(0)} MB`,
+      `autovacuum ${autovacuum}; statistics refreshed by the core ${analyzed[0].n} times; load average ${os.loadavg().map((v) => v.toFixed(1)).join(' ')}`,
+    ];
+    process.stdout.write(`${lines.join('\n')}\n`);
+    const resultsDir = path.join(repoRoot, 'bench/results');
+    fs.mkdirSync(resultsDir, { recursive: true });
+    fs.writeFileSync(path.join(resultsDir, `migration-${total}-${new Date().toISOString().replace(/[:.]/g, '-')}.json`),
+      JSON.stringify({ summary, samples: sampling.samples }, null, 1));
+  } finally {
+    if (!process.env.BENCH_KEEP) {
+      for (const name of created) await withAdmin((admin) => admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)).catch(() => {});
+      fs.rmSync(dir, { recursive: true, force: true });
+    } else {
+      log(`kept: databases ${created.join(', ')}, files in ${dir}`);
+    }
+  }
+}
+
+main().catch((error: unknown) => {
+  log(`migration bench failed: ${error instanceof Error ? error.stack : String(error)}`);
+  process.exit(1);
+});

@@ -1,0 +1,48 @@
+import type pg from 'pg';
+import type { FastifyBaseLogger } from 'fastify';
+import { withTransaction } from '../db/transaction.js';
+import { isTransient } from '../db/pg-errors.js';
+import type { PasswordHasher } from '../hashing/registry.js';
+import { importBatch } from './process-batch.js';
+import { insertFailedQueueRows, useKeyDrivenPlans } from './repository.js';
+import type { ImportUser } from './types.js';
+
+export interface ImportNowDependencies {
+  pool: pg.Pool;
+  hasher: PasswordHasher;
+  log: FastifyBaseLogger;
+  // Transactions run at once for one request.
+  parallelism: number;
+}
+
+const maxAttempts = 3;
+
+// [BEYOND] ?importNow=true: the users of a request are imported before the answer instead of going through the
+// queue, which saves writing, locking, reading, validating again and deleting each row. Users the database refuses
+// are stored as FAILED queue rows with their reason, as the worker would have left them, so per-user failures are
+// read from the queue either way. A request is split over `parallelism` transactions; one that rolls back for a
+// transient reason (a deadlock with another core over the same users) runs again.
+export async function importNow(deps: ImportNowDependencies, users: ImportUser[], now: number): Promise<void> {
+  const sliceSize = Math.ceil(users.length / Math.max(1, deps.parallelism));
+  const slices: ImportUser[][] = [];
+  for (let start = 0; start < users.length; start += sliceSize) slices.push(users.slice(start, start + sliceSize));
+  await Promise.all(slices.map((slice) => importSlice(deps, slice, now)));
+}
+
+async function importSlice(deps: ImportNowDependencies, users: ImportUser[], now: number): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await withTransaction(deps.pool, async (client) => {
+        await useKeyDrivenPlans(client);
+        const outcomes = await importBatch(client, users, deps);
+        const failed = users.filter((_, index) => !outcomes[index].ok);
+        if (failed.length === 0) return;
+        const messages = outcomes.flatMap((outcome) => (outcome.ok ? [] : [outcome.message]));
+        await insertFailedQueueRows(client, JSON.stringify(failed), messages, now);
+      });
+      return;
+    } catch (error) {
+      if (!isTransient(error) || attempt >= maxAttempts) throw error;
+    }
+  }
+}
