@@ -9,11 +9,17 @@ import { parseQueryString } from './http/query.js';
 import { findUnstorableField, mayHoldUnstorable } from './http/unstorable-text.js';
 import { jsonContentType } from './http/reply.js';
 import { findTooDeepField, maxJsonDepth } from './http/json-depth.js';
+import { invalidJsonError } from './http/json-syntax-error.js';
 import { ridConstraint } from './http/rid-constraint.js';
 import { coreError } from './errors.js';
 import requestPipeline, { resolvedPathKey } from './plugins/request-pipeline.js';
 import errorHandler from './plugins/error-handler.js';
 import { createServices, type Services } from './services.js';
+import { CoreMetrics } from './metrics/metrics.js';
+import { BulkQueueCounts } from './metrics/bulk-queue-counts.js';
+import metricsPlugin from './metrics/plugin.js';
+import openapiPlugin from './openapi/plugin.js';
+import { countQueueRowsByStatus } from './bulk-import/repository.js';
 import coreRoutes from './core/routes/index.js';
 import passwordlessRoutes from './recipes/passwordless/routes/index.js';
 import emailPasswordRoutes from './recipes/emailpassword/routes/index.js';
@@ -80,7 +86,7 @@ export async function buildApp({ config, pool, logger, clock = Date.now }: AppOp
       if (unstorable !== undefined) return done(coreError('INVALID_FIELD', unstorable), undefined);
       done(null, parsed);
     } catch {
-      done(coreError('INVALID_JSON'), undefined);
+      done(invalidJsonError(body as string), undefined);
     }
   });
 
@@ -93,13 +99,21 @@ export async function buildApp({ config, pool, logger, clock = Date.now }: AppOp
     return payload;
   });
 
-  app.decorate('services', createServices({ config, pool, clock, log: app.log }));
+  const bulkQueueCounts = new BulkQueueCounts(() => countQueueRowsByStatus(pool), { maxAgeMs: 5000, timeoutMs: 2000, now: clock });
+  const metrics = new CoreMetrics({
+    pool,
+    hashingQueues: () => app.services.hasher.queueStates(),
+    bulkQueueCounts: () => bulkQueueCounts.read(),
+  });
+  app.decorate('services', createServices({ config, pool, clock, log: app.log, metrics }));
   // Waiting verifications are refused (503) as soon as closing starts, so in-flight requests end quickly.
   app.addHook('preClose', async () => app.services.verificationScheduler.stop());
   app.addHook('onClose', async () => app.services.stop());
 
   await app.register(errorHandler, { config });
   await app.register(requestPipeline, { config });
+  await app.register(openapiPlugin, { config });
+  await app.register(metricsPlugin, { config, metrics });
   await app.register(coreRoutes);
   await app.register(passwordlessRoutes);
   await app.register(emailPasswordRoutes);

@@ -3,6 +3,10 @@
 
 const catalog = {
   INVALID_JSON: { status: 400, message: () => 'Invalid Json Input' },
+  INVALID_JSON_AT: {
+    status: 400,
+    message: (problem: string, line: number, column: number) => `Invalid Json Input: ${problem} at line ${line}, column ${column}`,
+  },
   INVALID_FIELD: { status: 400, message: (field: string) => `Field name '${field}' is invalid in JSON input` },
   JSON_TOO_DEEP: {
     status: 400,
@@ -15,6 +19,12 @@ const catalog = {
     message: (field: string, max: number) => `Field name '${field}' cannot contain more than ${max} elements`,
   },
   BAD_INPUT: { status: 400, message: (text: string) => text },
+  INVALID_EMAIL: { status: 400, message: (field: string, reason: string) => `${field} is not a valid email address: ${reason}` },
+  RID_PASSWORDLESS_REQUIRED: { status: 400, message: (reason: string) => `Header 'rid: passwordless' is required: ${reason}` },
+  INVALID_PHONE_NUMBER: {
+    status: 400,
+    message: (field: string) => `${field} must be in international format with a leading + and country code, e.g. +14155552671`,
+  },
   PASSWORD_HASH_EMPTY: { status: 400, message: () => 'Password hash cannot be an empty string' },
   HASHING_ALGORITHM_EMPTY: { status: 400, message: () => 'Hashing Algorithm cannot be an empty string' },
   // §6.1's text, then the accepted values, so a typo is fixed without reading the documentation.
@@ -59,10 +69,26 @@ const catalog = {
 export type ErrorCode = keyof typeof catalog;
 export const errorCodes = Object.keys(catalog) as ErrorCode[];
 
+// The input field an error is about (the log carries it as `field`, never the value): the first message argument,
+// or the one field the code is always about.
+const firstArgument = (args: unknown[]) => String(args[0]);
+const fieldOf: Partial<Record<ErrorCode, (args: unknown[]) => string>> = {
+  INVALID_FIELD: firstArgument,
+  MISSING_QUERY_FIELD: firstArgument,
+  QUERY_FIELD_NOT_INT: firstArgument,
+  TOO_MANY_ELEMENTS: firstArgument,
+  PASSWORD_HASH_EMPTY: () => 'passwordHash',
+  PASSWORD_HASH_INVALID: () => 'passwordHash',
+  HASHING_ALGORITHM_EMPTY: () => 'hashingAlgorithm',
+  HASHING_ALGORITHM_UNSUPPORTED: () => 'hashingAlgorithm',
+};
+
 type MessageArgs<C extends ErrorCode> = Parameters<(typeof catalog)[C]['message']>;
 
 export class CoreError extends Error {
   readonly statusCode: number;
+  // The input field the error is about, when it is about one (never its value).
+  field?: string;
   /** Sent as Retry-After with a 503. */
   retryAfterSeconds?: number;
   constructor(
@@ -79,7 +105,9 @@ export class CoreError extends Error {
 
 export function coreError<C extends ErrorCode>(code: C, ...args: MessageArgs<C>): CoreError {
   const message = (catalog[code].message as (...values: unknown[]) => string)(...args);
-  return new CoreError(code, message);
+  const error = new CoreError(code, message);
+  error.field = fieldOf[code]?.(args);
+  return error;
 }
 
 /** The public text of a catalog entry, for code that reports it inside a result rather than throwing. */
@@ -94,7 +122,11 @@ export function busyError(retryAfterSeconds: number): CoreError {
   return error;
 }
 
-export const badInput = (message: string) => coreError('BAD_INPUT', message);
+export function badInput(message: string, field?: string): CoreError {
+  const error = coreError('BAD_INPUT', message);
+  error.field = field;
+  return error;
+}
 
 /** The old provider of a pending user could not answer; the client is told when to try again. */
 export function legacyUnavailable(retryAfterMs: number): CoreError {

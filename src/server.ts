@@ -4,11 +4,13 @@ import { ConfigError, type Config } from './config/config.js';
 import { openDatabase } from './db/database.js';
 import { createLogger } from './logger.js';
 import { sizeThreadPool } from './hashing/thread-pool.js';
+import { startMetricsServer, type MetricsServer } from './metrics/metrics-server.js';
 
 async function main(): Promise<void> {
   let config: Readonly<Config>;
+  const configWarnings: string[] = [];
   try {
-    config = loadConfig({ argv: process.argv.slice(2), env: process.env });
+    config = loadConfig({ argv: process.argv.slice(2), env: process.env, onWarning: (message) => configWarnings.push(message) });
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     process.stderr.write(`identity-core: invalid configuration: ${error.message}\n`);
@@ -17,6 +19,7 @@ async function main(): Promise<void> {
   const threadPoolSize = sizeThreadPool(process.env, config.password_verification_concurrency);
   const logger = createLogger(config);
   logger.info(`thread pool: ${threadPoolSize} threads, ${config.password_verification_concurrency} for password hashing`);
+  for (const warning of configWarnings) logger.warn(`config: ${warning}`);
   const database = await openDatabase(config, logger);
   logger.info(`database: ${database.description}`);
   if (!config.api_keys) logger.warn('api_keys is not set: every route is open to anyone who can reach this port');
@@ -36,6 +39,7 @@ async function main(): Promise<void> {
     // The log line is written asynchronously; give it a moment to reach stdout.
     setTimeout(() => process.kill(process.pid, 'SIGKILL'), 100);
   };
+  let metricsServer: MetricsServer | undefined;
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;
@@ -48,7 +52,7 @@ async function main(): Promise<void> {
     // A keep-alive connection whose request finishes during the drain turns idle only then; close those as they
     // appear rather than waiting out the keep-alive timeout.
     const closeIdle = setInterval(() => app.server.closeIdleConnections(), 100);
-    await app.close();
+    await Promise.all([app.close(), metricsServer?.close()]);
     clearInterval(closeIdle);
     await database.close();
     logger.info('stopped');
@@ -66,6 +70,10 @@ async function main(): Promise<void> {
 
   try {
     await app.listen({ port: config.port, host: config.host });
+    if (config.metrics_port !== undefined) {
+      metricsServer = await startMetricsServer(app.metrics, config.metrics_port, config.host);
+      logger.info(`metrics at ${metricsServer.url}`);
+    }
   } catch (error) {
     logger.error({ err: error }, 'could not listen');
     await database.close();

@@ -5,6 +5,7 @@ import type { Config } from './config/config.js';
 import { HealthService } from './core/health-service.js';
 import { PasswordHasher } from './hashing/registry.js';
 import { hashingOptionsFromConfig } from './hashing/options.js';
+import type { HashingObserver } from './hashing/observer.js';
 import { PasswordlessService } from './recipes/passwordless/service.js';
 import { EmailPasswordService } from './recipes/emailpassword/service.js';
 import { ThirdPartyService } from './recipes/thirdparty/service.js';
@@ -23,11 +24,18 @@ export interface ServiceDependencies {
   log: FastifyBaseLogger;
   // One hasher for the process, so its concurrency limits hold across recipes and bulk import.
   hasher: PasswordHasher;
+  metrics?: ServiceMetrics;
+}
+
+// What services report for the metrics (the services know nothing of Prometheus).
+export interface ServiceMetrics extends HashingObserver {
+  bulkBatchFinished(imported: number, failed: number): void;
 }
 
 // The composition root: every service gets what it needs here; nothing reads globals.
 export interface Services {
   config: Readonly<Config>;
+  hasher: PasswordHasher;
   health: HealthService;
   passwordless: PasswordlessService;
   emailPassword: EmailPasswordService;
@@ -45,7 +53,7 @@ export interface Services {
 }
 
 export function createServices(base: Omit<ServiceDependencies, 'hasher'>): Services {
-  const deps = { ...base, hasher: new PasswordHasher(hashingOptionsFromConfig(base.config)) };
+  const deps = { ...base, hasher: new PasswordHasher(hashingOptionsFromConfig(base.config), base.metrics) };
   // Builds the decoy hash now, so the first sign-in of an unknown email costs no more than any other. If this is
   // refused (the app closing at once), the decoy is simply built on first use.
   deps.hasher.verifyDecoy('').catch(() => undefined);
@@ -62,6 +70,7 @@ export function createServices(base: Omit<ServiceDependencies, 'hasher'>): Servi
   const emailPassword = new EmailPasswordService(deps, lazyMigration);
   return {
     config: deps.config,
+    hasher: deps.hasher,
     health: new HealthService(deps.pool),
     passwordless,
     emailPassword,

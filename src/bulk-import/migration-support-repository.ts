@@ -26,21 +26,26 @@ export async function findCoreId(db: Queryable): Promise<string> {
   return rows[0].core_id;
 }
 
-// One branch per key kind, each answered by its own index, so the plan stays index-driven on tables that
-// were never analyzed (a bulk import fills them faster than autovacuum looks).
+// Each key probes its own index (a LATERAL subquery with LIMIT 1 cannot be turned into a join that scans the
+// table), so a lookup costs the same on a million users as on a thousand, analyzed or not; the literal recipe_id
+// selects the partial unique index. Emails are those of password and passwordless users, the unique ones.
 export async function findUsersByKeys(db: Queryable, keys: LookupKeys): Promise<LookedUpUserRow[]> {
+  const probe = (where: string) => `CROSS JOIN LATERAL (SELECT u.user_id FROM users u WHERE u.tenant_id = 'public' AND ${where} LIMIT 1) AS hit`;
   const { rows } = await db.query<LookedUpUserRow>(
-    `SELECT u.user_id, m.external_user_id, u.recipe_id, u.time_joined, u.email, u.phone_number,
-            u.third_party_id, u.third_party_user_id
-       FROM users u LEFT JOIN user_id_mappings m ON m.user_id = u.user_id
-      WHERE u.user_id IN (
-        SELECT user_id FROM user_id_mappings WHERE external_user_id = ANY($1::text[])
-        UNION SELECT unnest($2::text[])
-        UNION SELECT user_id FROM users WHERE tenant_id = 'public' AND email = ANY($3::text[])
-        UNION SELECT user_id FROM users WHERE tenant_id = 'public' AND recipe_id = 'passwordless' AND phone_number = ANY($4::text[])
-        UNION SELECT t.user_id FROM unnest($5::text[], $6::text[]) AS k(third_party_id, third_party_user_id)
-          JOIN users t ON t.tenant_id = 'public' AND t.recipe_id = 'thirdparty'
-           AND t.third_party_id = k.third_party_id AND t.third_party_user_id = k.third_party_user_id)
+    `WITH found AS (
+        SELECT hit.user_id FROM unnest($1::text[]) AS k(key)
+          CROSS JOIN LATERAL (SELECT m.user_id FROM user_id_mappings m WHERE m.external_user_id = k.key LIMIT 1) AS hit
+        UNION SELECT hit.user_id FROM unnest($2::text[]) AS k(key)
+          CROSS JOIN LATERAL (SELECT u.user_id FROM users u WHERE u.user_id = k.key LIMIT 1) AS hit
+        UNION SELECT hit.user_id FROM unnest($3::text[]) AS k(key) ${probe(`u.recipe_id = 'emailpassword' AND u.email = k.key`)}
+        UNION SELECT hit.user_id FROM unnest($3::text[]) AS k(key) ${probe(`u.recipe_id = 'passwordless' AND u.email = k.key`)}
+        UNION SELECT hit.user_id FROM unnest($4::text[]) AS k(key) ${probe(`u.recipe_id = 'passwordless' AND u.phone_number = k.key`)}
+        UNION SELECT hit.user_id FROM unnest($5::text[], $6::text[]) AS k(id, user_id)
+          ${probe(`u.recipe_id = 'thirdparty' AND u.third_party_id = k.id AND u.third_party_user_id = k.user_id`)})
+     SELECT u.user_id, m.external_user_id, u.recipe_id, u.time_joined, u.email, u.phone_number, u.third_party_id, u.third_party_user_id
+       FROM found f
+       CROSS JOIN LATERAL (SELECT * FROM users u WHERE u.user_id = f.user_id LIMIT 1) AS u
+       LEFT JOIN LATERAL (SELECT m.external_user_id FROM user_id_mappings m WHERE m.user_id = u.user_id LIMIT 1) AS m ON true
       ORDER BY u.user_id`,
     [keys.externalUserIds, keys.userIds, keys.emails, keys.phoneNumbers, keys.thirdPartyIds, keys.thirdPartyUserIds],
   );

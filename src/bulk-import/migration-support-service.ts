@@ -1,6 +1,6 @@
 import { coreError } from '../errors.js';
 import { findCoreId, findUsersByKeys, type LookedUpUserRow } from './migration-support-repository.js';
-import { normaliseEmail, normalisePhoneNumber } from '../normalise/contact.js';
+import { contactLookup } from '../normalise/contact.js';
 import type { ServiceDependencies } from '../services.js';
 
 // The same ceiling as one POST /bulk-import/users request, so a batch sent can be looked up in one call.
@@ -33,7 +33,10 @@ export class MigrationSupportService {
     return { status: 'OK', coreId: await findCoreId(this.deps.pool) };
   }
 
-  /** Users holding any of the given ids or accounts; emails and phone numbers are normalised as on import. */
+  /**
+   * Users holding any of the given ids or accounts (emails: of password and passwordless users, the unique ones);
+   * emails and phone numbers are normalised as on import.
+   */
   async lookupUsers(input: LookupInput): Promise<{ status: 'OK'; users: LookedUpUser[] }> {
     for (const field of ['externalUserIds', 'userIds', 'emails', 'phoneNumbers', 'thirdPartyAccounts'] as const) {
       if ((input[field]?.length ?? 0) > maxLookupKeys) throw coreError('TOO_MANY_ELEMENTS', field, maxLookupKeys);
@@ -42,8 +45,9 @@ export class MigrationSupportService {
     const rows = await findUsersByKeys(this.deps.pool, {
       externalUserIds: input.externalUserIds ?? [],
       userIds: input.userIds ?? [],
-      emails: (input.emails ?? []).map(normaliseEmail),
-      phoneNumbers: (input.phoneNumbers ?? []).map(normalisePhoneNumber),
+      // Both spellings: the normalised one and the one an earlier version may have stored.
+      emails: (input.emails ?? []).flatMap((email) => contactLookup('email', email).keys),
+      phoneNumbers: (input.phoneNumbers ?? []).flatMap((phoneNumber) => contactLookup('phoneNumber', phoneNumber).keys),
       thirdPartyIds: accounts.map((account) => account.thirdPartyId),
       thirdPartyUserIds: accounts.map((account) => account.thirdPartyUserId),
     });

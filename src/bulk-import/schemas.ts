@@ -91,4 +91,11 @@ export const RemoveUsersResponse = Type.Object({ deletedIds: Type.Array(Type.Str
 export const ImportUserBody = Type.Object({});
 
 export const ImportUserResponse = Type.Object({ status: Type.Literal('OK'), user: UserSchema });
+
+// 400 bodies of bulk import, which answers its input errors as JSON (the other 400s are plain text).
+export const AddUsersErrors = Type.Object({
+  error: Type.String(),
+  users: Type.Optional(Type.Array(Type.Object({ index: Type.Integer(), errors: Type.Array(Type.String()) }))),
+});
+export const ImportUserErrors = Type.Object({ errors: Type.Array(Type.String()) });
 export type WireUser = Static<typeof UserSchema>;

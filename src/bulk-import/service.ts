@@ -35,7 +35,10 @@ export class BulkImportService {
   constructor(private readonly deps: ServiceDependencies) {
     const { config, pool, clock, log } = deps;
     this.hasher = deps.hasher;
-    const batch = { pool, hasher: this.hasher, clock, log, batchSize: config.bulk_migration_batch_size };
+    const batch = {
+      pool, hasher: this.hasher, clock, log, batchSize: config.bulk_migration_batch_size,
+      onFinished: (imported: number, failed: number) => deps.metrics?.bulkBatchFinished(imported, failed),
+    };
     this.statistics = new StatisticsRefresher(pool, log);
     // Leave at least one connection of the pool to the other routes.
     this.parallelism = Math.max(1, Math.min(config.bulk_migration_parallelism, config.postgresql_connection_pool_size - 1));

@@ -53,15 +53,59 @@ export function emptyLookup(): LookupBody {
   return { externalUserIds: [], userIds: [], emails: [], phoneNumbers: [], thirdPartyAccounts: [] };
 }
 
+/** The users of one lookup answer, indexed by what identifies them, so each user of a batch is one probe. */
+export class CoreIndex {
+  private readonly byOldId = new Map<string, CoreUser>();
+  private readonly byAccount = new Map<string, CoreUser[]>();
+
+  constructor(users: readonly CoreUser[]) {
+    for (const user of users) {
+      if (user.externalUserId !== undefined) this.byOldId.set(user.externalUserId, user);
+      for (const key of accountKeysOf(user)) {
+        const holders = this.byAccount.get(key);
+        if (holders) holders.push(user);
+        else this.byAccount.set(key, [user]);
+      }
+    }
+  }
+
+  withOldId(externalUserId: string): CoreUser | undefined {
+    return this.byOldId.get(externalUserId);
+  }
+
+  /** The users holding this login method's account (for passwordless: its email or its phone number). */
+  holders(method: LoginMethod): CoreUser[] {
+    const found = new Set<CoreUser>();
+    for (const key of accountKeysOf(method)) for (const user of this.byAccount.get(key) ?? []) found.add(user);
+    return [...found];
+  }
+}
+
+function accountKeysOf(account: { recipeId: string; email?: string; phoneNumber?: string; thirdPartyId?: string; thirdPartyUserId?: string }) {
+  switch (account.recipeId) {
+    case 'emailpassword':
+      return [`ep ${account.email}`];
+    case 'thirdparty':
+      return [`tp ${account.thirdPartyId} ${account.thirdPartyUserId}`];
+    case 'passwordless':
+      return [
+        ...(account.email !== undefined ? [`ple ${account.email}`] : []),
+        ...(account.phoneNumber !== undefined ? [`plp ${account.phoneNumber}`] : []),
+      ];
+    default:
+      return [];
+  }
+}
+
 /**
  * Whether the core already holds this user: the same login method under the same old id (or, without an old
  * id, the same login method on a user without one) is this user; anything else holding its old id or its
  * account is someone else's, and importing would fail.
  */
-export function presenceOf(user: BulkImportUser, coreUsers: readonly CoreUser[]): Presence {
+export function presenceOf(user: BulkImportUser, core: CoreIndex): Presence {
   const method = user.loginMethods[0];
-  const holders = coreUsers.filter((candidate) => holdsAccount(candidate, method));
-  const byOldId = user.externalUserId === undefined ? undefined : coreUsers.find((candidate) => candidate.externalUserId === user.externalUserId);
+  const holders = core.holders(method);
+  const byOldId = user.externalUserId === undefined ? undefined : core.withOldId(user.externalUserId);
   if (byOldId !== undefined) {
     if (holders.length === 1 && holders[0] === byOldId && sameAccount(byOldId, method)) return { kind: 'present', userId: byOldId.userId };
     return { kind: 'conflict', reason: `old id ${user.externalUserId} already belongs to another account in the core (${describe(byOldId)})` };

@@ -27,7 +27,13 @@ export async function runMigrate(options: MigrateOptions, io: CliIo): Promise<nu
   const now = () => new Date(io.now?.() ?? Date.now());
   const startedAt = now();
   if (!fs.existsSync(options.file)) throw new CliError(`${options.file} does not exist`);
+  const warnings = new Set<string>();
   const readerOptions: ReaderOptions = {
+    warn: (message) => {
+      if (warnings.has(message)) return;
+      warnings.add(message);
+      io.stderr.write(`${message}\n`);
+    },
     format: options.format,
     hashConfig: options.hashConfigPath === undefined ? undefined : hashConfigFrom(options.hashConfigPath),
     auth0Hashes: options.passwordHashesPath === undefined ? undefined : await loadAuth0Hashes(options.passwordHashesPath),

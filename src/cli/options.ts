@@ -37,8 +37,9 @@ export const MAX_BATCH = 10_000;
 const LAZY_READERS: readonly string[] = ['firebase', 'auth0', 'cognito', 'okta'];
 
 export const MIGRATE_USAGE = `Usage: identity-core migrate <source> <file> [options]
+       identity-core migrate undo <report> [--dry-run]
 
-Sources:
+Sources (files may be gzipped):
   firebase   auth:export output, JSON or CSV (needs --hash-config for password users)
   auth0      user export (NDJSON), joined by email with --password-hashes
   cognito    aws cognito-idp list-users output (JSON); needs --lazy-source
@@ -51,7 +52,7 @@ Options:
   --api-key <key>               API key (default: env IDENTITY_CORE_API_KEY)
   --hash-config <file>          firebase: the console's hash_config block, or JSON
   --password-hashes <file>      auth0: the password-hash export (NDJSON)
-  --format json|csv             firebase: file format when the extension does not say
+  --format json|csv             firebase: file format when the name does not say
   --lazy-source <name>          import password users without a hash as pending: the core's lazy_migration
                                 source <name> verifies each password at the user's first sign-in
   --dry-run                     ask the core what would happen; write nothing
@@ -64,7 +65,7 @@ Options:
   --poll-interval <seconds>     how often to look at the core's queue (default 1)
   --wait-timeout <seconds>      stop waiting when the queue makes no progress this long (default 600)
   --retries <n>                 retries of a request after a network error or 5xx, with backoff (default 4)
-  --restart                     forget the saved position and start from the first user
+  --restart                     start a fresh run (users already in the core are still not sent again)
   -h, --help                    this text
 `;
 

@@ -1,4 +1,4 @@
-import { addLookupKeys, emptyLookup, presenceOf, type Presence } from './account-keys.js';
+import { addLookupKeys, CoreIndex, emptyLookup, presenceOf, type Presence } from './account-keys.js';
 import type { SourceRecord } from './bulk-user.js';
 import type { CoreClient } from './core-client.js';
 
@@ -7,6 +7,6 @@ export async function checkPresence(client: CoreClient, records: readonly Source
   if (records.length === 0) return [];
   const body = emptyLookup();
   for (const record of records) addLookupKeys(body, record.user!);
-  const coreUsers = await client.lookup(body);
-  return records.map((record) => presenceOf(record.user!, coreUsers));
+  const core = new CoreIndex(await client.lookup(body));
+  return records.map((record) => presenceOf(record.user!, core));
 }

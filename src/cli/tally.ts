@@ -1,4 +1,4 @@
-import { addLookupKeys, emptyLookup, presenceOf, type CoreUser } from './account-keys.js';
+import { addLookupKeys, CoreIndex, emptyLookup, presenceOf, type CoreUser } from './account-keys.js';
 import type { SourceRecord } from './bulk-user.js';
 import type { CoreClient } from './core-client.js';
 import { ALREADY_EXISTS } from './already-exists.js';
@@ -6,6 +6,9 @@ import { queueRowsAmong } from './queue.js';
 import type { OpenedSource } from './readers/index.js';
 import type { Results } from './results.js';
 import type { MigrationState } from './state-file.js';
+
+// POST /bulk-import/users/lookup takes at most this many keys of each kind.
+const MAX_LOOKUP_KEYS = 10_000;
 
 export interface TallyContext {
   client: CoreClient;
@@ -39,6 +42,7 @@ export async function tally(context: TallyContext): Promise<string[]> {
   const rejected = new Map(context.state.rejected.map((rejection) => [rejection.record, rejection]));
   const duplicateRows: string[] = [];
   let batch: SourceRecord[] = [];
+  let idsInBatch = 0;
   for await (const record of context.source.records) {
     if (record.index >= context.state.recordsDone) break;
     context.results.noteRecord(record);
@@ -48,11 +52,15 @@ export async function tally(context: TallyContext): Promise<string[]> {
       context.results.add({ user: record.key, record: rejection.record, stage: 'validation', reason: rejection.reason });
       continue;
     }
-    batch.push(record);
-    if (batch.length >= context.batchSize) {
+    // A batch sent twice has two ids per user: keep each lookup within the core's limit per key kind.
+    const ids = context.sent.get(record.index + 1)?.length ?? 0;
+    if (batch.length >= context.batchSize || idsInBatch + ids > MAX_LOOKUP_KEYS) {
       await settle(context, batch, queue, duplicateRows);
       batch = [];
+      idsInBatch = 0;
     }
+    batch.push(record);
+    idsInBatch += ids;
   }
   await settle(context, batch, queue, duplicateRows);
   return duplicateRows;
@@ -73,6 +81,7 @@ async function settle(context: TallyContext, batch: SourceRecord[], queue: Queue
   const canaries = new Map(context.state.canaryCreated.map((canary) => [canary.email, canary.userId]));
   const coreUsers = await context.client.lookup(body);
   const held = new Map<string, CoreUser>(coreUsers.map((user) => [user.userId, user]));
+  const index = new CoreIndex(coreUsers);
   const { results } = context;
   for (const record of batch) {
     const number = record.index + 1;
@@ -85,7 +94,7 @@ async function settle(context: TallyContext, batch: SourceRecord[], queue: Queue
       results.noteCreated({ user: record.key, record: number, userId: createdId });
       continue;
     }
-    const presence = presenceOf(user, coreUsers);
+    const presence = presenceOf(user, index);
     if (ids.length === 0) {
       if (presence.kind === 'present') results.alreadyImported++;
       else if (presence.kind === 'conflict') results.add({ user: record.key, record: number, stage: 'conflict', reason: presence.reason });

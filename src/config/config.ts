@@ -17,6 +17,7 @@ export interface Config {
   shutdown_grace_ms: number;
   max_cdi_version: CdiVersion;
   min_cdi_version: CdiVersion | undefined;
+  metrics_port: number | undefined;
   ip_allow_regex: RegExp | undefined;
   ip_deny_regex: RegExp | undefined;
 
@@ -29,6 +30,7 @@ export interface Config {
   postgresql_connection_pool_size: number;
   postgresql_query_timeout_ms: number;
   postgresql_table_schema: string;
+  allow_embedded_database: boolean;
   embedded_data_dir: string;
 
   password_reset_token_lifetime: number;

@@ -30,6 +30,7 @@ export const configKeys: ConfigKey[] = [
   { name: 'shutdown_grace_ms', env: ['SHUTDOWN_GRACE_MS'], schema: Int(0), default: 10000, description: 'after SIGTERM/SIGINT, time in-flight requests get before the process exits anyway' },
   { name: 'supertokens_max_cdi_version', env: ['SUPERTOKENS_MAX_CDI_VERSION'], schema: Str(), description: 'newest cdi-version served (default 5.6)' },
   { name: 'supertokens_min_cdi_version', env: ['SUPERTOKENS_MIN_CDI_VERSION'], schema: Str(), description: 'oldest cdi-version accepted' },
+  { name: 'metrics_port', env: ['METRICS_PORT'], schema: Int(0), description: 'serve GET /metrics on this port only, without API key (unset: on the main port, API key required)' },
   { name: 'ip_allow_regex', env: ['IP_ALLOW_REGEX'], schema: Str(), description: 'only client IPs matching this regex are served' },
   { name: 'ip_deny_regex', env: ['IP_DENY_REGEX'], schema: Str(), description: 'client IPs matching this regex get 403' },
 
@@ -42,6 +43,7 @@ export const configKeys: ConfigKey[] = [
   { name: 'postgresql_connection_pool_size', env: ['POSTGRESQL_CONNECTION_POOL_SIZE'], schema: Int(1), default: 10, description: 'connections in the pool' },
   { name: 'postgresql_query_timeout_ms', env: ['POSTGRESQL_QUERY_TIMEOUT_MS'], schema: Int(1), default: 60000, description: 'a query with no answer after this long fails (a database that stopped answering)' },
   { name: 'postgresql_table_schema', env: ['POSTGRESQL_TABLE_SCHEMA'], schema: Str(), default: 'public', description: 'schema holding the tables (created if missing)' },
+  { name: 'allow_embedded_database', env: ['ALLOW_EMBEDDED_DATABASE'], schema: Type.Boolean(), default: true, description: 'with no PostgreSQL configured, start the embedded one (false: refuse to start; the container image sets false)' },
   { name: 'embedded_data_dir', env: ['EMBEDDED_DATA_DIR'], schema: Str(), default: './data', description: 'data folder of the embedded PostgreSQL' },
 
   { name: 'password_reset_token_lifetime', env: ['PASSWORD_RESET_TOKEN_LIFETIME'], schema: Int(1), default: 3600000, description: 'ms a password reset token stays valid' },

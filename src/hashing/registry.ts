@@ -7,9 +7,10 @@ import { decodeBase64 } from './base64.js';
 import { DEFAULT_COST_LIMITS } from './cost-limits.js';
 import type { HashCostLimits, HashFormat, HashPool, NewHashParams, ParseResult } from './format.js';
 import { detectFormat, findFormatByName, HASH_FORMATS, HASHING_ALGORITHM_NAMES } from './formats.js';
-import { VerificationScheduler } from './verification-scheduler.js';
+import type { HashingObserver, QueueState } from './observer.js';
+import { VerificationScheduler, type ScheduledWork } from './verification-scheduler.js';
 import { describeUnknownHash } from './unknown-hash.js';
-import { errorMessage } from '../errors.js';
+import { CoreError, errorMessage } from '../errors.js';
 import { javaTrim } from '../normalise/java-trim.js';
 
 /** The id of a hash format (`ARGON2`, `BCRYPT`, …). */
@@ -72,7 +73,10 @@ export class PasswordHasher {
   private readonly importLimits: HashCostLimits;
   private decoyHash: Promise<string> | undefined;
 
-  constructor(private readonly options: HashingOptions) {
+  constructor(
+    private readonly options: HashingOptions,
+    private readonly observer?: HashingObserver,
+  ) {
     if (options.signerKey) {
       this.signerKey = decodeBase64(options.signerKey);
       if (!this.signerKey) throw new Error("'idp_password_hashing_signer_key' is not valid base64");
@@ -124,6 +128,12 @@ export class PasswordHasher {
     return matched ? 'MATCH' : 'NO_MATCH';
   }
 
+  /** Operations running and waiting per pool (hashing and verifying share each limit). */
+  queueStates(): Record<HashPool, QueueState> {
+    const state = (pool: HashPool) => this.scheduler.kindState(pool);
+    return { ARGON2: state('ARGON2'), BCRYPT: state('BCRYPT'), SCRYPT: state('SCRYPT') };
+  }
+
   /** Spends about the time of a failed verify so that unknown users cannot be told apart by timing. */
   async verifyDecoy(password: string, lane?: string): Promise<void> {
     this.decoyHash ??= this.hash(randomBytes(16).toString('hex')).catch((error: unknown) => {
@@ -136,7 +146,7 @@ export class PasswordHasher {
 
   hash(password: string, { background = false }: HashOptions = {}): Promise<string> {
     const format = this.writerFormat;
-    return this.scheduler.schedule({
+    return this.schedule({
       lane: background ? 'background' : `hash:${randomUUID()}`,
       laneLimit: background ? Math.max(1, (this.options.scheduling?.concurrency ?? 1) - 1) : 1,
       kind: format.pool,
@@ -152,16 +162,34 @@ export class PasswordHasher {
   }
 
   /** The one place a verification is scheduled: it waits for its turn and its memory, then runs off the event loop. */
-  private runVerification(format: HashFormat<unknown>, password: string, storedHash: string, parsed: unknown, lane: string): Promise<boolean> {
+  private async runVerification(format: HashFormat<unknown>, password: string, storedHash: string, parsed: unknown, lane: string): Promise<boolean> {
     const context = { signerKey: this.signerKey };
-    return this.scheduler.schedule({
+    const queuedAt = performance.now();
+    let startedAt = queuedAt;
+    const matched = await this.schedule({
       lane,
       flightKey: createHmac('sha256', this.flightKeySecret).update(storedHash).update('\0').update(password).digest('base64'),
       kind: format.pool,
       memoryBytes: format.memoryBytes(parsed),
       deadlineMs: this.deadlineMs,
-      run: () => format.verify(password, parsed, context),
+      run: () => {
+        startedAt = performance.now();
+        return format.verify(password, parsed, context);
+      },
     });
+    const [waitSeconds, verifySeconds] = [(startedAt - queuedAt) / 1000, (performance.now() - startedAt) / 1000];
+    this.observer?.verified({ algorithm: format.id, pool: format.pool, matched, waitSeconds, verifySeconds });
+    return matched;
+  }
+
+  /** Schedules work and reports a refusal (503) to the observer. */
+  private async schedule<T>(work: ScheduledWork<T>): Promise<T> {
+    try {
+      return await this.scheduler.schedule(work);
+    } catch (error) {
+      if (error instanceof CoreError && error.code === 'VERIFICATION_BUSY') this.observer?.rejected(work.kind as HashPool);
+      throw error;
+    }
   }
 
   private checkDetected(hash: string): ImportCheck {

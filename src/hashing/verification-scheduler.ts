@@ -50,6 +50,7 @@ export class VerificationScheduler {
   private readonly lanes = new Map<string, Lane>();
   private readonly flights = new Map<string, Promise<unknown>>();
   private readonly runningByKind = new Map<string, number>();
+  private readonly waitingByKind = new Map<string, number>();
   private active = 0;
   private memoryInUse = 0;
   private heavyActive = 0;
@@ -72,6 +73,11 @@ export class VerificationScheduler {
 
   get queueDepth(): number {
     return this.waitingCount;
+  }
+
+  /** Operations of one kind (algorithm pool) running and waiting. */
+  kindState(kind: string): { running: number; queued: number } {
+    return { running: this.runningByKind.get(kind) ?? 0, queued: this.waitingByKind.get(kind) ?? 0 };
   }
 
   get memoryInUseBytes(): number {
@@ -174,6 +180,7 @@ export class VerificationScheduler {
 
   private countWaiting(entry: Waiting, change: 1 | -1): void {
     this.waitingCount += change;
+    this.waitingByKind.set(entry.work.kind, (this.waitingByKind.get(entry.work.kind) ?? 0) + change);
     if (entry.work.deadlineMs !== undefined) this.waitingWithDeadline += change;
   }
 

@@ -92,8 +92,9 @@ export async function countUsers(db: Queryable, tenantId: string | undefined, re
 }
 
 export interface AccountInfo {
-  email?: string;
-  phoneNumber?: string;
+  // Several spellings of one contact: the normalised one and the one an earlier version stored.
+  email?: string | readonly string[];
+  phoneNumber?: string | readonly string[];
   thirdParty?: { id: string; userId: string };
   // No webauthn recipe here: a credential id is a criterion nothing matches.
   webauthnCredentialId?: string;
@@ -105,8 +106,8 @@ export const maxUsersPerLookup = 1000;
 // Every user has one login method, so "matches every criterion" is one row matching all of them.
 export async function findUsersByAccountInfo(db: Queryable, tenantId: string, info: AccountInfo, union: boolean): Promise<UserRow[]> {
   const criteria = new Conditions();
-  if (info.email !== undefined) criteria.add(`u.email = ${criteria.param(info.email)}`);
-  if (info.phoneNumber !== undefined) criteria.add(`u.phone_number = ${criteria.param(info.phoneNumber)}`);
+  if (info.email !== undefined) criteria.add(`u.email = ANY(${criteria.param([info.email].flat())})`);
+  if (info.phoneNumber !== undefined) criteria.add(`u.phone_number = ANY(${criteria.param([info.phoneNumber].flat())})`);
   if (info.thirdParty) {
     criteria.add(`(u.recipe_id = 'thirdparty' AND u.third_party_id = ${criteria.param(info.thirdParty.id)}
       AND u.third_party_user_id = ${criteria.param(info.thirdParty.userId)})`);

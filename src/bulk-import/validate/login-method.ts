@@ -3,7 +3,7 @@ import { coreError } from '../../errors.js';
 import { javaTrim } from '../../normalise/java-trim.js';
 import { HASHING_ALGORITHM_NAMES } from '../../hashing/formats.js';
 import { parseHashingAlgorithm } from '../../hashing/registry.js';
-import { normaliseEmail, normalisePhoneNumber } from '../../normalise/contact.js';
+import { checkContact } from '../../normalise/contact.js';
 import type { RecipeId } from '../../users/repository.js';
 import { FieldReader, type JsonObject } from '../fields.js';
 import type { ValidationContext } from './user.js';
@@ -123,7 +123,8 @@ function readPasswordless(method: JsonObject, target: ImportLoginMethod, errors:
   target.email = checkEmail(email, errors);
   if (phoneNumber !== undefined) {
     if (phoneNumber.length > 256) errors.push(`phoneNumber ${phoneNumber} is too long. Max length is 256.`);
-    target.phoneNumber = normalisePhoneNumber(phoneNumber);
+    else target.phoneNumber = checked(checkContact('phoneNumber', phoneNumber), errors);
+    target.phoneNumber ??= phoneNumber;
   }
   if (target.email === undefined && target.phoneNumber === undefined) {
     errors.push('Either email or phoneNumber is required for a passwordless recipe.');
@@ -134,8 +135,20 @@ function readPasswordless(method: JsonObject, target: ImportLoginMethod, errors:
 // The reference checks 255 but prints 256 (contract §10.2, sic).
 function checkEmail(email: string | undefined, errors: string[]): string | undefined {
   if (email === undefined) return undefined;
-  if (email.length > 255) errors.push(`email ${email} is too long. Max length is 256.`);
-  return normaliseEmail(email);
+  // One error per field: an over-long value gets the reference's length message only.
+  if (email.length > 255) {
+    errors.push(`email ${email} is too long. Max length is 256.`);
+    return email;
+  }
+  return checked(checkContact('email', email), errors);
+}
+
+// A refused contact is reported and left out; "Either email or phoneNumber is required" then stays quiet about
+// a contact that was given.
+function checked(check: ReturnType<typeof checkContact>, errors: string[]): string {
+  if (check.ok) return check.value;
+  errors.push(check.message);
+  return '';
 }
 
 function dropUndefined(target: ImportLoginMethod): void {

@@ -55,7 +55,23 @@ export function auth0Record(user: Record<string, unknown>, index: number, option
     skipReason: parseBoolean(user.blocked) === true && !options.includeDisabled
       ? 'blocked in the source (pass --include-disabled to import blocked users)'
       : undefined,
+    metadata: {
+      userMetadata: objectOrUndefined(user.user_metadata),
+      appMetadata: objectOrUndefined(user.app_metadata),
+      username: nonEmpty(user.username),
+      name: nonEmpty(user.name),
+      nickname: nonEmpty(user.nickname),
+      givenName: nonEmpty(user.given_name),
+      familyName: nonEmpty(user.family_name),
+      picture: nonEmpty(user.picture),
+    },
+    notCarried: Array.isArray(user.multifactor) && user.multifactor.length > 0 ? ['multifactor'] : [],
   });
+}
+
+function objectOrUndefined(value: unknown): Record<string, unknown> | undefined {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return undefined;
+  return Object.keys(value).length === 0 ? undefined : (value as Record<string, unknown>);
 }
 
 function candidateFor(

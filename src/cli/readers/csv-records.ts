@@ -1,6 +1,7 @@
 // Splits CSV text into records as it streams in. Quoted fields may hold commas, doubled quotes and
-// line breaks (RFC 4180); a quote inside an unquoted field is kept as a character, because the
-// platform's exporter quotes display names containing commas without escaping their quotes.
+// line breaks (RFC 4180). The platform's exporter quotes display names containing commas without escaping
+// their quotes, so a quote is kept as a character when it is inside an unquoted field, or inside a quoted
+// one and not followed by a comma or a line end (where RFC 4180 text always has one).
 export async function* streamCsvRecords(chunks: AsyncIterable<string>): AsyncGenerator<string[]> {
   let record: string[] = [];
   let field = '';
@@ -21,6 +22,10 @@ export async function* streamCsvRecords(chunks: AsyncIterable<string>): AsyncGen
           pendingQuote = false;
           if (char === '"') {
             field += '"';
+            continue;
+          }
+          if (char !== ',' && char !== '\n' && char !== '\r') {
+            field += `"${char}`;
             continue;
           }
           inQuotes = false;

@@ -1,6 +1,7 @@
 import type { LoginMethod, SourceRecord } from '../bulk-user.js';
 import { CliError } from '../cli-error.js';
-import { assembleRecord, compact, nonEmpty, parseBoolean, parseTime, type Candidate } from './assemble.js';
+import { assembleRecord, compact, nonEmpty, parseBoolean, type Candidate } from './assemble.js';
+import { readStrictTime } from './strict-time.js';
 import { streamCsvRecords } from './csv-records.js';
 import { convertAuth0CustomHash, type CustomHashConversion } from '../../hashing/auth0-custom-hash.js';
 import { detectFormat } from '../../hashing/formats.js';
@@ -23,8 +24,14 @@ export const GENERIC_FIELDS = [
 
 type GenericRow = Partial<Record<(typeof GENERIC_FIELDS)[number], unknown>>;
 
-export async function* readGenericCsv(source: FileSource): AsyncGenerator<SourceRecord> {
-  let columns: ((typeof GENERIC_FIELDS)[number] | undefined)[] | undefined;
+type Column = (typeof GENERIC_FIELDS)[number];
+
+// Spreadsheet exports (Auth0's CSV among them) put a ' before a value that starts with one of these, so that
+// the spreadsheet does not read it as a formula; the ' is not part of the value.
+const FORMULA_GUARD = /^'(?=[=+\-@\t\r])/;
+
+export async function* readGenericCsv(source: FileSource, warn: (message: string) => void): AsyncGenerator<SourceRecord> {
+  let columns: (Column | undefined)[] | undefined;
   let index = 0;
   for await (const cells of streamCsvRecords(source.chunks())) {
     if (!columns) {
@@ -32,29 +39,48 @@ export async function* readGenericCsv(source: FileSource): AsyncGenerator<Source
       if (!columns.some((column) => column === 'email' || column === 'phoneNumber' || column === 'thirdPartyUserId')) {
         throw new CliError(`${source.path}: the first line must be a header naming the columns (${GENERIC_FIELDS.join(', ')})`);
       }
+      warnUnknown(cells.filter((_, i) => columns?.[i] === undefined).map((name) => name.trim()), source.path, warn);
+      continue;
+    }
+    // A row that does not line up with the header (an unquoted comma in a hash, say) would shift values into
+    // other columns, where a salt could pass for a phone number: refuse it without showing its content.
+    if (cells.length !== columns.length) {
+      yield assembleRecord({ index: index++, candidates: [], invalidReason: `has ${cells.length} fields; the header has ${columns.length}` });
       continue;
     }
     const row: GenericRow = {};
     cells.forEach((cell, i) => {
       const column = columns?.[i];
-      if (column) row[column] = cell;
+      if (column) row[column] = column === 'email' || column === 'phoneNumber' ? cell.replace(/^'/, '') : cell.replace(FORMULA_GUARD, '');
     });
     yield genericRecord(row, index++);
   }
 }
 
-export async function* readGenericNdjson(source: FileSource): AsyncGenerator<SourceRecord> {
+export async function* readGenericNdjson(source: FileSource, warn: (message: string) => void): AsyncGenerator<SourceRecord> {
   let index = 0;
+  const unknown = new Set<string>();
   for await (const line of source.lines()) {
     if (line.trim() === '') continue;
-    let row: GenericRow;
+    let row: unknown;
     try {
-      row = JSON.parse(line) as GenericRow;
+      row = JSON.parse(line);
     } catch {
       throw new CliError(`${source.path} record ${index + 1} is not JSON`);
     }
-    yield genericRecord(row, index++);
+    if (row === null || typeof row !== 'object' || Array.isArray(row)) throw new CliError(`${source.path} record ${index + 1} is not a JSON object`);
+    const fresh = Object.keys(row).filter((key) => !(GENERIC_FIELDS as readonly string[]).includes(key) && !unknown.has(key));
+    if (fresh.length > 0) {
+      fresh.forEach((key) => unknown.add(key));
+      warnUnknown(fresh, source.path, warn);
+    }
+    yield genericRecord(row as GenericRow, index++);
   }
+}
+
+function warnUnknown(names: string[], path: string, warn: (message: string) => void): void {
+  if (names.length === 0) return;
+  warn(`warning: ${path}: ignoring unknown field(s) ${names.map((name) => JSON.stringify(name)).join(', ')} (known: ${GENERIC_FIELDS.join(', ')})`);
 }
 
 export function genericRecord(row: GenericRow, index: number): SourceRecord {
@@ -64,7 +90,8 @@ export function genericRecord(row: GenericRow, index: number): SourceRecord {
   const passwordHash = nonEmpty(row.passwordHash) ?? (custom && 'hash' in custom ? custom.hash : undefined);
   const thirdPartyId = nonEmpty(row.thirdPartyId);
   const thirdPartyUserId = nonEmpty(row.thirdPartyUserId);
-  const timeJoined = parseTime(row.timeJoined);
+  const time = readStrictTime('timeJoined', row.timeJoined);
+  const timeJoined = 'ms' in time ? time.ms : undefined;
   const verified = parseBoolean(row.emailVerified);
   const common = compact({ isVerified: verified, timeJoinedInMSSinceEpoch: timeJoined });
   const candidates: Candidate[] = [];
@@ -92,7 +119,7 @@ export function genericRecord(row: GenericRow, index: number): SourceRecord {
     const onlyMethod = candidates.length === 0;
     candidates.push({ method: compact({ recipeId: 'passwordless' as const, email: onlyMethod ? email : undefined, phoneNumber, ...common }) });
   }
-  const timeProblem = timeJoined !== undefined && Number.isNaN(timeJoined) ? `timeJoined ${String(row.timeJoined)} is not a time` : undefined;
+  const timeProblem = 'problem' in time ? time.problem : undefined;
   const verifiedProblem = nonEmpty(row.emailVerified) !== undefined && verified === undefined
     ? `emailVerified ${String(row.emailVerified)} is not true or false`
     : undefined;

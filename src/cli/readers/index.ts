@@ -22,6 +22,8 @@ export interface ReaderOptions {
   auth0Hashes?: Auth0PasswordHashes;
   includeDisabled: boolean;
   providerOverrides: ProviderOverrides;
+  /** Told about what the reader ignores (unknown columns); may be called on every pass. */
+  warn?: (message: string) => void;
   lazySource?: string;
 }
 
@@ -54,9 +56,9 @@ function recordsOf(source: SourceName, file: FileSource, options: ReaderOptions)
     case 'okta':
       return readOkta(file, { includeDisabled: options.includeDisabled, lazySource: options.lazySource ?? '' });
     case 'csv':
-      return readGenericCsv(file);
+      return readGenericCsv(file, options.warn ?? (() => undefined));
     case 'ndjson':
-      return readGenericNdjson(file);
+      return readGenericNdjson(file, options.warn ?? (() => undefined));
   }
 }
 

@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import type { ServiceDependencies } from '../../services.js';
 import { findUserById } from '../../users/repository.js';
-import { normaliseEmail } from '../../normalise/contact.js';
+import { legacyEmailKey, requireEmail } from '../../normalise/contact.js';
 import { consumeResetToken, insertResetToken } from './password-reset-repository.js';
 import { updateEmailPasswordUser } from './repository.js';
 
@@ -22,7 +22,8 @@ export class PasswordResetService {
     await insertResetToken(this.deps.pool, {
       tokenHash: digest(token),
       userId: user.user_id,
-      email: email === undefined ? user.email : normaliseEmail(email),
+      // The user's own address as stored (even by an earlier version, before the email rules), else a valid one.
+      email: email === undefined || legacyEmailKey(email) === user.email ? user.email : requireEmail(email),
       expiresAt: this.deps.clock() + this.deps.config.password_reset_token_lifetime,
     });
     return { status: 'OK', token };

@@ -10,7 +10,7 @@ import {
 } from './repository.js';
 import { findUserById, type UserRow } from '../../users/repository.js';
 import type { ImportCheck } from '../../hashing/registry.js';
-import { normaliseEmail } from '../../normalise/contact.js';
+import { checkEmail, contactLookup, findByContact, legacyEmailKey, requireEmail } from '../../normalise/contact.js';
 import { assertMaxLength } from '../../normalise/length-limits.js';
 import type { ServiceDependencies } from '../../services.js';
 import { isLazyPointer, parseLazyPointer } from '../../lazy-migration/pointer.js';
@@ -38,6 +38,12 @@ export type UpdateUserResult = { status: 'OK' | 'UNKNOWN_USER_ID_ERROR' | 'EMAIL
 // Placeholder addresses some SDKs create for users without a real email (§6.3).
 function isFakeEmail(email: string): boolean {
   return email.endsWith('@stfakeemail.supertokens.com') || email.endsWith('.fakeemail.com');
+}
+
+// An address stored by an earlier version that the rules now refuse may be sent again unchanged.
+function nextEmail(current: string | null, given: string): string {
+  if (current !== null && legacyEmailKey(given) === current && !checkEmail(given).ok) return current;
+  return requireEmail(given);
 }
 
 const WRONG_CREDENTIALS = { status: 'WRONG_CREDENTIALS_ERROR' } as const;
@@ -70,7 +76,7 @@ export class EmailPasswordService {
     if (check.status === 'INVALID') throw badInput(check.message);
     const pending = check.algorithm === lazyPointerFormat.id;
     if (pending) this.assertKnownSource(check.hash);
-    const email = normaliseEmail(givenEmail);
+    const email = requireEmail(givenEmail);
     assertMaxLength('email', email);
     const user = { userId: randomUUID(), tenantId, email, passwordHash: check.hash, timeJoined: this.deps.clock() };
     const { row, existed } = await upsertEmailPasswordUser(this.deps.pool, user, pending);
@@ -87,17 +93,19 @@ export class EmailPasswordService {
 
   async signIn(tenantId: string, email: string, password: string, clientIp?: string): Promise<SignInResult> {
     const startedAt = performance.now();
-    const result = await this.findAndVerify(tenantId, normaliseEmail(email), password, clientIp);
+    const result = await this.findAndVerify(tenantId, email, password, clientIp);
     this.failureFloor.record(performance.now() - startedAt);
     if (result.status !== 'OK') await this.failureFloor.holdUntilFloor(startedAt);
     return result;
   }
 
   private async findAndVerify(tenantId: string, email: string, password: string, clientIp?: string): Promise<SignInResult> {
-    const found = await findEmailPasswordCredentials(this.deps.pool, tenantId, email);
+    // An address the rules refuse gets no 400 here: only an account stored under it earlier can match.
+    const { keys } = contactLookup('email', email);
+    const found = await findByContact({ keys }, (key) => findEmailPasswordCredentials(this.deps.pool, tenantId, key));
     if (!found) {
       // An unknown email takes turns like an account of its own, so a flood of them queues like one on a real account.
-      await this.deps.hasher.verifyDecoy(password, `unknown:${tenantId}:${email}`);
+      await this.deps.hasher.verifyDecoy(password, `unknown:${tenantId}:${keys[0] ?? email}`);
       return WRONG_CREDENTIALS;
     }
     if (isLazyPointer(found.passwordHash)) return this.signInPending(found.row, found.passwordHash, password, clientIp);
@@ -145,7 +153,7 @@ export class EmailPasswordService {
   }
 
   async signUp(input: { tenantId: string; email: string; password: string }): Promise<SignUpResult> {
-    const email = normaliseEmail(input.email);
+    const email = requireEmail(input.email);
     assertMaxLength('email', email);
     const passwordHash = await this.deps.hasher.hash(input.password);
     const user = { userId: randomUUID(), tenantId: input.tenantId, email, passwordHash, timeJoined: this.deps.clock() };
@@ -159,15 +167,16 @@ export class EmailPasswordService {
   }
 
   async getUserByEmail(tenantId: string, email: string): Promise<GetUserResult> {
-    const row = await findEmailPasswordUserByEmail(this.deps.pool, tenantId, normaliseEmail(email));
+    const row = await findByContact(contactLookup('email', email), (key) => findEmailPasswordUserByEmail(this.deps.pool, tenantId, key));
     return row ? { status: 'OK', user: row } : { status: 'UNKNOWN_EMAIL_ERROR' };
   }
 
   async updateUser(recipeUserId: string, changes: { email?: string; password?: string }): Promise<UpdateUserResult> {
-    const email = changes.email === undefined ? undefined : normaliseEmail(changes.email);
-    assertMaxLength('email', email);
     const row = await findUserById(this.deps.pool, recipeUserId);
+    if (row?.recipe_id === 'passwordless') throw coreError('RID_PASSWORDLESS_REQUIRED', 'the user is a passwordless user');
     if (row?.recipe_id !== 'emailpassword') return { status: 'UNKNOWN_USER_ID_ERROR' };
+    const email = changes.email === undefined ? undefined : nextEmail(row.email, changes.email);
+    assertMaxLength('email', email);
     const passwordHash = changes.password === undefined ? undefined : await this.deps.hasher.hash(changes.password);
     const result = await updateEmailPasswordUser(this.deps.pool, row.user_id, { email, passwordHash });
     if (result === 'EMAIL_TAKEN') return { status: 'EMAIL_ALREADY_EXISTS_ERROR' };

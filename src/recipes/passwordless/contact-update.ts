@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import { badInput } from '../../errors.js';
 import { withTransaction } from '../../db/transaction.js';
-import { normaliseEmail, normalisePhoneNumber } from '../../normalise/contact.js';
+import { checkContact, legacyEmailKey, legacyPhoneNumberKey, requireContact, type ContactKind } from '../../normalise/contact.js';
 import { assertMaxLength } from '../../normalise/length-limits.js';
 import {
   deleteDevicesByContacts,
@@ -23,9 +23,14 @@ class ContactTaken extends Error {
   }
 }
 
-function nextValue(current: string | null, given: string | null | undefined, normalise: (value: string) => string): string | null {
+// A value stored by an earlier version that the rules now refuse may be sent again unchanged (scripts resend both
+// contacts): it is kept as it is rather than refused.
+function nextValue(kind: ContactKind, current: string | null, given: string | null | undefined): string | null {
   if (given === undefined) return current;
-  return given === null ? null : normalise(given);
+  if (given === null) return null;
+  const legacyKey = kind === 'email' ? legacyEmailKey(given) : legacyPhoneNumberKey(given);
+  if (current !== null && legacyKey === current && !checkContact(kind, given).ok) return current;
+  return requireContact(kind, given);
 }
 
 /** PUT /recipe/user with rid passwordless (contract §5.8). */
@@ -41,8 +46,8 @@ export async function updateContacts(pool: pg.Pool, update: ContactUpdate): Prom
 async function applyUpdate(tx: pg.PoolClient, update: ContactUpdate): Promise<UpdateUserResult> {
   const user = await findUserByIdForUpdate(tx, update.id);
   if (!user || user.recipe_id !== 'passwordless') return { status: 'UNKNOWN_USER_ID_ERROR' };
-  const email = nextValue(user.email, update.email, normaliseEmail);
-  const phoneNumber = nextValue(user.phone_number, update.phoneNumber, normalisePhoneNumber);
+  const email = nextValue('email', user.email, update.email);
+  const phoneNumber = nextValue('phoneNumber', user.phone_number, update.phoneNumber);
   assertMaxLength('email', email);
   assertMaxLength('phoneNumber', phoneNumber);
   if (email === null && phoneNumber === null) throw badInput('You cannot clear both email and phone number of a user');

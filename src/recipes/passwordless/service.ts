@@ -16,7 +16,7 @@ import {
   type Contact,
   type DeviceFilter,
 } from './repository.js';
-import { normaliseEmail, normalisePhoneNumber } from '../../normalise/contact.js';
+import { contactLookup, findByContact, requireContact } from '../../normalise/contact.js';
 import { assertMaxLength } from '../../normalise/length-limits.js';
 import {
   decodeSalt,
@@ -153,7 +153,10 @@ export class PasswordlessService {
       const user = await findUserById(this.deps.pool, lookup.value);
       return user?.recipe_id === 'passwordless' ? { status: 'OK', user } : { status: 'UNKNOWN_USER_ID_ERROR' };
     }
-    const user = await findPasswordlessUserByContact(this.deps.pool, tenantId, normaliseContact(lookup.kind, lookup.value));
+    const { kind } = lookup;
+    const user = await findByContact(contactLookup(kind, lookup.value), (value) =>
+      findPasswordlessUserByContact(this.deps.pool, tenantId, { kind, value }),
+    );
     if (user) return { status: 'OK', user };
     return { status: lookup.kind === 'email' ? 'UNKNOWN_EMAIL_ERROR' : 'UNKNOWN_PHONE_NUMBER_ERROR' };
   }
@@ -170,7 +173,7 @@ export class PasswordlessService {
 }
 
 function normaliseContact(kind: Contact['kind'], value: string): Contact {
-  return { kind, value: kind === 'email' ? normaliseEmail(value) : normalisePhoneNumber(value) };
+  return { kind, value: requireContact(kind, value) };
 }
 
 function deviceFilterOf(lookup: DeviceLookup): DeviceFilter {

@@ -11,7 +11,7 @@ import {
   updateUserEmail,
 } from './repository.js';
 import { assertMaxLength } from '../../normalise/length-limits.js';
-import { normaliseEmail } from '../../normalise/contact.js';
+import { checkEmail, contactLookup, legacyEmailKey, requireEmail } from '../../normalise/contact.js';
 import type { ServiceDependencies } from '../../services.js';
 
 export interface SignInUpInput {
@@ -36,9 +36,9 @@ export class ThirdPartyService {
   constructor(private readonly deps: ServiceDependencies) {}
 
   async signInUp(input: SignInUpInput): Promise<SignInUpResult> {
-    const email = normaliseEmail(input.email);
     assertMaxLength('thirdPartyId', input.thirdPartyId);
     assertMaxLength('thirdPartyUserId', input.thirdPartyUserId);
+    const email = await this.emailToStore(input);
     assertMaxLength('email', email);
     for (let attempt = 1; attempt <= maxSignInUpAttempts; attempt++) {
       const result = await withTransaction(this.deps.pool, (client) => this.signInUpOnce(client, { ...input, email }));
@@ -47,6 +47,16 @@ export class ThirdPartyService {
       return result;
     }
     throw new Error('third-party user disappeared during sign-in-up on every attempt');
+  }
+
+  // A returning user whose address an earlier version stored although the rules now refuse it keeps signing in,
+  // as long as the provider still sends that same address.
+  private async emailToStore(input: SignInUpInput): Promise<string> {
+    const check = checkEmail(input.email);
+    if (check.ok) return check.value;
+    const existing = await findThirdPartyUser(this.deps.pool, input.tenantId, input.thirdPartyId, input.thirdPartyUserId);
+    if (existing?.email === legacyEmailKey(input.email)) return existing.email;
+    return requireEmail(input.email);
   }
 
   private async signInUpOnce(client: Queryable, input: SignInUpInput): Promise<SignInUpResult | undefined> {
@@ -74,6 +84,12 @@ export class ThirdPartyService {
   }
 
   async listUsersByEmail(tenantId: string, email: string): Promise<{ status: 'OK'; users: UserRow[] }> {
-    return { status: 'OK', users: await findThirdPartyUsersByEmail(this.deps.pool, tenantId, normaliseEmail(email)) };
+    const lookup = contactLookup('email', email);
+    const users = new Map<string, UserRow>();
+    for (const key of lookup.keys) {
+      for (const user of await findThirdPartyUsersByEmail(this.deps.pool, tenantId, key)) users.set(user.user_id, user);
+    }
+    if (users.size === 0 && lookup.refusal) throw lookup.refusal;
+    return { status: 'OK', users: [...users.values()].sort((a, b) => Number(a.time_joined) - Number(b.time_joined)) };
   }
 }

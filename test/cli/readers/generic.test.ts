@@ -42,7 +42,7 @@ const expected = [
   ] },
   { index: 7, key: 'old-8', problem: { kind: 'invalid', reason: 'hashingAlgorithm is missing and the hash is in no format the core detects' }, collisions: [] },
   { index: 8, key: 'old-9', problem: { kind: 'invalid', reason: 'thirdPartyId and thirdPartyUserId must be given together' }, collisions: [] },
-  { index: 9, key: 'old-10', problem: { kind: 'invalid', reason: 'timeJoined soon is not a time' }, collisions: [] },
+  { index: 9, key: 'old-10', problem: { kind: 'invalid', reason: 'timeJoined soon is not a time: use ISO 8601 (YYYY-MM-DD) or epoch milliseconds' }, collisions: [] },
 ];
 
 const columns = ['email', 'passwordHash', 'hashingAlgorithm', 'phoneNumber', 'thirdPartyId', 'thirdPartyUserId', 'externalUserId', 'timeJoined', 'emailVerified'] as const;
@@ -97,5 +97,65 @@ describe('generic readers', () => {
   it('rejects a CSV without a header and NDJSON lines that are not JSON', async () => {
     await expect(read('csv', temp.file('noheader.csv', 'a@example.com,$2a$...\n'))).rejects.toThrow('the first line must be a header naming the columns');
     await expect(read('ndjson', temp.file('bad.ndjson', '{"email": "a@example.com"}\nnot json\n'))).rejects.toThrow('record 2 is not JSON');
+  });
+
+  it.each([
+    ['epoch seconds, read as seconds', '1600000000', 1_600_000_000_000],
+    ['epoch seconds with a fraction', '1600000000.5', 1_600_000_000_500],
+    ['epoch milliseconds', '1600000000123', 1_600_000_000_123],
+    ['an ISO 8601 date', '2020-09-13', Date.parse('2020-09-13')],
+    ['an ISO 8601 time with an offset', '2020-09-13T14:26:40+02:00', 1_600_000_000_000],
+  ])('reads timeJoined given as %s', async (_name, timeJoined, expectedMs) => {
+    const [record] = await read('ndjson', temp.file('time.ndjson', JSON.stringify({ email: 'x@example.com', timeJoined })));
+    expect(record.user?.loginMethods[0].timeJoinedInMSSinceEpoch).toBe(expectedMs);
+  });
+
+  it.each([
+    ['07/08/2019', 'timeJoined 07/08/2019 is ambiguous (day and month order): use ISO 8601 (YYYY-MM-DD) or epoch milliseconds'],
+    ['8.7.2019', 'timeJoined 8.7.2019 is ambiguous (day and month order): use ISO 8601 (YYYY-MM-DD) or epoch milliseconds'],
+    ['1600000000000000', 'timeJoined 1600000000000000 is too large for epoch seconds or milliseconds (microseconds?)'],
+    ['Sep 13 2020', 'timeJoined Sep 13 2020 is not a time: use ISO 8601 (YYYY-MM-DD) or epoch milliseconds'],
+  ])('refuses timeJoined %s instead of guessing', async (timeJoined, reason) => {
+    const records = await read('ndjson', temp.file('time.ndjson', JSON.stringify({ externalUserId: 'x', email: 'x@example.com', timeJoined })));
+    expect(records).toEqual([{ index: 0, key: 'x', problem: { kind: 'invalid', reason }, collisions: [] }]);
+  });
+
+  it.each([
+    ['4155550102', 'phoneNumber "4155550102" must be in international format with a leading + and country code, e.g. +14155552671'],
+    ['0044 20 7183 8751', 'phoneNumber "0044 20 7183 8751" must be in international format with a leading + and country code, e.g. +14155552671'],
+    ['call me', 'phoneNumber (value not shown) must be in international format with a leading + and country code, e.g. +14155552671'],
+  ])('refuses the phone number %s, naming the field and the rule', async (phoneNumber, reason) => {
+    const records = await read('ndjson', temp.file('phone.ndjson', JSON.stringify({ externalUserId: 'x', phoneNumber })));
+    expect(records).toEqual([{ index: 0, key: 'x', problem: { kind: 'invalid', reason }, collisions: [] }]);
+  });
+
+  it.each([
+    ['bob smith@example.com', 'email "bob smith@example.com" contains spaces, control or invisible characters'],
+    ['not-an-email', 'email (value not shown) is not an email address (one @ between a name and a domain)'],
+    ['a@', 'email "a@" is not an email address (one @ between a name and a domain)'],
+    ['zero\u200bwidth@example.com', 'email "zero\u200bwidth@example.com" contains spaces, control or invisible characters'],
+  ])('refuses the email %s', async (email, reason) => {
+    const records = await read('ndjson', temp.file('email.ndjson', JSON.stringify({ externalUserId: 'x', email: JSON.parse(`"${email}"`) })));
+    expect(records).toEqual([{ index: 0, key: 'x', problem: { kind: 'invalid', reason: JSON.parse(`"${reason.replace(/"/g, '\\"')}"`) }, collisions: [] }]);
+  });
+
+  it('normalises a valid phone number to E.164 and an email to lower case NFC', async () => {
+    const [record] = await read('ndjson', temp.file('ok.ndjson', JSON.stringify({ email: 'Jose\u0301@Example.com', phoneNumber: '+1 (415) 555-2671' })));
+    expect(record.user?.loginMethods[0]).toEqual({ recipeId: 'passwordless', email: 'jos\u00e9@example.com', phoneNumber: '+14155552671' });
+  });
+
+  it('refuses a CSV row with more or fewer fields than the header, without showing its content, and warns once of unknown columns', async () => {
+    const argon = '$argon2id$v=19$m=1024,t=1,p=1$c29tZXNhbHQ$aGFzaA';
+    const text = ['externalUserId,email,passwordHash,phoneNumber,nickname', `u1,a@example.com,${argon},,x`, 'u2,b@example.com', `u3,'+14155552671@example.com,,'+14155552671,y`].join('\n');
+    const warnings: string[] = [];
+    const source = openSource('csv', temp.file('shifted.csv', text), { includeDisabled: false, providerOverrides: new Map(), warn: (m) => warnings.push(m) });
+    const records = await collect(source.records);
+    expect(records.slice(0, 2)).toEqual([
+      { index: 0, key: 'record 1', problem: { kind: 'invalid', reason: 'has 7 fields; the header has 5' }, collisions: [] },
+      { index: 1, key: 'record 2', problem: { kind: 'invalid', reason: 'has 2 fields; the header has 5' }, collisions: [] },
+    ]);
+    expect(records[2].user?.loginMethods[0]).toEqual({ recipeId: 'passwordless', email: '+14155552671@example.com', phoneNumber: '+14155552671' });
+    expect(JSON.stringify(records)).not.toContain('c29tZXNhbHQ');
+    expect(warnings).toEqual([expect.stringContaining('ignoring unknown field(s) "nickname"')]);
   });
 });

@@ -5,6 +5,8 @@ const anyText = '[^]*';
 
 const badRequest: RegExp[] = [
   text('Invalid Json Input'),
+  // [BEYOND] where parsing stopped, never what the body holds.
+  /^Invalid Json Input: [a-z ',{}[\]:]+ at line \d+, column \d+$/,
   // The field name is echoed as sent, quotes and all.
   /^Field name '.*' is invalid in JSON input$/s,
   /^Field name '.*' is nested deeper than 64 levels in JSON input$/s,
@@ -43,6 +45,10 @@ const badRequest: RegExp[] = [
   text('Please provide one of userId or (thirdPartyId & thirdPartyUserId)'),
   // Not in the contract (§7.1 proposes a 500): the third-party service names the over-long field instead.
   /^(thirdPartyId|thirdPartyUserId|email|phoneNumber|externalUserId) is too long\. Max length is (28|128|256)\.$/,
+  // [BEYOND] contact rules (README "Emails and phone numbers"), and the rid PUT /recipe/user needs
+  /^email is not a valid email address: (it|its domain) [^\n]+$/,
+  text('phoneNumber must be in international format with a leading + and country code, e.g. +14155552671'),
+  /^Header 'rid: passwordless' is required: (phoneNumber is stored only for passwordless users|the user is a passwordless user)$/,
   // Users
   text("If 'thirdPartyId' is provided, 'thirdPartyUserId' must also be provided, and vice versa"),
   text("'doUnionOfAccountInfo' should be either 'true' or 'false'"),

@@ -52,6 +52,21 @@ const nasty = fc.constantFrom(
   '__proto__', 'constructor', 'public', 'PUBLIC', '+', '+1', '+00000000000000000000', 'bcrypt', 'ARGON2', 'idp_scrypt', 'FIREBASE_SCRYPT',
 );
 
+// Contacts a tired engineer or an attacker sends: phone numbers without +, with words or extensions, and emails
+// with spaces, invisible characters or letters that read as ASCII (the contact rules must refuse them all).
+const contactPieces = [
+  '+', '1', '4', '0', '0044', ' ', '(', ')', '-', '.', 'ext', 'a', 'K', '\u212A', '\uFF41', '\u0130', 'e\u0301', '\u00E9', 'ß', '\u03A3',
+  '\u200B', '\u200D', '\u202E', '\u2066', '\u00AD', '\u00A0', '\uFF20', '\uFB01', '@', '@@', '"', '<', ',', '..', 'example.com', 'x',
+];
+export const contactValue = fc.oneof(
+  fc.constantFrom('14155552673', '0044 20 7183 8751', 'call me', '+1 415 555 2671 ext 5'),
+  fc.constantFrom('bob smith@example.com', 'not-an-email', '\u212Avictim@uni.com'),
+  fc.array(fc.constantFrom(...contactPieces), { minLength: 1, maxLength: 8 }).map((pieces) => pieces.join('')),
+  fc.tuple(fc.constantFrom('+14155552671', 'ada@example.com'), fc.nat(16), fc.constantFrom(...contactPieces)).map(
+    ([valid, at, piece]) => valid.slice(0, at) + piece + valid.slice(at),
+  ),
+);
+
 const hugeString = fc.constantFrom(257, 1000, 70_000, 300_000).chain((length) => fc.constantFrom('a', 'é', '😀', '\u0000').map((unit) => unit.repeat(length)));
 
 const deep = fc.tuple(fc.integer({ min: 1, max: 3000 }), fc.boolean()).map(([depth, asArray]) => {
@@ -71,6 +86,7 @@ export const hostileValue: fc.Arbitrary<unknown> = fc.oneof(
   { arbitrary: fc.string({ maxLength: 40 }), weight: 3 },
   { arbitrary: fc.string({ unit: 'binary', maxLength: 40 }), weight: 3 },
   { arbitrary: nasty, weight: 4 },
+  { arbitrary: contactValue, weight: 3 },
   { arbitrary: hugeString, weight: 1 },
   { arbitrary: deep, weight: 1 },
   { arbitrary: fc.jsonValue({ maxDepth: 3 }), weight: 3 },

@@ -144,7 +144,6 @@ describe('JSON bodies', () => {
   afterAll(() => t.close());
 
   it.each([
-    ['malformed', '{"email": '],
     ['an array', '[1,2]'],
     ['a string', '"text"'],
     ['null', 'null'],

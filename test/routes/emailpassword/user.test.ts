@@ -142,11 +142,13 @@ describe('GET and PUT /recipe/user (email-password)', () => {
       expect((await get({ userId: alice.id })).json.user.emails).toEqual(['a6@example.com']);
     });
 
-    it('answers UNKNOWN_USER_ID_ERROR for unknown and non-email-password users, changing nothing', async () => {
+    it('answers UNKNOWN_USER_ID_ERROR for an unknown user, a 400 naming the rid header for a passwordless one, changing nothing', async () => {
       const before = await snapshot(t.db);
-      for (const recipeUserId of ['nope', 'pl-user']) {
-        expect((await put({ recipeUserId, email: 'z@example.com', password: 'z' })).json).toEqual({ status: 'UNKNOWN_USER_ID_ERROR' });
-      }
+      const unknown = await put({ recipeUserId: 'nope', email: 'z@example.com', password: 'z' });
+      expect(unknown.json).toEqual({ status: 'UNKNOWN_USER_ID_ERROR' });
+      const passwordless = await put({ recipeUserId: 'pl-user', email: 'z@example.com', password: 'z' });
+      const ridRequired = "Header 'rid: passwordless' is required: the user is a passwordless user\n";
+      expect([passwordless.statusCode, passwordless.body]).toEqual([400, ridRequired]);
       expect(await snapshot(t.db)).toEqual(before);
     });
 

@@ -21,6 +21,7 @@ describe('passwordless bad input', () => {
   type Case = [string, 'GET' | 'POST' | 'PUT', string, () => { body?: unknown; query?: Record<string, string>; headers?: Record<string, string> }, string];
   const pl = { rid: 'passwordless' };
   const other = 'AQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQE=';
+  const invalidJson = 'Invalid Json Input';
 
   const cases: Case[] = [
     ['create: nothing', 'POST', '/recipe/signinup/code', () => ({ body: {} }), 'Please provide exactly one of email, phoneNumber or deviceId'],
@@ -35,7 +36,7 @@ describe('passwordless bad input', () => {
     ['create: empty userInputCode', 'POST', '/recipe/signinup/code', () => ({ body: { email: 'a@b.c', userInputCode: '' } }), 'userInputCode cannot be an empty string.'],
     ['create: a phone number as deviceId', 'POST', '/recipe/signinup/code', () => ({ body: { deviceId: '+442071838750' } }), 'Input encoding error in deviceId'],
     ['create: URL-safe deviceId', 'POST', '/recipe/signinup/code', () => ({ body: { deviceId: code.deviceId.replace(/[A-Za-z]/, '-') } }), 'Input encoding error in deviceId'],
-    ['create: not JSON', 'POST', '/recipe/signinup/code', () => ({ body: 'email=a@b.c' }), 'Invalid Json Input'],
+    ['create: not JSON', 'POST', '/recipe/signinup/code', () => ({ body: 'email=a@b.c' }), `${invalidJson}: unexpected character at line 1, column 1`],
     ['create: a JSON array', 'POST', '/recipe/signinup/code', () => ({ body: '[]' }), 'Invalid Json Input'],
     ['create: other tenant', 'POST', '/t1/recipe/signinup/code', () => ({ body: { email: 'a@b.c' } }), 'AppId or tenantId not found => Tenant with the following connectionURIDomain, appId and tenantId combination not found: (, public, t1)'],
     ['create: other tenant, input checked first', 'POST', '/t1/recipe/signinup/code', () => ({ body: {} }), 'Please provide exactly one of email, phoneNumber or deviceId'],

@@ -60,7 +60,7 @@ describe('POST /recipe/signinup/code', () => {
   it.each([
     ['+1 (415) 555-2671', '+14155552671'],
     ['+44-207 183 8751', '+442071838751'],
-    [' 4155552671 ', '4155552671'],
+    [' +1 415 555 2671 ', '+14155552671'],
   ])('normalises the phone number %s to %s', async (given, stored) => {
     await createCode(t.app, { phoneNumber: given });
     expect((await devices()).map((d) => [d.email, d.phone_number])).toEqual([[null, stored]]);

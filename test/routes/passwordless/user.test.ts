@@ -60,9 +60,11 @@ describe('GET and PUT /recipe/user with rid: passwordless', () => {
     // Non-null values are applied before nulls, so swapping the only contact works.
     expect((await update({ recipeUserId: id, email: 'b@example.com', phoneNumber: null })).json).toEqual({ status: 'OK' });
     expect(await contacts(id)).toEqual({ email: 'b@example.com', phone_number: null });
-    // An unparseable phone number is kept as trimmed.
-    expect((await update({ recipeUserId: id, phoneNumber: ' 4155552671 ' })).json).toEqual({ status: 'OK' });
-    expect(await contacts(id)).toEqual({ email: 'b@example.com', phone_number: '4155552671' });
+    // A number that is not international is refused (see test/routes/contacts).
+    const refused = await update({ recipeUserId: id, phoneNumber: ' 4155552671 ' });
+    const phoneRule = 'phoneNumber must be in international format with a leading + and country code, e.g. +14155552671';
+    expect([refused.statusCode, refused.body]).toEqual([400, `${phoneRule}\n`]);
+    expect(await contacts(id)).toEqual({ email: 'b@example.com', phone_number: null });
   });
 
   it('changes nothing when only the id is given, or the values are the same', async () => {

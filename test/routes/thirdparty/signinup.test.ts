@@ -139,7 +139,7 @@ describe('POST /recipe/signinup (third party)', () => {
     ['isVerified a number', { ...valid, email: { id: 'a@example.com', isVerified: 1 } }, "Field name 'isVerified' is invalid in JSON input"],
     ['isVerified null', { ...valid, email: { id: 'a@example.com', isVerified: null } }, "Field name 'isVerified' is invalid in JSON input"],
     ['body an array', [valid], 'Invalid Json Input'],
-    ['body malformed', '{"thirdPartyId":', 'Invalid Json Input'],
+    ['body malformed', '{"thirdPartyId":', 'Invalid Json Input: unexpected end of input at line 1, column 17'],
     ['thirdPartyId too long', { ...valid, thirdPartyId: 'g'.repeat(29) }, 'thirdPartyId is too long. Max length is 28.'],
     ['thirdPartyUserId too long', { ...valid, thirdPartyUserId: 'u'.repeat(257) }, 'thirdPartyUserId is too long. Max length is 256.'],
     ['email too long', { ...valid, email: { id: `${'a'.repeat(245)}@example.com` } }, 'email is too long. Max length is 256.'],

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
-import { badInput, invalidField } from '../../../errors.js';
+import { badInput, coreError, invalidField } from '../../../errors.js';
 import { cdiAtLeast } from '../../../http/cdi-version.js';
 import { defineRoute } from '../../../http/route.js';
 import { GetUserQuery, GetUserResponse, TextError, UpdateUserBody, UpdateUserResponse } from '../schemas.js';
@@ -37,7 +37,10 @@ const user: FastifyPluginAsync = async (app) => {
     method: 'PUT',
     url: '/recipe/user',
     schema: { body: UpdateUserBody, response: { 200: UpdateUserResponse, 400: TextError } },
-    preValidation: async (request) => checkUserIdField(request),
+    preValidation: async (request) => {
+      checkUserIdField(request);
+      checkNotPasswordlessBody(request);
+    },
     parse: ({ body }) => {
       if (body.email === undefined && body.password === undefined) throw badInput('You have to provide either email or password.');
       return body;
@@ -58,6 +61,15 @@ function checkUserIdField(request: FastifyRequest): void {
     return;
   }
   throw invalidField(cdiAtLeast(request.cdiVersion, '4.0') ? 'recipeUserId' : 'userId');
+}
+
+// Without the header a passwordless update would be read as an email-password one and answered "unknown user" or
+// "provide either email or password", which migration scripts log and skip.
+function checkNotPasswordlessBody(request: FastifyRequest): void {
+  const body = request.body as Record<string, unknown> | undefined;
+  if (body === undefined || body === null || typeof body !== 'object') return;
+  // An `email: null` keeps the contract's "Field name 'email' is invalid in JSON input" (§1.7).
+  if (Object.hasOwn(body, 'phoneNumber')) throw coreError('RID_PASSWORDLESS_REQUIRED', 'phoneNumber is stored only for passwordless users');
 }
 
 export default user;
