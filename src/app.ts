@@ -8,12 +8,18 @@ import { resolvePath } from './http/path-resolver.js';
 import { parseQueryString } from './http/query.js';
 import { findUnstorableField, mayHoldUnstorable } from './http/unstorable-text.js';
 import { jsonContentType } from './http/reply.js';
+import { findTooDeepField, maxJsonDepth } from './http/json-depth.js';
 import { invalidJsonError } from './http/json-syntax-error.js';
 import { ridConstraint } from './http/rid-constraint.js';
 import { coreError } from './errors.js';
 import requestPipeline, { resolvedPathKey } from './plugins/request-pipeline.js';
 import errorHandler from './plugins/error-handler.js';
 import { createServices, type Services } from './services.js';
+import { CoreMetrics } from './metrics/metrics.js';
+import { BulkQueueCounts } from './metrics/bulk-queue-counts.js';
+import metricsPlugin from './metrics/plugin.js';
+import openapiPlugin from './openapi/plugin.js';
+import { countQueueRowsByStatus } from './bulk-import/repository.js';
 import coreRoutes from './core/routes/index.js';
 import passwordlessRoutes from './recipes/passwordless/routes/index.js';
 import emailPasswordRoutes from './recipes/emailpassword/routes/index.js';
@@ -74,6 +80,8 @@ export async function buildApp({ config, pool, logger, clock = Date.now }: AppOp
     try {
       const parsed: unknown = JSON.parse(body as string);
       if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) return done(coreError('INVALID_JSON'), undefined);
+      const tooDeep = findTooDeepField(body as string, parsed);
+      if (tooDeep !== undefined) return done(coreError('JSON_TOO_DEEP', tooDeep, maxJsonDepth), undefined);
       const unstorable = mayHoldUnstorable(body as string) ? findUnstorableField(parsed) : undefined;
       if (unstorable !== undefined) return done(coreError('INVALID_FIELD', unstorable), undefined);
       done(null, parsed);
@@ -91,11 +99,23 @@ export async function buildApp({ config, pool, logger, clock = Date.now }: AppOp
     return payload;
   });
 
-  app.decorate('services', createServices({ config, pool, clock, log: app.log }));
+  const bulkQueueCounts = new BulkQueueCounts(() => countQueueRowsByStatus(pool), { maxAgeMs: 5000, timeoutMs: 2000, now: clock });
+  const metrics = new CoreMetrics({
+    pool,
+    hashingQueues: () => app.services.hasher.queueStates(),
+    bulkQueueCounts: () => bulkQueueCounts.read(),
+    lazyPending: () => app.services.lazyMigration.pendingCounts(),
+    lazyBreakers: () => app.services.lazyMigration.breakerStates(),
+  });
+  app.decorate('services', createServices({ config, pool, clock, log: app.log, metrics }));
+  // Waiting verifications are refused (503) as soon as closing starts, so in-flight requests end quickly.
+  app.addHook('preClose', async () => app.services.verificationScheduler.stop());
   app.addHook('onClose', async () => app.services.stop());
 
   await app.register(errorHandler, { config });
   await app.register(requestPipeline, { config });
+  await app.register(openapiPlugin, { config });
+  await app.register(metricsPlugin, { config, metrics });
   await app.register(coreRoutes);
   await app.register(passwordlessRoutes);
   await app.register(emailPasswordRoutes);

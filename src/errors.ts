@@ -8,6 +8,10 @@ const catalog = {
     message: (problem: string, line: number, column: number) => `Invalid Json Input: ${problem} at line ${line}, column ${column}`,
   },
   INVALID_FIELD: { status: 400, message: (field: string) => `Field name '${field}' is invalid in JSON input` },
+  JSON_TOO_DEEP: {
+    status: 400,
+    message: (field: string, limit: number) => `Field name '${field}' is nested deeper than ${limit} levels in JSON input`,
+  },
   MISSING_QUERY_FIELD: { status: 400, message: (field: string) => `Field name '${field}' is missing in GET request` },
   QUERY_FIELD_NOT_INT: { status: 400, message: (field: string) => `Field name '${field}' must be an int in the GET request` },
   /** @deprecated Free text; add a named entry instead. */
@@ -116,15 +120,35 @@ const catalog = {
   },
   INTERNAL: { status: 500, message: () => 'Internal Error' },
   LEGACY_VERIFY_UNAVAILABLE: { status: 503, message: () => 'Legacy password verification is unavailable; try again later' },
+  VERIFICATION_BUSY: {
+    status: 503,
+    message: (retryAfterSeconds: number) => `Password verification is busy, retry after ${retryAfterSeconds} seconds`,
+  },
 } as const;
 
 export type ErrorCode = keyof typeof catalog;
 export const errorCodes = Object.keys(catalog) as ErrorCode[];
 
+// The input field an error is about (the log carries it as `field`, never the value): the first message argument,
+// or the one field the code is always about.
+const firstArgument = (args: unknown[]) => String(args[0]);
+const fieldOf: Partial<Record<ErrorCode, (args: unknown[]) => string>> = {
+  INVALID_FIELD: firstArgument,
+  MISSING_QUERY_FIELD: firstArgument,
+  QUERY_FIELD_NOT_INT: firstArgument,
+  TOO_MANY_ELEMENTS: firstArgument,
+  PASSWORD_HASH_EMPTY: () => 'passwordHash',
+  PASSWORD_HASH_INVALID: () => 'passwordHash',
+  HASHING_ALGORITHM_EMPTY: () => 'hashingAlgorithm',
+  HASHING_ALGORITHM_UNSUPPORTED: () => 'hashingAlgorithm',
+};
+
 type MessageArgs<C extends ErrorCode> = Parameters<(typeof catalog)[C]['message']>;
 
 export class CoreError extends Error {
   readonly statusCode: number;
+  // The input field the error is about, when it is about one (never its value).
+  field?: string;
   /** Sent as Retry-After with a 503. */
   retryAfterSeconds?: number;
   constructor(
@@ -139,17 +163,31 @@ export class CoreError extends Error {
   }
 }
 
+export function coreError<C extends ErrorCode>(code: C, ...args: MessageArgs<C>): CoreError {
+  const message = (catalog[code].message as (...values: unknown[]) => string)(...args);
+  const error = new CoreError(code, message);
+  error.field = fieldOf[code]?.(args);
+  return error;
+}
+
 /** The public text of a catalog entry, for code that reports it inside a result rather than throwing. */
 export function errorMessage<C extends ErrorCode>(code: C, ...args: MessageArgs<C>): string {
   return (catalog[code].message as (...values: unknown[]) => string)(...args);
 }
 
-export function coreError<C extends ErrorCode>(code: C, ...args: MessageArgs<C>): CoreError {
-  return new CoreError(code, errorMessage(code, ...args));
+/** 503 with Retry-After: the password-verification queue is full, its wait ran out, or the core is stopping. */
+export function busyError(retryAfterSeconds: number): CoreError {
+  const error = coreError('VERIFICATION_BUSY', retryAfterSeconds);
+  error.retryAfterSeconds = retryAfterSeconds;
+  return error;
 }
 
 /** @deprecated Free text outside the catalog; use coreError with a named entry. */
-export const badInput = (message: string) => coreError('BAD_INPUT', message);
+export function badInput(message: string, field?: string): CoreError {
+  const error = coreError('BAD_INPUT', message);
+  error.field = field;
+  return error;
+}
 
 /** The old provider of a pending user could not answer; the client is told when to try again. */
 export function legacyUnavailable(retryAfterMs: number): CoreError {

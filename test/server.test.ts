@@ -89,12 +89,26 @@ describe('server process', () => {
   it.each([
     [{ API_KEYS: 'too-short' }, 'identity-core: invalid configuration: One of the API keys is too short. Please use at least 20 characters'],
     [{ PASSWORDLESS_CODE_LIFETIME: '0' }, `identity-core: invalid configuration: 'passwordless_code_lifetime' must be > 0`],
-  ])('refuses to start with an invalid setting %j and says why in one line', async (env, message) => {
-    const child = spawn(process.execPath, ['dist/server.js', '--config=test/fixtures/empty.yaml'], { env: { PATH: process.env.PATH ?? '', ...env } });
+    [
+      { IDP_PASSWORD_HASHING_SIGNER_KEY: 'c2lnbmVy!' },
+      `identity-core: invalid configuration: 'idp_password_hashing_signer_key' is not valid base64: character 9 of 9 is not in the base64 alphabet`,
+    ],
+    [
+      { ALLOW_EMBEDDED_DATABASE: 'false' },
+      'identity-core: invalid configuration: no database configured: set DATABASE_URL (or postgresql_connection_uri or postgresql_host); ' +
+        "the embedded PostgreSQL is off ('allow_embedded_database' is false)",
+    ],
+  ])('refuses to start with an invalid setting %j, says why in one line, and starts no database', async (env, message) => {
+    const dataDir = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'identity-core-refused-')), 'data');
+    const child = spawn(process.execPath, ['dist/server.js', '--config=test/fixtures/empty.yaml'], {
+      env: { PATH: process.env.PATH ?? '', EMBEDDED_DATA_DIR: dataDir, ...env },
+    });
     let stderr = '';
     child.stderr.on('data', (chunk) => (stderr += chunk));
     const code = await new Promise((resolve) => child.on('exit', resolve));
     expect([code, stderr]).toEqual([1, `${message}\n`]);
+    expect(fs.existsSync(dataDir)).toBe(false);
+    fs.rmSync(path.dirname(dataDir), { recursive: true, force: true });
   });
 
   it('runs on an embedded PostgreSQL whose data survives a restart', async () => {

@@ -17,6 +17,8 @@ export interface BatchDependencies {
   clock: () => number;
   log: FastifyBaseLogger;
   batchSize: number;
+  // Told once a batch has committed: how many of its rows were imported and how many failed.
+  onFinished?: (imported: number, failed: number) => void;
 }
 
 const internalFailure = 'Internal error while importing this user';
@@ -25,10 +27,10 @@ const internalFailure = 'Internal error while importing this user';
 // crash at any point rolls back both the users and the queue changes, so every row is imported exactly once.
 // Returns how many rows were claimed (0 = nothing left that this process may take).
 export async function processBatch(deps: BatchDependencies): Promise<number> {
-  return withTransaction(deps.pool, async (client) => {
+  const finished = await withTransaction(deps.pool, async (client) => {
     await useKeyDrivenPlans(client);
     const rows = await claimQueueRows(client, deps.batchSize);
-    if (rows.length === 0) return 0;
+    if (rows.length === 0) return { claimed: 0, imported: 0, failed: 0 };
     const now = deps.clock();
     const roles = new Set(await findExistingRoles(client, rolesNamedIn(rows.map((row) => row.raw_data))));
     const failed: { id: string; message: string }[] = [];
@@ -47,8 +49,10 @@ export async function processBatch(deps: BatchDependencies): Promise<number> {
       else failed.push({ id: valid[index].rowId, message: outcome.message });
     });
     await finishQueueRows(client, imported, failed, now);
-    return rows.length;
+    return { claimed: rows.length, imported: imported.length, failed: failed.length };
   });
+  if (finished.claimed > 0) deps.onFinished?.(finished.imported, finished.failed);
+  return finished.claimed;
 }
 
 // Stored rows were valid when queued, but roles may have been deleted since, or the signer key unset.

@@ -10,6 +10,7 @@ import type { JsonObject } from './fields.js';
 import { explainImportError, importUsers } from './import-users.js';
 import type { ImportOutcome } from './types.js';
 import { processBatch } from './process-batch.js';
+import { hashPlainTextPasswords } from './hash-plain-passwords.js';
 import { importNow } from './import-now.js';
 import { decodeQueueCursor, encodeQueueCursor, toQueueEntry } from './queue-listing.js';
 import { BulkImportWorker } from './worker.js';
@@ -34,7 +35,10 @@ export class BulkImportService {
   constructor(private readonly deps: ServiceDependencies) {
     const { config, pool, clock, log } = deps;
     this.hasher = deps.hasher;
-    const batch = { pool, hasher: this.hasher, clock, log, batchSize: config.bulk_migration_batch_size };
+    const batch = {
+      pool, hasher: this.hasher, clock, log, batchSize: config.bulk_migration_batch_size,
+      onFinished: (imported: number, failed: number) => deps.metrics?.bulkBatchFinished(imported, failed),
+    };
     this.statistics = new StatisticsRefresher(pool, log);
     // Leave at least one connection of the pool to the other routes.
     this.parallelism = Math.max(1, Math.min(config.bulk_migration_parallelism, config.postgresql_connection_pool_size - 1));
@@ -61,6 +65,8 @@ export class BulkImportService {
       return { status: 'OK' };
     }
     throwIfInvalid(batch.errors);
+    // Before either path: a user that fails is stored as a FAILED queue row, which must not hold a password.
+    await hashPlainTextPasswords(batch.users, this.hasher, this.deps.config.password_hashing_alg);
     if (options.importNow) {
       const answer = batch.users.map(toEnqueuedUser);
       await importNow({ pool: this.deps.pool, hasher: this.hasher, log: this.deps.log, parallelism: this.parallelism }, batch.users, now);

@@ -4,6 +4,7 @@ import { Value } from '@sinclair/typebox/value';
 import { configKeys, type ConfigKey } from './keys.js';
 import { LazyConfigError, parseLazyMigrationConfig, type LazyMigrationConfig } from '../lazy-migration/config.js';
 import { ConfigError, type Config, type LogLevel } from './config.js';
+import { describeBase64Problem } from './base64-setting.js';
 import { compareCdiVersions, isSupportedCdiVersion, newestCdiVersion, parseCdiVersion } from '../http/cdi-version.js';
 
 type RawValues = Record<string, unknown>;
@@ -13,13 +14,15 @@ export interface ConfigSources {
   env?: Record<string, string | undefined>;
   // Settings given in code (tests); they sit between the environment and the command line.
   overrides?: RawValues;
+  // Told about settings that were accepted after a correction (the logger does not exist yet while loading).
+  onWarning?: (message: string) => void;
 }
 
-export function loadConfig({ argv = [], env = {}, overrides = {} }: ConfigSources = {}): Readonly<Config> {
+export function loadConfig({ argv = [], env = {}, overrides = {}, onWarning = () => {} }: ConfigSources = {}): Readonly<Config> {
   const flags = parseFlags(argv);
   const values: RawValues = {};
   for (const key of configKeys) if (key.default !== undefined) values[key.name] = key.default;
-  Object.assign(values, readYamlFile(flags.config), readEnvironment(env), overrides);
+  Object.assign(values, readYamlFile(flags.config, onWarning), readEnvironment(env, onWarning), overrides);
   if (flags.port !== undefined) values.port = flags.port;
   if (flags.host !== undefined) values.host = flags.host;
   return Object.freeze(validate(values, env));
@@ -34,7 +37,7 @@ function parseFlags(argv: string[]): { config?: string; port?: string; host?: st
   return flags;
 }
 
-function readYamlFile(explicitPath: string | undefined): RawValues {
+function readYamlFile(explicitPath: string | undefined, onWarning: (message: string) => void): RawValues {
   const path = explicitPath ?? 'config.yaml';
   if (!fs.existsSync(path)) {
     if (explicitPath !== undefined) throw new ConfigError(`config file '${path}' does not exist`);
@@ -49,26 +52,50 @@ function readYamlFile(explicitPath: string | undefined): RawValues {
   if (document === null || document === undefined) return {};
   if (typeof document !== 'object' || Array.isArray(document)) throw new ConfigError(`config file '${path}' must be a mapping of keys to values`);
   const values: RawValues = {};
-  for (const [name, value] of Object.entries(document as RawValues)) {
+  const givenAs: Record<string, string> = {};
+  for (const [name, given] of Object.entries(document as RawValues)) {
     const key = findKey(name);
     if (!key) throw new ConfigError(`'${name}' in ${path} is not a known config key`);
-    if (value === null) continue;
-    // The primary name wins over its alias when both are given.
-    if (name !== key.name && key.name in document) continue;
+    if (given === null) continue;
+    const value = trimmed(given, `'${name}' in ${path}`, onWarning);
+    const earlier = givenAs[key.name];
+    if (earlier !== undefined && !sameValue(values[key.name], value)) {
+      throw new ConfigError(`'${earlier}' and '${name}' in ${path} name the same setting with different values: keep one of them`);
+    }
+    givenAs[key.name] = name;
     values[key.name] = value;
   }
   return values;
+}
+
+// A value pasted with a trailing newline or space (a copied signer key) is meant without it.
+function trimmed(value: unknown, where: string, onWarning: (message: string) => void): unknown {
+  if (typeof value !== 'string' || value.trim() === value) return value;
+  onWarning(`${where} had surrounding whitespace, which was removed`);
+  return value.trim();
+}
+
+function sameValue(a: unknown, b: unknown): boolean {
+  return typeof a === typeof b && String(a) === String(b);
 }
 
 function findKey(name: string): ConfigKey | undefined {
   return configKeys.find((key) => key.name === name || key.aliases?.includes(name));
 }
 
-function readEnvironment(env: Record<string, string | undefined>): RawValues {
+function readEnvironment(env: Record<string, string | undefined>, onWarning: (message: string) => void): RawValues {
   const values: RawValues = {};
   for (const key of configKeys) {
-    const name = key.env.find((envName) => env[envName] !== undefined && env[envName] !== '');
-    if (name !== undefined) values[key.name] = unquote(env[name]!);
+    const given = key.env.filter((envName) => env[envName] !== undefined && env[envName] !== '');
+    if (given.length === 0) continue;
+    const [name, ...others] = given;
+    const value = trimmed(unquote(env[name]!), name, onWarning) as string;
+    for (const other of others) {
+      if (unquote(env[other]!).trim() !== value) {
+        throw new ConfigError(`${name} and ${other} name the same setting ('${key.name}') with different values: keep one of them`);
+      }
+    }
+    values[key.name] = value;
   }
   return values;
 }
@@ -113,6 +140,15 @@ function validate(raw: RawValues, env: Record<string, string | undefined>): Conf
       throw new ConfigError(`'argon2_hashing_pool_size' must be <= 'max_server_pool_size'`);
     }
   }
+  if (!get<boolean>('allow_embedded_database') && get('postgresql_connection_uri') === undefined && get('postgresql_host') === undefined) {
+    throw new ConfigError(
+      'no database configured: set DATABASE_URL (or postgresql_connection_uri or postgresql_host); ' +
+        "the embedded PostgreSQL is off ('allow_embedded_database' is false)",
+    );
+  }
+  const signerKey = get<string | undefined>('idp_password_hashing_signer_key');
+  const signerKeyProblem = signerKey ? describeBase64Problem(signerKey) : undefined;
+  if (signerKeyProblem) throw new ConfigError(`'idp_password_hashing_signer_key' is not valid base64: ${signerKeyProblem}`);
   const logLevel = get<string>('log_level').toUpperCase();
   if (!['DEBUG', 'INFO', 'WARN', 'ERROR', 'NONE'].includes(logLevel)) {
     throw new ConfigError(`'log_level' must be one of 'DEBUG', 'INFO', 'WARN', 'ERROR' or 'NONE'`);

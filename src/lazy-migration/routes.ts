@@ -91,7 +91,7 @@ const lazyMigrationRoutes: FastifyPluginAsync = async (app) => {
   defineRoute(app, {
     method: 'POST',
     url: '/lazy-migration/verify',
-    schema: { body: CanaryBody, response: { 200: CanaryResponse, 400: Type.String() } },
+    schema: { body: CanaryBody, response: { 200: CanaryResponse, 400: Type.String(), 503: Type.String() } },
     scope: 'app',
     handle: async ({ body: { source, login, password } }) => {
       if (!app.services.config.lazy_migration.allowCanary) throw coreError('NOT_FOUND');

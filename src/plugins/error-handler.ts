@@ -33,7 +33,22 @@ function toCoreError(error: FastifyError, bodyLimit: number): CoreError | undefi
   return undefined;
 }
 
+// Every refused request says why in the log: the catalog code, the field, and the contract's text. The text names
+// fields, not their values; a JSON body (bulk import) can quote emails, so only its size is logged.
+function logRefusal(request: FastifyRequest, error: CoreError): void {
+  const why = {
+    code: error.code,
+    ...(error.field !== undefined && { field: error.field }),
+    ...(error.jsonBody ? { jsonBodyBytes: error.publicMessage.length } : { reason: error.publicMessage }),
+    statusCode: error.statusCode,
+    method: request.method,
+    route: request.routeOptions.url,
+  };
+  request.log.info(why, 'request refused');
+}
+
 export function sendError(reply: FastifyReply, error: CoreError): void {
+  if (error.statusCode < 500) logRefusal(reply.request, error);
   if (error.retryAfterSeconds !== undefined) void reply.header('retry-after', String(error.retryAfterSeconds));
   if (error.jsonBody) {
     void reply.code(error.statusCode).type(jsonContentType).send(JSON.stringify(error.jsonBody));
@@ -42,12 +57,22 @@ export function sendError(reply: FastifyReply, error: CoreError): void {
   void reply.code(error.statusCode).type(textContentType).send(`${error.publicMessage}\n`);
 }
 
+// A known 5xx without a cause is a configuration answer (the signer key is not set) or a refusal under load (503):
+// one line that says so, no stack, since it repeats on every request until the operator acts or the load falls.
+function logServerError(request: FastifyRequest, error: CoreError): void {
+  const where = { code: error.code, method: request.method, route: request.routeOptions.url };
+  if (error.cause !== undefined || error.code === 'INTERNAL') {
+    request.log.error({ ...where, err: describeError(error.cause ?? error) }, error.code);
+  } else if (error.statusCode === 503) request.log.warn(where, error.publicMessage);
+  else request.log.error(where, error.publicMessage);
+}
+
 export default fp(
   async (app, { config }: { config: Config }) => {
     app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
       const known = toCoreError(error, request.routeOptions.bodyLimit ?? config.body_limit_bytes);
       if (known) {
-        if (known.statusCode >= 500) request.log.error({ err: describeError(known.cause ?? known) }, known.code);
+        if (known.statusCode >= 500) logServerError(request, known);
         return sendError(reply, known);
       }
       // Method and route only: never the query string or the body, which can carry secrets.

@@ -35,7 +35,7 @@ const EXEMPTIONS: Readonly<Record<string, PathExemption>> = {
 
 const NONE: PathExemption = { apiKey: false, cdiVersionMembership: false, publicTenantOnly: false };
 
-function exemptionFor(routePath: string | undefined): PathExemption {
+export function exemptionFor(routePath: string | undefined): PathExemption {
   return (routePath !== undefined && EXEMPTIONS[routePath]) || NONE;
 }
 

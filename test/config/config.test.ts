@@ -33,12 +33,17 @@ describe('config precedence', () => {
     expect([flagged.port, flagged.host]).toEqual([6000, 'flag-host']);
   });
 
-  it('reads env aliases, unwraps quoted values and prefers the primary signer-key name', () => {
+  it('reads env aliases and unwraps quoted values', () => {
     expect(load({ env: { DATABASE_URL: 'postgresql://a/b' } }).postgresql_connection_uri).toBe('postgresql://a/b');
-    expect(load({ env: { FIREBASE_PASSWORD_HASHING_SIGNER_KEY: '"a\\nb"' } }).idp_password_hashing_signer_key).toBe('a\nb');
-    const both = load({ yaml: 'firebase_password_hashing_signer_key: old\nidp_password_hashing_signer_key: new\n' });
-    expect(both.idp_password_hashing_signer_key).toBe('new');
-    expect(load({ yaml: 'firebase_password_hashing_signer_key: old\n' }).idp_password_hashing_signer_key).toBe('old');
+    expect(load({ env: { FIREBASE_PASSWORD_HASHING_SIGNER_KEY: '"c2lnbmVy\\n"' } }).idp_password_hashing_signer_key).toBe('c2lnbmVy');
+    expect(load({ yaml: 'firebase_password_hashing_signer_key: b2xk\n' }).idp_password_hashing_signer_key).toBe('b2xk');
+  });
+
+  it('accepts a setting given under its name and its alias when both say the same', () => {
+    const yaml = 'firebase_password_hashing_signer_key: c2FtZQ==\nidp_password_hashing_signer_key: c2FtZQ==\n';
+    expect(load({ yaml }).idp_password_hashing_signer_key).toBe('c2FtZQ==');
+    const env = { IDP_PASSWORD_HASHING_SIGNER_KEY: 'c2FtZQ==', FIREBASE_PASSWORD_HASHING_SIGNER_KEY: 'c2FtZQ==\n' };
+    expect(load({ env }).idp_password_hashing_signer_key).toBe('c2FtZQ==');
   });
 
   it('normalises base_path and api_keys', () => {
@@ -46,6 +51,36 @@ describe('config precedence', () => {
     expect(load({ env: { API_KEYS: ' aaaaaaaaaaaaaaaaaaaa , bbbbbbbbbbbbbbbbbbbb-=' } }).api_keys).toEqual(['aaaaaaaaaaaaaaaaaaaa', 'bbbbbbbbbbbbbbbbbbbb-=']);
   });
 });
+
+describe('config values with surrounding whitespace', () => {
+  const loadWarned = (options: { yaml?: string; env?: Record<string, string> }) => {
+    const warnings: string[] = [];
+    const file = yamlFile(options.yaml ?? '');
+    const config = loadConfig({ argv: [`--config=${file}`], env: options.env ?? {}, onWarning: (message) => warnings.push(message) });
+    return { config, warnings, file };
+  };
+
+  it('trims a signer key pasted with its newline and warns without quoting it', () => {
+    const { config, warnings } = loadWarned({ env: { IDP_PASSWORD_HASHING_SIGNER_KEY: 'c2lnbmVyLWtleQ==\n' } });
+    expect(config.idp_password_hashing_signer_key).toBe('c2lnbmVyLWtleQ==');
+    expect(warnings).toEqual(['IDP_PASSWORD_HASHING_SIGNER_KEY had surrounding whitespace, which was removed']);
+  });
+
+  it('trims values of the config file and names the key and the file', () => {
+    const { config, warnings, file } = loadWarned({ yaml: 'firebase_password_hashing_signer_key: "c2lnbmVy \\n"\nhost: " 0.0.0.0"\n' });
+    expect([config.idp_password_hashing_signer_key, config.host]).toEqual(['c2lnbmVy', '0.0.0.0']);
+    expect(warnings).toEqual([
+      `'firebase_password_hashing_signer_key' in ${file} had surrounding whitespace, which was removed`,
+      `'host' in ${file} had surrounding whitespace, which was removed`,
+    ]);
+  });
+
+  it('says nothing when no value needed trimming', () => {
+    expect(loadWarned({ env: { IDP_PASSWORD_HASHING_SIGNER_KEY: 'c2lnbmVy', PORT: '4000' } }).warnings).toEqual([]);
+  });
+});
+
+const notBase64 = `'idp_password_hashing_signer_key' is not valid base64`;
 
 describe('config errors name the key and the problem', () => {
   it.each([
@@ -66,6 +101,29 @@ describe('config errors name the key and the problem', () => {
     [{ env: { IP_DENY_REGEX: '(' } }, `'ip_deny_regex' is not a valid regular expression`],
     [{ env: { POSTGRESQL_CONNECTION_POOL_SIZE: '0' } }, `'postgresql_connection_pool_size' must be >= 1`],
     [{ yaml: 'no_such_key: 1\n' }, `'no_such_key' in`],
+    [
+      { env: { IDP_PASSWORD_HASHING_SIGNER_KEY: 'bmV3', FIREBASE_PASSWORD_HASHING_SIGNER_KEY: 'b2xk' } },
+      `IDP_PASSWORD_HASHING_SIGNER_KEY and FIREBASE_PASSWORD_HASHING_SIGNER_KEY name the same setting ('idp_password_hashing_signer_key') with different values: keep one of them`,
+    ],
+    [{ env: { PORT: '4000', SUPERTOKENS_PORT: '4001' } }, `PORT and SUPERTOKENS_PORT name the same setting ('port') with different values`],
+    [
+      { yaml: 'firebase_password_hashing_signer_key: b2xk\nidp_password_hashing_signer_key: bmV3\n' },
+      `'firebase_password_hashing_signer_key' and 'idp_password_hashing_signer_key' in `,
+    ],
+    [
+      { yaml: 'idp_password_hashing_pool_size: 2\nfirebase_password_hashing_pool_size: 3\n' },
+      `'idp_password_hashing_pool_size' and 'firebase_password_hashing_pool_size' in `,
+    ],
+    [{ env: { IDP_PASSWORD_HASHING_SIGNER_KEY: 'c2ln!bmVy' } }, `${notBase64}: character 5 of 9 is not in the base64 alphabet`],
+    [{ env: { IDP_PASSWORD_HASHING_SIGNER_KEY: 'c2lu Z2xl' } }, `${notBase64}: character 5 of 9 is not in the base64 alphabet`],
+    [{ env: { IDP_PASSWORD_HASHING_SIGNER_KEY: 'c2lnb' } }, `${notBase64}: its length (5 characters without padding) cannot be base64`],
+    [{ env: { IDP_PASSWORD_HASHING_SIGNER_KEY: 'c2l=nbmVy' } }, `${notBase64}: the padding is wrong`],
+    [{ env: { IDP_PASSWORD_HASHING_SIGNER_KEY: 'ab+c-d==' } }, `${notBase64}: it mixes the standard (+ /) and URL-safe (- _) alphabets`],
+    [
+      { env: { ALLOW_EMBEDDED_DATABASE: 'false' } },
+      'no database configured: set DATABASE_URL (or postgresql_connection_uri or postgresql_host); ' +
+        "the embedded PostgreSQL is off ('allow_embedded_database' is false)",
+    ],
     [{ yaml: 'port: [1\n' }, 'is not valid YAML'],
   ])('%j', (options, message) => {
     expect(() => load(options)).toThrow(message);
@@ -76,20 +134,25 @@ describe('config errors name the key and the problem', () => {
   });
 });
 
+// The operator edits config.yaml (the README says so), so these tests read what it documents, not what it sets:
+// a line the operator uncommented still counts as the key's line, and only the commented defaults are loaded.
 describe('config.yaml', () => {
-  const text = fs.readFileSync('config.yaml', 'utf8');
+  const lines = fs.readFileSync('config.yaml', 'utf8').split('\n');
+  const documentedLine = (name: string) => lines.findIndex((line) => line.startsWith(`# ${name}:`) || line.startsWith(`${name}:`));
 
-  it('lists every key, commented out, with its env name and default', () => {
+  it('lists every key with its env name, and its default when the key is commented out', () => {
     for (const key of configKeys) {
-      const line = text.split('\n').find((candidate) => candidate.startsWith(`# ${key.name}:`));
-      expect(line, key.name).toBeDefined();
-      if (key.default !== undefined && !key.defaultText) expect(line).toBe(`# ${key.name}: ${JSON.stringify(key.default)}`);
-      const description = text.split('\n')[text.split('\n').indexOf(line!) - 1];
-      for (const env of key.env) expect(description, key.name).toContain(env);
+      const index = documentedLine(key.name);
+      expect(index, key.name).toBeGreaterThan(0);
+      const line = lines[index];
+      const documentsDefault = line.startsWith('#') && key.default !== undefined && !key.defaultText;
+      if (documentsDefault) expect(line).toBe(`# ${key.name}: ${JSON.stringify(key.default)}`);
+      for (const env of key.env) expect(lines[index - 1], key.name).toContain(env);
     }
   });
 
-  it('loads as the defaults when used as it is', () => {
-    expect(loadConfig({ argv: ['--config=config.yaml'] })).toEqual(loadConfig({ argv: [`--config=${yamlFile('')}`] }));
+  it('documents defaults that load as the defaults', () => {
+    const commentedSettings = lines.filter((line) => /^# [a-z0-9_]+:/.test(line)).map((line) => line.slice(2).replace(/ +# .*$/, ''));
+    expect(load({ yaml: commentedSettings.join('\n') })).toEqual(load());
   });
 });

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { defineRoute } from '../../http/route.js';
-import { AddUsersBody, AddUsersQuery, AddUsersResponse } from '../schemas.js';
+import { AddUsersBody, AddUsersErrors, AddUsersQuery, AddUsersResponse } from '../schemas.js';
 import { assertBatchSize } from '../enqueue.js';
 import { parseDryRun, parseImportNow } from '../queue-query.js';
 import type { JsonObject } from '../fields.js';
@@ -11,7 +11,7 @@ const addUsers: FastifyPluginAsync = async (app) => {
     url: '/bulk-import/users',
     // 10,000 users with hashes are several megabytes, past the default body limit.
     bodyLimit: app.services.config.bulk_import_body_limit_bytes,
-    schema: { body: AddUsersBody, querystring: AddUsersQuery, response: { 200: AddUsersResponse } },
+    schema: { body: AddUsersBody, querystring: AddUsersQuery, response: { 200: AddUsersResponse, 400: AddUsersErrors } },
     // The reference answers an empty or oversized batch before it checks the app and tenant.
     parse: ({ query, body }) => {
       const dryRun = parseDryRun(query.dryRun);

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { defineRoute } from '../../http/route.js';
-import { ImportUserBody, ImportUserResponse, type WireUser } from '../schemas.js';
+import { ImportUserBody, ImportUserErrors, ImportUserResponse, type WireUser } from '../schemas.js';
 import { toUserObject } from '../../users/user-object.js';
 import type { JsonObject } from '../fields.js';
 
@@ -9,7 +9,7 @@ const importUser: FastifyPluginAsync = async (app) => {
   defineRoute(app, {
     method: 'POST',
     url: '/bulk-import/import',
-    schema: { body: ImportUserBody, response: { 200: ImportUserResponse } },
+    schema: { body: ImportUserBody, response: { 200: ImportUserResponse, 400: ImportUserErrors } },
     scope: 'app',
     handle: async ({ body, cdiVersion }) => {
       const result = await app.services.bulkImport.importUser(body as JsonObject);

@@ -1,0 +1,2 @@
+export function staleReason(root: string): string | undefined;
+export function buildIfStale(root: string): void;
