@@ -5,6 +5,7 @@ import { isContractError } from './hostile/support/contract-messages.js';
 // Arguments for the entries whose message takes some, as the core passes them.
 const sampleArgs: Partial<Record<ErrorCode, unknown[]>> = {
   INVALID_FIELD: ['email'],
+  JSON_TOO_DEEP: ['userMetadata', 64],
   MISSING_QUERY_FIELD: ['userId'],
   QUERY_FIELD_NOT_INT: ['limit'],
   CDI_VERSION_NOT_SUPPORTED: ['2.6'],
