@@ -90,7 +90,7 @@ describe('POST /bulk-import/users?importNow=true', () => {
       error_message: 'E003: A user with email plain@example.com already exists in emailpassword loginMethod.',
     }]);
     expect(JSON.stringify(rows)).not.toContain('secret');
-  });
+  }, 30_000);
 
   it('refuses a batch with an invalid user like the queue does, and writes nothing', async () => {
     const before = await snapshot(t.db);
