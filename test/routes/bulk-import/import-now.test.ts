@@ -84,6 +84,8 @@ describe('POST /bulk-import/users?importNow=true', () => {
         id: reply.json.users[1].loginMethods[0].userId,
         loginMethods: [{
           recipeId: 'emailpassword', email: 'plain@example.com', superTokensUserId: reply.json.users[1].loginMethods[0].userId,
+          // Hashed when validated, as for queued users.
+          passwordHash: expect.stringMatching(/^\$2b\$04\$/), hashingAlgorithm: 'BCRYPT',
           tenantIds: ['public'], isVerified: false, isPrimary: false, timeJoinedInMSSinceEpoch: t.clock.nowMs,
         }],
       },
