@@ -8,6 +8,7 @@ import { resolvePath } from './http/path-resolver.js';
 import { parseQueryString } from './http/query.js';
 import { findUnstorableField, mayHoldUnstorable } from './http/unstorable-text.js';
 import { jsonContentType } from './http/reply.js';
+import { findTooDeepField, maxJsonDepth } from './http/json-depth.js';
 import { invalidJsonError } from './http/json-syntax-error.js';
 import { ridConstraint } from './http/rid-constraint.js';
 import { coreError } from './errors.js';
@@ -79,6 +80,8 @@ export async function buildApp({ config, pool, logger, clock = Date.now }: AppOp
     try {
       const parsed: unknown = JSON.parse(body as string);
       if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) return done(coreError('INVALID_JSON'), undefined);
+      const tooDeep = findTooDeepField(body as string, parsed);
+      if (tooDeep !== undefined) return done(coreError('JSON_TOO_DEEP', tooDeep, maxJsonDepth), undefined);
       const unstorable = mayHoldUnstorable(body as string) ? findUnstorableField(parsed) : undefined;
       if (unstorable !== undefined) return done(coreError('INVALID_FIELD', unstorable), undefined);
       done(null, parsed);
@@ -103,6 +106,8 @@ export async function buildApp({ config, pool, logger, clock = Date.now }: AppOp
     bulkQueueCounts: () => bulkQueueCounts.read(),
   });
   app.decorate('services', createServices({ config, pool, clock, log: app.log, metrics }));
+  // Waiting verifications are refused (503) as soon as closing starts, so in-flight requests end quickly.
+  app.addHook('preClose', async () => app.services.verificationScheduler.stop());
   app.addHook('onClose', async () => app.services.stop());
 
   await app.register(errorHandler, { config });

@@ -8,6 +8,10 @@ const catalog = {
     message: (problem: string, line: number, column: number) => `Invalid Json Input: ${problem} at line ${line}, column ${column}`,
   },
   INVALID_FIELD: { status: 400, message: (field: string) => `Field name '${field}' is invalid in JSON input` },
+  JSON_TOO_DEEP: {
+    status: 400,
+    message: (field: string, limit: number) => `Field name '${field}' is nested deeper than ${limit} levels in JSON input`,
+  },
   MISSING_QUERY_FIELD: { status: 400, message: (field: string) => `Field name '${field}' is missing in GET request` },
   QUERY_FIELD_NOT_INT: { status: 400, message: (field: string) => `Field name '${field}' must be an int in the GET request` },
   TOO_MANY_ELEMENTS: {
@@ -56,6 +60,10 @@ const catalog = {
   },
   INTERNAL: { status: 500, message: () => 'Internal Error' },
   LEGACY_VERIFY_UNAVAILABLE: { status: 503, message: () => 'Legacy password verification is unavailable; try again later' },
+  VERIFICATION_BUSY: {
+    status: 503,
+    message: (retryAfterSeconds: number) => `Password verification is busy, retry after ${retryAfterSeconds} seconds`,
+  },
 } as const;
 
 export type ErrorCode = keyof typeof catalog;
@@ -105,6 +113,13 @@ export function coreError<C extends ErrorCode>(code: C, ...args: MessageArgs<C>)
 /** The public text of a catalog entry, for code that reports it inside a result rather than throwing. */
 export function errorMessage<C extends ErrorCode>(code: C, ...args: MessageArgs<C>): string {
   return (catalog[code].message as (...values: unknown[]) => string)(...args);
+}
+
+/** 503 with Retry-After: the password-verification queue is full, its wait ran out, or the core is stopping. */
+export function busyError(retryAfterSeconds: number): CoreError {
+  const error = coreError('VERIFICATION_BUSY', retryAfterSeconds);
+  error.retryAfterSeconds = retryAfterSeconds;
+  return error;
 }
 
 export function badInput(message: string, field?: string): CoreError {

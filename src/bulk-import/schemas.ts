@@ -37,8 +37,9 @@ export const ListUsersQuery = Type.Object({
 });
 export type ListUsersQuery = Static<typeof ListUsersQuery>;
 
-// The stored user JSON (contract §10.4): what was given, normalised, with the generated ids. plainTextPassword is
-// echoed as the reference does (an admin API); the logger redacts it.
+// The stored user JSON (contract §10.4): what was given, normalised, with the generated ids. [DEVIATION] Password
+// hashes and plain-text passwords (which rows queued before they were hashed at enqueue may still hold) are secrets
+// and never listed: the serializer drops every field this schema does not name.
 const StoredLoginMethod = Type.Object({
   tenantIds: Type.Array(Type.String()),
   isVerified: Type.Boolean(),
@@ -47,9 +48,7 @@ const StoredLoginMethod = Type.Object({
   recipeId: Type.String(),
   superTokensUserId: Type.String(),
   email: Type.Optional(Type.String()),
-  passwordHash: Type.Optional(Type.String()),
   hashingAlgorithm: Type.Optional(Type.String()),
-  plainTextPassword: Type.Optional(Type.String()),
   thirdPartyId: Type.Optional(Type.String()),
   thirdPartyUserId: Type.Optional(Type.String()),
   phoneNumber: Type.Optional(Type.String()),

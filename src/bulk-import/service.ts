@@ -10,6 +10,7 @@ import type { JsonObject } from './fields.js';
 import { explainImportError, importUsers } from './import-users.js';
 import type { ImportOutcome } from './types.js';
 import { processBatch } from './process-batch.js';
+import { hashPlainTextPasswords } from './hash-plain-passwords.js';
 import { importNow } from './import-now.js';
 import { decodeQueueCursor, encodeQueueCursor, toQueueEntry } from './queue-listing.js';
 import { BulkImportWorker } from './worker.js';
@@ -64,6 +65,8 @@ export class BulkImportService {
       return { status: 'OK' };
     }
     throwIfInvalid(batch.errors);
+    // Before either path: a user that fails is stored as a FAILED queue row, which must not hold a password.
+    await hashPlainTextPasswords(batch.users, this.hasher, this.deps.config.password_hashing_alg);
     if (options.importNow) {
       const answer = batch.users.map(toEnqueuedUser);
       await importNow({ pool: this.deps.pool, hasher: this.hasher, log: this.deps.log, parallelism: this.parallelism }, batch.users, now);

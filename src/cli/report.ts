@@ -53,6 +53,7 @@ export function buildReport(results: Results, context: ReportContext) {
     startedAt: context.startedAt.toISOString(),
     finishedAt: context.finishedAt.toISOString(),
     totals,
+    ...(results.weakHashes > 0 && { weakHashes: results.weakHashes }),
     notImported: [...results.notImported].sort((a, b) => a.record - b.record),
     collisions: results.collisions,
     notCarried: results.notCarried,
@@ -100,6 +101,10 @@ export function formatSummary(report: Report, reportPath: string | undefined): s
   const totals = Object.entries(report.totals) as [string, number][];
   const width = Math.max(...totals.map(([name]) => TOTAL_LABELS[name].length));
   for (const [name, value] of totals) lines.push(`  ${TOTAL_LABELS[name].padEnd(width)}  ${value}`);
+  if (report.weakHashes !== undefined) {
+    lines.push('', `${report.weakHashes} users have a password hash in a weak format (plain or salted digest, HMAC, md5-crypt, phpass):`,
+      '  turn on password_rehash_on_signin in the core so each moves to the configured algorithm at its next sign-in.');
+  }
 
   if (report.notImported.length > 0) {
     lines.push('', report.dryRun ? 'Would not be imported:' : 'Not imported:');

@@ -1,4 +1,5 @@
 import { summariseMethod, type MethodSummary, type SourceRecord } from './bulk-user.js';
+import { isWeakHash } from '../hashing/formats.js';
 
 /**
  * Why a user did not (or, in a dry run, would not) end up in the core. `source`, `duplicate` and `validation`
@@ -55,6 +56,8 @@ export class Results {
   stillQueued = 0;
   /** Dry run only. */
   wouldImport = 0;
+  /** Users of the export whose password hash is in a format that is fast to guess. */
+  weakHashes = 0;
   readonly notImported: NotImported[] = [];
   readonly collisions: Collision[] = [];
   readonly notCarried: NotCarried[] = [];
@@ -76,6 +79,7 @@ export class Results {
       return;
     }
     if (!record.user) return;
+    if (record.user.loginMethods.some((method) => method.passwordHash !== undefined && isWeakHash(method.passwordHash))) this.weakHashes++;
     if (record.collisions.length > 0) {
       const imported = summariseMethod(record.user.loginMethods[0]);
       this.collisions.push({ user: record.key, record: record.index + 1, imported, notImported: record.collisions });

@@ -14,6 +14,7 @@ export interface Config {
   body_limit_bytes: number;
   bulk_import_body_limit_bytes: number;
   request_timeout_ms: number;
+  shutdown_grace_ms: number;
   max_cdi_version: CdiVersion;
   min_cdi_version: CdiVersion | undefined;
   metrics_port: number | undefined;
@@ -51,6 +52,11 @@ export interface Config {
   imported_hash_max_bcrypt_cost: number;
   imported_hash_max_pbkdf2_iterations: number;
   password_rehash_on_signin: boolean;
+  password_verification_concurrency: number;
+  password_verification_memory_budget_mb: number;
+  password_verification_queue_limit: number;
+  password_verification_deadline_ms: number;
+  signin_failure_min_duration_ms: number;
 
   bulk_migration_batch_size: number;
   bulk_migration_parallelism: number;

@@ -10,6 +10,12 @@ export function hashingOptionsFromConfig(config: Readonly<Config>): HashingOptio
     argon2PoolSize: config.argon2_hashing_pool_size,
     scryptPoolSize: config.idp_password_hashing_pool_size,
     bcryptPoolSize: config.bcrypt_hashing_pool_size,
+    scheduling: {
+      concurrency: config.password_verification_concurrency,
+      memoryBudgetBytes: config.password_verification_memory_budget_mb * 1024 * 1024,
+      queueLimit: config.password_verification_queue_limit,
+      deadlineMs: config.password_verification_deadline_ms,
+    },
     importLimits: {
       maxMemoryKib: config.imported_hash_max_memory_kib,
       maxArgon2WorkKib: config.imported_hash_max_argon2_work_kib,

@@ -1,15 +1,16 @@
 // PasswordHasher: checkImport(hash, algorithm?) → ImportCheck (§6.1 steps 4, 5, 7); verify(password, stored)
 // → VerifyOutcome (§6.6); verifyDecoy(password) for unknown users; hash(password) and needsRehash(stored)
-// for the configured algorithm. The formats themselves are listed in formats.ts.
-import { randomBytes } from 'node:crypto';
+// for the configured algorithm. The formats themselves are listed in formats.ts; every hash and verify goes through
+// one VerificationScheduler.
+import { createHmac, randomBytes, randomUUID } from 'node:crypto';
 import { decodeBase64 } from './base64.js';
 import { DEFAULT_COST_LIMITS } from './cost-limits.js';
 import type { HashCostLimits, HashFormat, HashPool, NewHashParams, ParseResult } from './format.js';
 import { detectFormat, findFormatByName, HASH_FORMATS, HASHING_ALGORITHM_NAMES } from './formats.js';
-import { ConcurrencyLimiter } from './limiter.js';
 import type { HashingObserver, QueueState } from './observer.js';
+import { VerificationScheduler, type ScheduledWork } from './verification-scheduler.js';
 import { describeUnknownHash } from './unknown-hash.js';
-import { errorMessage } from '../errors.js';
+import { CoreError, errorMessage } from '../errors.js';
 import { javaTrim } from '../normalise/java-trim.js';
 
 /** The id of a hash format (`ARGON2`, `BCRYPT`, …). */
@@ -25,6 +26,21 @@ export interface HashingOptions extends NewHashParams {
   bcryptPoolSize: number;
   /** Cost bounds for imported hashes; DEFAULT_COST_LIMITS when absent. */
   importLimits?: HashCostLimits;
+  /** Shared limits of all formats; without them, one slot per pool size and no deadline. */
+  scheduling?: SchedulingOptions;
+}
+
+export interface SchedulingOptions {
+  concurrency: number;
+  memoryBudgetBytes: number;
+  queueLimit: number;
+  /** Longest wait of an interactive hash or verify before a 503. */
+  deadlineMs: number;
+}
+
+export interface HashOptions {
+  /** Bulk work: no deadline, one lane that leaves a slot free for sign-ins. */
+  background?: boolean;
 }
 
 /** Which check of §6.1 refused the hash: steps 4 and 5 come before the tenant check, the format check (7) after. */
@@ -38,6 +54,8 @@ export type ImportCheck =
 export type VerifyOutcome = 'MATCH' | 'NO_MATCH' | 'UNPARSABLE' | 'SIGNER_KEY_MISSING';
 
 const GENERIC_INVALID = 'Password hash is in invalid format';
+// What writing a non-argon2 hash allocates (bcrypt's Blowfish state); argon2 allocates its configured memory.
+const NEW_HASH_MEMORY_BYTES = 4 * 1024 + 72;
 const ACCEPTED_NAMES = HASHING_ALGORITHM_NAMES.map((name) => name.toLowerCase()).join(', ');
 
 /** `hashingAlgorithm` as §6.1 step 5 reads it; undefined when it names no supported algorithm. */
@@ -47,7 +65,10 @@ export function parseHashingAlgorithm(name: string): HashingAlgorithm | undefine
 
 export class PasswordHasher {
   private readonly signerKey: Buffer | undefined;
-  private readonly limiters: Record<HashPool, ConcurrencyLimiter>;
+  readonly scheduler: VerificationScheduler;
+  private readonly deadlineMs: number | undefined;
+  // Keys single-flight entries, so that no plain digest of a password sits in memory.
+  private readonly flightKeySecret = randomBytes(32);
   private readonly writerFormat: HashFormat<unknown>;
   private readonly importLimits: HashCostLimits;
   private decoyHash: Promise<string> | undefined;
@@ -64,11 +85,18 @@ export class PasswordHasher {
     if (!writerFormat) throw new Error(`new hashes cannot be written as ${options.newHashAlgorithm}`);
     this.writerFormat = writerFormat;
     this.importLimits = options.importLimits ?? DEFAULT_COST_LIMITS;
-    this.limiters = {
-      ARGON2: new ConcurrencyLimiter(options.argon2PoolSize),
-      BCRYPT: new ConcurrencyLimiter(options.bcryptPoolSize),
-      SCRYPT: new ConcurrencyLimiter(options.scryptPoolSize),
-    };
+    const poolSizes: Record<HashPool, number> = { ARGON2: options.argon2PoolSize, BCRYPT: options.bcryptPoolSize, SCRYPT: options.scryptPoolSize };
+    for (const [name, size] of Object.entries(poolSizes)) {
+      if (!Number.isInteger(size) || size < 1) throw new RangeError(`${name} pool size must be a positive integer, got ${size}`);
+    }
+    const scheduling = options.scheduling;
+    this.deadlineMs = scheduling?.deadlineMs;
+    this.scheduler = new VerificationScheduler({
+      concurrency: scheduling?.concurrency ?? Math.max(...Object.values(poolSizes)),
+      memoryBudgetBytes: scheduling?.memoryBudgetBytes ?? Number.MAX_SAFE_INTEGER,
+      queueLimit: scheduling?.queueLimit ?? Number.MAX_SAFE_INTEGER,
+      kindLimits: poolSizes,
+    });
   }
 
   checkImport(passwordHash: string, hashingAlgorithm?: string): ImportCheck {
@@ -89,34 +117,43 @@ export class PasswordHasher {
     return { status: 'OK', hash: stored, algorithm: format.id };
   }
 
-  async verify(password: string, storedHash: string): Promise<VerifyOutcome> {
+  /** `lane` names the account whose verifications take turns with other accounts' (default: the stored hash). */
+  async verify(password: string, storedHash: string, lane: string = storedHash): Promise<VerifyOutcome> {
     const format = detectFormat(storedHash);
     if (!format) return 'UNPARSABLE';
     const parsed = format.parse(storedHash);
     if (this.lacksSignerKey(format, parsed)) return 'SIGNER_KEY_MISSING';
     if (!parsed.ok) return 'UNPARSABLE';
-    const matched = await this.runVerification(format, password, parsed.value);
+    const matched = await this.runVerification(format, password, storedHash, parsed.value, lane);
     return matched ? 'MATCH' : 'NO_MATCH';
   }
 
   /** Operations running and waiting per pool (hashing and verifying share each limit). */
   queueStates(): Record<HashPool, QueueState> {
-    const state = (limiter: ConcurrencyLimiter) => ({ running: limiter.running, queued: limiter.queued });
-    return { ARGON2: state(this.limiters.ARGON2), BCRYPT: state(this.limiters.BCRYPT), SCRYPT: state(this.limiters.SCRYPT) };
+    const state = (pool: HashPool) => this.scheduler.kindState(pool);
+    return { ARGON2: state('ARGON2'), BCRYPT: state('BCRYPT'), SCRYPT: state('SCRYPT') };
   }
 
   /** Spends about the time of a failed verify so that unknown users cannot be told apart by timing. */
-  async verifyDecoy(password: string): Promise<void> {
+  async verifyDecoy(password: string, lane?: string): Promise<void> {
     this.decoyHash ??= this.hash(randomBytes(16).toString('hex')).catch((error: unknown) => {
       this.decoyHash = undefined;
       throw error;
     });
-    await this.verify(password, await this.decoyHash);
+    const decoy = await this.decoyHash;
+    await this.verify(password, decoy, lane ?? decoy);
   }
 
-  hash(password: string): Promise<string> {
+  hash(password: string, { background = false }: HashOptions = {}): Promise<string> {
     const format = this.writerFormat;
-    return this.limiters[format.pool].run(() => format.writer!.hash(password, this.options));
+    return this.schedule({
+      lane: background ? 'background' : `hash:${randomUUID()}`,
+      laneLimit: background ? Math.max(1, (this.options.scheduling?.concurrency ?? 1) - 1) : 1,
+      kind: format.pool,
+      memoryBytes: format.pool === 'ARGON2' ? this.options.argon2.memoryKb * 1024 : NEW_HASH_MEMORY_BYTES,
+      deadlineMs: background ? undefined : this.deadlineMs,
+      run: () => format.writer!.hash(password, this.options),
+    });
   }
 
   needsRehash(storedHash: string): boolean {
@@ -124,18 +161,35 @@ export class PasswordHasher {
     return !parsed.ok || !this.writerFormat.writer!.isCurrent(parsed.value, this.options);
   }
 
-  /** The one place a verification is scheduled: it waits for a slot in the format's pool, then runs off the event loop. */
-  private async runVerification(format: HashFormat<unknown>, password: string, parsed: unknown): Promise<boolean> {
+  /** The one place a verification is scheduled: it waits for its turn and its memory, then runs off the event loop. */
+  private async runVerification(format: HashFormat<unknown>, password: string, storedHash: string, parsed: unknown, lane: string): Promise<boolean> {
     const context = { signerKey: this.signerKey };
     const queuedAt = performance.now();
     let startedAt = queuedAt;
-    const matched = await this.limiters[format.pool].run(() => {
-      startedAt = performance.now();
-      return format.verify(password, parsed, context);
+    const matched = await this.schedule({
+      lane,
+      flightKey: createHmac('sha256', this.flightKeySecret).update(storedHash).update('\0').update(password).digest('base64'),
+      kind: format.pool,
+      memoryBytes: format.memoryBytes(parsed),
+      deadlineMs: this.deadlineMs,
+      run: () => {
+        startedAt = performance.now();
+        return format.verify(password, parsed, context);
+      },
     });
     const [waitSeconds, verifySeconds] = [(startedAt - queuedAt) / 1000, (performance.now() - startedAt) / 1000];
     this.observer?.verified({ algorithm: format.id, pool: format.pool, matched, waitSeconds, verifySeconds });
     return matched;
+  }
+
+  /** Schedules work and reports a refusal (503) to the observer. */
+  private async schedule<T>(work: ScheduledWork<T>): Promise<T> {
+    try {
+      return await this.scheduler.schedule(work);
+    } catch (error) {
+      if (error instanceof CoreError && error.code === 'VERIFICATION_BUSY') this.observer?.rejected(work.kind as HashPool);
+      throw error;
+    }
   }
 
   private checkDetected(hash: string): ImportCheck {

@@ -10,6 +10,10 @@ const refusedCategory = /[\p{Z}\p{Cc}\p{Cf}\p{Co}\p{Cs}]/u;
 const specialsOutsideQuotes = /["(),:;<>[\\\]]/;
 const domainLabel = /^[\p{L}\p{M}\p{N}](?:[\p{L}\p{M}\p{N}-]*[\p{L}\p{M}\p{N}])?$/u;
 const domainLiteral = /^\[[0-9a-f:.]+\]$/;
+// Fast paths for the common case (bulk import checks millions): printable ASCII needs no NFC, has no invisible
+// characters and no lookalikes; an ASCII host name needs no per-label walk.
+const printableAscii = /^[\x21-\x7e]*$/;
+const asciiHostName = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$/;
 const maxDomainLabelLength = 63;
 
 function codePoint(character: string): string {
@@ -42,7 +46,7 @@ function describeRefusedCharacter(character: string): string {
 
 function checkDomain(domain: string): string | undefined {
   if (domain === '') return 'it has no domain after the @';
-  if (domainLiteral.test(domain)) return undefined;
+  if (asciiHostName.test(domain) || domainLiteral.test(domain)) return undefined;
   for (const label of domain.split('.')) {
     if (label === '') return 'its domain has an empty label (a leading, trailing or double dot)';
     if (label.length > maxDomainLabelLength) return `its domain has a label longer than ${maxDomainLabelLength} characters`;
@@ -69,6 +73,7 @@ function syntaxProblem(email: string): string | undefined {
  */
 export function parseEmail(raw: string): EmailCheck {
   const trimmed = javaTrim(raw);
+  if (printableAscii.test(trimmed)) return checked(trimmed.toLowerCase());
   const refused = refusedCategory.exec(trimmed);
   if (refused) return { ok: false, reason: describeRefusedCharacter(refused[0]) };
   // Before NFC, which itself turns KELVIN SIGN into K.
@@ -80,7 +85,10 @@ export function parseEmail(raw: string): EmailCheck {
       .replace(/[^\x00-\x7f]/g, '');
     return { ok: false, reason: `it contains ${codePoint(lookalike)}, which would be read as the ASCII "${ascii}"` };
   }
-  const value = trimmed.normalize('NFC').toLowerCase().normalize('NFC');
+  return checked(trimmed.normalize('NFC').toLowerCase().normalize('NFC'));
+}
+
+function checked(value: string): EmailCheck {
   const problem = syntaxProblem(value);
   return problem === undefined ? { ok: true, value } : { ok: false, reason: problem };
 }

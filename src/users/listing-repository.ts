@@ -100,6 +100,9 @@ export interface AccountInfo {
   webauthnCredentialId?: string;
 }
 
+/** No lookup answers more users than this: an email shared by many third-party accounts must not size the reply. */
+export const maxUsersPerLookup = 1000;
+
 // Every user has one login method, so "matches every criterion" is one row matching all of them.
 export async function findUsersByAccountInfo(db: Queryable, tenantId: string, info: AccountInfo, union: boolean): Promise<UserRow[]> {
   const criteria = new Conditions();
@@ -115,7 +118,7 @@ export async function findUsersByAccountInfo(db: Queryable, tenantId: string, in
   const matches = criteria.parts.join(union ? ' OR ' : ' AND ');
   const { rows } = await db.query<UserRow>(
     `SELECT ${userColumns} FROM ${userFrom} WHERE u.tenant_id = ${tenant} AND (${matches})
-     ORDER BY u.time_joined ASC, u.user_id DESC`,
+     ORDER BY u.time_joined ASC, u.user_id DESC LIMIT ${maxUsersPerLookup}`,
     criteria.values,
   );
   return rows;

@@ -13,6 +13,9 @@ import type { ServiceDependencies } from '../services.js';
 
 const defaultPageLimit = 100;
 const maxPageLimit = 500;
+// A search lifts the 500 cap (contract §8.4.1) but its answer stays bounded: the reference stops each recipe's
+// sub-query at 1000 rows, we stop the whole answer there.
+const maxSearchLimit = 1000;
 
 export interface ListUsersInput {
   tenantId: string;
@@ -67,7 +70,7 @@ export class UserService {
     const search = parseSearch(input.search);
     if (input.limit !== undefined && input.limit > maxPageLimit && !search) throw badInput(`max limit allowed is ${maxPageLimit}`);
     if (input.limit !== undefined && input.limit < 1) throw badInput('limit must a positive integer with min value 1');
-    const limit = input.limit ?? defaultPageLimit;
+    const limit = Math.min(input.limit ?? defaultPageLimit, search ? maxSearchLimit : maxPageLimit);
 
     // A search answers one list, never a next page, so it has no use for a cursor.
     const cursor = input.paginationToken !== undefined && !search ? decodePaginationToken(input.paginationToken) : undefined;

@@ -63,6 +63,25 @@ describe('migrate --dry-run', () => {
     ].join('\n'));
   });
 
+  it('counts the users whose hash is in a weak format and points at rehash on sign-in', async () => {
+    const weak = [
+      { externalUserId: 'w-1', email: 'wordpress@example.com', passwordHash: '$P$9IQRaTwmfeRo7ud9Fh4E2PdI0S3r.L0' },
+      { externalUserId: 'w-2', email: 'ldap@example.com', passwordHash: '{SSHA}0c0blFTXXNuAMHECS4uxrj3ZieMoWImr' },
+      { externalUserId: 'w-3', email: 'strong@example.com', passwordHash: hash },
+    ];
+    const file = temp.file('weak.ndjson', weak.map((line) => JSON.stringify(line)).join('\n'));
+    const reportPath = `${temp.dir}/weak-report.json`;
+
+    const result = await runCommand(migrateArgs(core, 'ndjson', file, '--dry-run', '--report', reportPath));
+
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain([
+      '2 users have a password hash in a weak format (plain or salted digest, HMAC, md5-crypt, phpass):',
+      '  turn on password_rehash_on_signin in the core so each moves to the configured algorithm at its next sign-in.',
+    ].join('\n'));
+    expect(JSON.parse(fs.readFileSync(reportPath, 'utf8'))).toMatchObject({ totals: { read: 3, wouldImport: 3 }, weakHashes: 2 });
+  });
+
   it('writes the report only where --report says, and checks canary passwords locally', async () => {
     const alice = await firebasePassword('alice-pw');
     const file = temp.file('users.json', firebaseJsonExport([{ localId: 'a', email: 'alice@example.com', ...alice }]));

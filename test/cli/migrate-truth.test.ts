@@ -179,4 +179,26 @@ describe('migrate: the report says what the core holds', () => {
     const again = await runCommand(['migrate', 'undo', reportPath, '--core-url', core.url]);
     expect(again.stdout).toContain('no longer in core   5');
   });
+
+  it('reports refused contacts per user instead of importing them as written', async () => {
+    const core = await start();
+    const file = temp.file('contacts.ndjson', ndjson([
+      { externalUserId: 'p-1', phoneNumber: '4155550102' },
+      { externalUserId: 'p-2', phoneNumber: '+1 415 555 0103' },
+      { externalUserId: 'e-1', email: 'bob smith@example.com', passwordHash },
+      { externalUserId: 'e-2', email: '\u212Avictim@uni.com', passwordHash },
+      { externalUserId: 'e-3', email: ' Jose\u0301@Example.com ', passwordHash },
+    ]));
+    const result = await runCommand(migrateArgs(core, 'ndjson', file));
+    expect(result.code).toBe(1);
+    const report = readReport(file);
+    expect(report.totals).toEqual(totals({ read: 5, imported: 2, invalid: 3 }));
+    expect(report.notImported.map((entry: { user: string; stage: string }) => [entry.user, entry.stage])).toEqual([
+      ['p-1', 'source'], ['e-1', 'source'], ['e-2', 'source'],
+    ]);
+    expect(report.notImported[0].reason).toBe('phoneNumber "4155550102" must be in international format with a leading + and country code, e.g. +14155552671');
+    const { rows } = await core.t.db.pool.query('SELECT email, phone_number FROM users ORDER BY 1, 2');
+    expect(rows).toEqual([{ email: 'jos\u00e9@example.com', phone_number: null }, { email: null, phone_number: '+14155550103' }]);
+    expect(await signIn(core, 'jos\u00e9@example.com', 'same-pw')).toBe('OK');
+  });
 });

@@ -69,19 +69,23 @@ describe('hostile hashes are refused at import', () => {
     expect(await snapshot(core.t.db)).toEqual(before);
   });
 
-  it.each(HOSTILE)('bulk import: $description', async ({ hash, algorithm, named, reason }) => {
-    const before = await snapshot(core.t.db);
-    const user = { loginMethods: [{ recipeId: 'emailpassword', email: 'h@example.com', passwordHash: hash, hashingAlgorithm: algorithm }] };
-    const reply = await call(core.t.app, 'POST', '/bulk-import/users', { body: { users: [user] }, headers });
-    expect([reply.statusCode, reply.json]).toEqual([
-      400,
-      {
-        error: 'Data has missing or invalid fields. Please check the users field for more details.',
-        users: [{ index: 0, errors: [`${named}: ${reason}`] }],
-      },
-    ]);
-    expect(await snapshot(core.t.db)).toEqual(before);
-  });
+  it.each(HOSTILE.flatMap((hostile) => [false, true].map((dryRun) => ({ ...hostile, dryRun }))))(
+    'bulk import (dryRun $dryRun): $description',
+    async ({ hash, algorithm, named, reason, dryRun }) => {
+      const before = await snapshot(core.t.db);
+      const user = { loginMethods: [{ recipeId: 'emailpassword', email: 'h@example.com', passwordHash: hash, hashingAlgorithm: algorithm }] };
+      const query: Record<string, string> = dryRun ? { dryRun: 'true' } : {};
+      const reply = await call(core.t.app, 'POST', '/bulk-import/users', { query, body: { users: [user] }, headers });
+      expect([reply.statusCode, reply.json]).toEqual([
+        400,
+        {
+          error: 'Data has missing or invalid fields. Please check the users field for more details.',
+          users: [{ index: 0, errors: [`${named}: ${reason}`] }],
+        },
+      ]);
+      expect(await snapshot(core.t.db)).toEqual(before);
+    },
+  );
 
   it('the migration command\'s dry run reports each with its reason and writes nothing', async () => {
     const lines = HOSTILE.map(({ hash, algorithm }, index) => ({

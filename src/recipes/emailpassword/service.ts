@@ -17,6 +17,7 @@ import { isLazyPointer, parseLazyPointer } from '../../lazy-migration/pointer.js
 import { lazyPointerFormat } from '../../hashing/lazy-pointer.js';
 import { readPasswordHash } from '../../lazy-migration/repository.js';
 import type { LazyMigrationService } from '../../lazy-migration/service.js';
+import { SignInFailureFloor } from './signin-floor.js';
 
 export interface ImportRequest {
   email: string;
@@ -54,11 +55,14 @@ const BCRYPT_MAX_PASSWORD_BYTES = 72;
 export class EmailPasswordService {
   private readonly rehashing = new Set<string>();
   private readonly pendingRehashes = new Set<Promise<void>>();
+  private readonly failureFloor: SignInFailureFloor;
 
   constructor(
     private readonly deps: ServiceDependencies,
     private readonly lazyMigration: LazyMigrationService,
-  ) {}
+  ) {
+    this.failureFloor = new SignInFailureFloor(deps.config.signin_failure_min_duration_ms);
+  }
 
   /** §6.1 steps 4 and 5, which the contract reports before the tenant check. */
   checkImportInput(input: ImportRequest): CheckedImport {
@@ -88,11 +92,20 @@ export class EmailPasswordService {
   }
 
   async signIn(tenantId: string, email: string, password: string, clientIp?: string): Promise<SignInResult> {
+    const startedAt = performance.now();
+    const result = await this.findAndVerify(tenantId, email, password, clientIp);
+    this.failureFloor.record(performance.now() - startedAt);
+    if (result.status !== 'OK') await this.failureFloor.holdUntilFloor(startedAt);
+    return result;
+  }
+
+  private async findAndVerify(tenantId: string, email: string, password: string, clientIp?: string): Promise<SignInResult> {
     // An address the rules refuse gets no 400 here: only an account stored under it earlier can match.
     const { keys } = contactLookup('email', email);
     const found = await findByContact({ keys }, (key) => findEmailPasswordCredentials(this.deps.pool, tenantId, key));
     if (!found) {
-      await this.deps.hasher.verifyDecoy(password);
+      // An unknown email takes turns like an account of its own, so a flood of them queues like one on a real account.
+      await this.deps.hasher.verifyDecoy(password, `unknown:${tenantId}:${keys[0] ?? email}`);
       return WRONG_CREDENTIALS;
     }
     if (isLazyPointer(found.passwordHash)) return this.signInPending(found.row, found.passwordHash, password, clientIp);
@@ -104,7 +117,7 @@ export class EmailPasswordService {
     if (outcome === 'SIGNER_KEY_MISSING') throw coreError('SIGNER_KEY_MISSING');
     if (outcome === 'UNPARSABLE') {
       this.deps.log.error({ userId: row.user_id }, 'stored password hash does not parse; sign-in refused');
-      await this.deps.hasher.verifyDecoy(password);
+      await this.deps.hasher.verifyDecoy(password, row.user_id);
       return WRONG_CREDENTIALS;
     }
     if (outcome === 'NO_MATCH') return WRONG_CREDENTIALS;
@@ -134,7 +147,7 @@ export class EmailPasswordService {
         return this.verifyStored(row, stored, password);
       }
       case 'WRONG_CREDENTIALS':
-        if (outcome.spendDecoy) await this.deps.hasher.verifyDecoy(password);
+        if (outcome.spendDecoy) await this.deps.hasher.verifyDecoy(password, row.user_id);
         return WRONG_CREDENTIALS;
     }
   }

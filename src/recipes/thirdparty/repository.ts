@@ -1,4 +1,5 @@
 import type { Queryable } from '../../db/pool.js';
+import { maxUsersPerLookup } from '../../users/listing-repository.js';
 import { userColumns, userFrom, type UserRow } from '../../users/repository.js';
 
 export interface NewThirdPartyUser {
@@ -59,8 +60,8 @@ export async function findThirdPartyUsersByEmail(db: Queryable, tenantId: string
   const { rows } = await db.query<UserRow>(
     `SELECT ${userColumns} FROM ${userFrom}
      WHERE u.tenant_id = $1 AND u.recipe_id = 'thirdparty' AND u.email = $2
-     ORDER BY u.time_joined ASC, u.user_id DESC`,
-    [tenantId, email],
+     ORDER BY u.time_joined ASC, u.user_id DESC LIMIT $3`,
+    [tenantId, email, maxUsersPerLookup],
   );
   return rows;
 }

@@ -9,6 +9,7 @@ const badRequest: RegExp[] = [
   /^Invalid Json Input: [a-z ',{}[\]:]+ at line \d+, column \d+$/,
   // The field name is echoed as sent, quotes and all.
   /^Field name '.*' is invalid in JSON input$/s,
+  /^Field name '.*' is nested deeper than 64 levels in JSON input$/s,
   /^Field name '.*' is missing in GET request$/s,
   /^Field name '.*' must be an int in the GET request$/s,
   /^Field name '.*' cannot be an empty String$/s,

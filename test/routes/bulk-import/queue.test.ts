@@ -1,3 +1,4 @@
+import bcrypt from 'bcrypt';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { call, createTestApp, snapshot, truncateAll, type TestApp } from '../../helper.js';
 import { emailPasswordUser } from '../../bulk-import/fixtures.js';
@@ -38,7 +39,7 @@ describe('GET /bulk-import/users', () => {
       loginMethods: [
         {
           tenantIds: ['public'], isVerified: false, isPrimary: false, timeJoinedInMSSinceEpoch: created - 1, recipeId: 'emailpassword',
-          superTokensUserId: ids[1], email: 'user3@example.com', passwordHash: expect.stringMatching(/^\$2b\$04\$/), hashingAlgorithm: 'BCRYPT',
+          superTokensUserId: ids[1], email: 'user3@example.com', hashingAlgorithm: 'BCRYPT',
         },
       ],
     });
@@ -56,7 +57,7 @@ describe('GET /bulk-import/users', () => {
     expect(fresh.json.users).toHaveLength(4);
   });
 
-  it('echoes metadata, roles and a plain-text password as stored', async () => {
+  it('echoes metadata and roles as stored, never a password or a hash; a plain-text password is stored hashed', async () => {
     await t.db.pool.query("INSERT INTO roles (role) VALUES ('admin')");
     const user = {
       externalUserId: 'e1',
@@ -75,11 +76,15 @@ describe('GET /bulk-import/users', () => {
           userMetadata: { nested: { list: [1, 'two', null] }, flag: true }, userRoles: [{ role: 'admin', tenantIds: ['public'] }],
           loginMethods: [
             { tenantIds: ['public'], isVerified: true, isPrimary: false, timeJoinedInMSSinceEpoch: t.clock.nowMs, recipeId: 'emailpassword',
-              superTokensUserId: id, email: 'p@example.com', plainTextPassword: 'hunter2' },
+              superTokensUserId: id, email: 'p@example.com', hashingAlgorithm: 'BCRYPT' },
           ],
         },
       ],
     });
+    const { rows } = await t.db.pool.query('SELECT raw_data::text AS stored FROM bulk_import_users');
+    expect(rows[0].stored).not.toContain('hunter2');
+    const stored = JSON.parse(rows[0].stored).loginMethods[0];
+    expect([stored.plainTextPassword, stored.hashingAlgorithm, await bcrypt.compare('hunter2', stored.passwordHash)]).toEqual([undefined, 'BCRYPT', true]);
   });
 
   it('answers an empty queue', async () => {

@@ -54,6 +54,16 @@ describe('import → sign-in for PBKDF2, scrypt, ASP.NET Identity and bcrypt-sha
     expect((await signIn(t.app, 'blob@example.com', 'my password')).json.status).toBe('OK');
   });
 
+  it('the bulk dry run accepts each family by name and writes nothing', async () => {
+    const users = cases.map(({ hash, algorithm }, index) => ({
+      loginMethods: [{ recipeId: 'emailpassword', email: `dry-${index}@example.com`, passwordHash: hash, hashingAlgorithm: algorithm }],
+    }));
+    const before = await snapshot(t.db);
+    const reply = await call(t.app, 'POST', '/bulk-import/users', { query: { dryRun: 'true' }, body: { users } });
+    expect([reply.statusCode, reply.json]).toEqual([200, { status: 'OK' }]);
+    expect(await snapshot(t.db)).toEqual(before);
+  });
+
   it('bulk import accepts each family by name and the users sign in', async () => {
     for (const [index, { hash, password, algorithm }] of cases.entries()) {
       const email = `bulk-${index}@example.com`;
