@@ -104,6 +104,8 @@ export async function buildApp({ config, pool, logger, clock = Date.now }: AppOp
     pool,
     hashingQueues: () => app.services.hasher.queueStates(),
     bulkQueueCounts: () => bulkQueueCounts.read(),
+    lazyPending: () => app.services.lazyMigration.pendingCounts(),
+    lazyBreakers: () => app.services.lazyMigration.breakerStates(),
   });
   app.decorate('services', createServices({ config, pool, clock, log: app.log, metrics }));
   // Waiting verifications are refused (503) as soon as closing starts, so in-flight requests end quickly.

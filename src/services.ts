@@ -13,7 +13,7 @@ import { UserService } from './users/service.js';
 import { UserIdMappingService } from './users/id-mapping/service.js';
 import { BulkImportService } from './bulk-import/service.js';
 import { PasswordResetService } from './recipes/emailpassword/password-reset.js';
-import { LazyMigrationService } from './lazy-migration/service.js';
+import { LazyMigrationService, type LazyMigrationObserver } from './lazy-migration/service.js';
 import { MigrationSupportService } from './bulk-import/migration-support-service.js';
 import type { VerificationScheduler } from './hashing/verification-scheduler.js';
 
@@ -28,7 +28,7 @@ export interface ServiceDependencies {
 }
 
 // What services report for the metrics (the services know nothing of Prometheus).
-export interface ServiceMetrics extends HashingObserver {
+export interface ServiceMetrics extends HashingObserver, LazyMigrationObserver {
   bulkBatchFinished(imported: number, failed: number): void;
 }
 
@@ -66,6 +66,7 @@ export function createServices(base: Omit<ServiceDependencies, 'hasher'>): Servi
     clock: deps.clock,
     hashPassword: (password) => deps.hasher.hash(password),
     userAgent: 'identity-core',
+    observer: deps.metrics,
   });
   const emailPassword = new EmailPasswordService(deps, lazyMigration);
   return {

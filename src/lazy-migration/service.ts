@@ -3,7 +3,7 @@ import type pg from 'pg';
 import type { Logger } from 'pino';
 import type { LazyMigrationConfig, SourceConfig } from './config.js';
 import { createAdapter } from './adapters/index.js';
-import { SourceGuard } from './guard.js';
+import { SourceGuard, type BreakerState } from './guard.js';
 import type { AdapterOutcome, SourceAdapter } from './outcome.js';
 import { parseLazyPointer } from './pointer.js';
 import { acquireLease, adoptionsPerDay, adoptPassword, listPendingUsers, readPasswordHash, releaseLease, sourceProgress } from './repository.js';
@@ -31,6 +31,12 @@ export type VerifyOutcomeName =
   | 'match' | 'mismatch' | 'not_found' | 'locked' | 'reset_required' | 'id_mismatch' | 'rate_limited' | 'unavailable'
   | 'timeout' | 'config_error' | 'expired' | 'throttled_user' | 'source_unknown' | 'busy';
 
+/** What the service reports for the metrics (it knows nothing of Prometheus). */
+export interface LazyMigrationObserver {
+  lazyVerified(source: string, outcome: VerifyOutcomeName, seconds: number): void;
+  lazyAdopted(source: string): void;
+}
+
 export interface LazyMigrationDependencies {
   pool: pg.Pool;
   config: LazyMigrationConfig;
@@ -39,6 +45,7 @@ export interface LazyMigrationDependencies {
   /** Hashes an adopted password with the configured algorithm. */
   hashPassword: (password: string) => Promise<string>;
   userAgent: string;
+  observer?: LazyMigrationObserver;
 }
 
 interface Source {
@@ -62,6 +69,7 @@ export class LazyMigrationService {
   private readonly instanceId = crypto.randomUUID();
   private readonly attempts = new Map<string, { since: number; count: number }>();
   private readonly outcomes = new Map<string, number>();
+  private pendingCache: { at: number; counts: Promise<Map<string, number>> } | undefined;
 
   constructor(private readonly deps: LazyMigrationDependencies) {
     for (const [name, source] of deps.config.sources) {
@@ -157,10 +165,11 @@ export class LazyMigrationService {
         return { status: 'UNAVAILABLE', retryAfterMs: admission.retryAfterMs };
       }
       const request = { ...input, login: pointer.legacyLogin ?? input.email, legacyLogin: pointer.legacyLogin, legacyUserId: pointer.legacyUserId };
+      const started = performance.now();
       const outcome = await this.callAdapter(source, request);
       admission.release(outcome);
       const name = this.outcomeName(outcome, pointer.legacyUserId);
-      this.count(source.config.name, name);
+      this.count(source.config.name, name, (performance.now() - started) / 1000);
       this.deps.log.info({ userId: input.userId, source: source.config.name, outcome: name }, 'lazy migration: old provider answered');
       if (name === 'id_mismatch') this.deps.log.error({ userId: input.userId, source: source.config.name }, 'old provider answered for another user id');
       if (outcome.kind === 'CONFIG_ERROR') {
@@ -170,6 +179,7 @@ export class LazyMigrationService {
         const newHash = await this.deps.hashPassword(input.password);
         leased = false;
         const adopted = await adoptPassword(this.deps.pool, input.userId, input.pointer, newHash, owner);
+        if (adopted) this.deps.observer?.lazyAdopted(source.config.name);
         return adopted ? { status: 'ADOPTED' } : { status: 'STORED_HASH_CHANGED' };
       }
       if (outcome.kind === 'RATE_LIMITED' || outcome.kind === 'UNAVAILABLE' || outcome.kind === 'CONFIG_ERROR') {
@@ -245,8 +255,26 @@ export class LazyMigrationService {
     return entry.count <= this.deps.config.maxAttemptsPerUserPerHour;
   }
 
-  private count(source: string, outcome: VerifyOutcomeName): void {
+  private count(source: string, outcome: VerifyOutcomeName, seconds = 0): void {
     const key = `${source}:${outcome}`;
     this.outcomes.set(key, (this.outcomes.get(key) ?? 0) + 1);
+    this.deps.observer?.lazyVerified(source, outcome, seconds);
+  }
+
+  /** Breaker state per configured source, for the metrics. */
+  breakerStates(): Map<string, BreakerState> {
+    return new Map([...this.sources].map(([name, source]) => [name, source.guard.state]));
+  }
+
+  /** Pending users per configured source; one count per `maxAgeMs` however often it is asked (scrapes). */
+  pendingCounts(maxAgeMs = 30_000): Promise<Map<string, number>> {
+    const now = Date.now();
+    if (this.pendingCache && now - this.pendingCache.at < maxAgeMs) return this.pendingCache.counts;
+    const counts = sourceProgress(this.deps.pool).then(
+      (rows) => new Map([...this.sources.keys()].map((name) => [name, rows.find((row) => row.source === name)?.pending ?? 0])),
+    );
+    this.pendingCache = { at: now, counts };
+    counts.catch(() => (this.pendingCache = undefined));
+    return counts;
   }
 }

@@ -12,6 +12,9 @@ export interface MetricSources {
   hashingQueues: () => Record<HashPool, QueueState>;
   // Bulk-import queue rows by status; read at scrape time (see BulkQueueCounts for the bound on its cost).
   bulkQueueCounts: () => Promise<Record<QueueStatus, number> | undefined>;
+  // Per configured lazy-migration source (a bounded set, from the configuration).
+  lazyPending: () => Promise<Map<string, number>>;
+  lazyBreakers: () => Map<string, 'closed' | 'open' | 'half-open'>;
 }
 
 const knownMethods = new Set(['GET', 'POST', 'PUT', 'DELETE']);
@@ -79,8 +82,46 @@ export class CoreMetrics implements HashingObserver {
     registers: [this.registry],
   });
 
+  private readonly lazyVerifications = new Counter({
+    name: 'identity_core_lazy_verify_total',
+    help: 'Old-provider answers about pending users\' passwords, by lazy-migration source and outcome',
+    labelNames: ['source', 'outcome'],
+    registers: [this.registry],
+  });
+  private readonly lazyVerifyDuration = new Histogram({
+    name: 'identity_core_lazy_verify_duration_seconds',
+    help: 'Time the old provider took to answer, by lazy-migration source',
+    labelNames: ['source'],
+    buckets: secondsBuckets,
+    registers: [this.registry],
+  });
+  private readonly lazyMigrated = new Counter({
+    name: 'identity_core_lazy_migrated_total',
+    help: 'Pending users adopted at their first sign-in by this process, by lazy-migration source',
+    labelNames: ['source'],
+    registers: [this.registry],
+  });
+
   constructor(sources: MetricSources) {
     const { registry } = this;
+    new Gauge({
+      name: 'identity_core_lazy_pending_users',
+      help: 'Users still waiting for their first sign-in, by lazy-migration source (counted at most every 30 s)',
+      labelNames: ['source'],
+      registers: [registry],
+      async collect() {
+        for (const [source, count] of await sources.lazyPending().catch(() => new Map<string, number>())) this.set({ source }, count);
+      },
+    });
+    new Gauge({
+      name: 'identity_core_lazy_breaker_open',
+      help: 'Whether the breaker of a lazy-migration source stops calls to it (1) or not (0)',
+      labelNames: ['source'],
+      registers: [registry],
+      collect() {
+        for (const [source, state] of sources.lazyBreakers()) this.set({ source }, state === 'open' ? 1 : 0);
+      },
+    });
     new Gauge({
       name: 'identity_core_hashing_queue_depth',
       help: 'Hash and verify operations waiting for a slot, by hashing pool',
@@ -143,6 +184,15 @@ export class CoreMetrics implements HashingObserver {
 
   rejected(pool: HashPool): void {
     this.hashingRejected.inc({ pool: label(pool) });
+  }
+
+  lazyVerified(source: string, outcome: string, seconds: number): void {
+    this.lazyVerifications.inc({ source, outcome });
+    if (seconds > 0) this.lazyVerifyDuration.observe({ source }, seconds);
+  }
+
+  lazyAdopted(source: string): void {
+    this.lazyMigrated.inc({ source });
   }
 
   bulkBatchFinished(imported: number, failed: number): void {

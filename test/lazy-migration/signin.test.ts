@@ -141,6 +141,26 @@ describe.each(['firebase', 'auth0', 'cognito', 'okta', 'supabase'] as const)('fi
   });
 });
 
+describe('lazy-migration metrics', () => {
+  it('count answers by source and outcome, adoptions, pending users and the breaker', async () => {
+    const fake = await FakeProvider.start('webhook', [alice]);
+    const t = await createTestApp({ lazy_migration: { sources: { legacy: sourceEntry('webhook', fake.url) } } });
+    await importPending(t.app, alice.login);
+    await importPending(t.app, 'bob@example.com');
+    await signIn(t.app, alice.login, 'wrong');
+    await signIn(t.app, alice.login, alice.password);
+    const metrics = (await call(t.app, 'GET', '/metrics')).body;
+    expect(metrics).toContain('identity_core_lazy_verify_total{source="legacy",outcome="mismatch"} 1');
+    expect(metrics).toContain('identity_core_lazy_verify_total{source="legacy",outcome="match"} 1');
+    expect(metrics).toContain('identity_core_lazy_migrated_total{source="legacy"} 1');
+    expect(metrics).toContain('identity_core_lazy_pending_users{source="legacy"} 1');
+    expect(metrics).toContain('identity_core_lazy_breaker_open{source="legacy"} 0');
+    expect(metrics).toMatch(/identity_core_lazy_verify_duration_seconds_count\{source="legacy"\} 2/);
+    await t.close();
+    await fake.close();
+  });
+});
+
 describe('the pending list for a reset campaign', () => {
   it('pages through the pending users of a source with their old login and id, never the pointer', async () => {
     const fake = await FakeProvider.start('webhook', [alice]);
