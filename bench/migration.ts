@@ -14,6 +14,7 @@ import pg from 'pg';
 import { createPool } from '../src/db/pool.js';
 import { migrate } from '../src/db/migrate.js';
 import { freePort, startServer } from './lib/server-process.js';
+import { processCpuMs, withApplicationName } from './lib/cpu-accounting.js';
 import { distinctPasswords, hashConfigBlock, newHashParameters, writeFirebaseExport } from './migration/firebase-export.js';
 import { sliceRates, startSampling } from './migration/progress-samples.js';
 import { dumpImportedRows, timeCopyInto } from './migration/copy-ceiling.js';
@@ -112,13 +113,14 @@ async function main(): Promise<void> {
       Object.entries(process.env).filter(([name]) => /^(BULK_MIGRATION_|BULK_IMPORT_|POSTGRESQL_CONNECTION_POOL_SIZE|UV_THREADPOOL_SIZE)/.test(name)),
     ) as Record<string, string>;
     const port = await freePort();
+    const applicationName = `bench-migration-core-${port}`;
     const core = await startServer({
       name: 'core',
       script: path.join(repoRoot, 'dist/server.js'),
       args: [`--config=${path.join(dir, 'empty.yaml')}`],
       port,
-      applicationName: `bench-migration-core-${port}`,
-      env: { DATABASE_URL: databaseUrl(importDb), PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'WARN', IDP_PASSWORD_HASHING_SIGNER_KEY: params.signerKey, ...passThrough },
+      applicationName,
+      env: { DATABASE_URL: withApplicationName(databaseUrl(importDb), applicationName), PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'WARN', IDP_PASSWORD_HASHING_SIGNER_KEY: params.signerKey, ...passThrough },
     });
     const pool = createPool({ connectionString: databaseUrl(importDb), schema: 'public', size: 1 });
     let result: { code: number; output: string };
@@ -126,6 +128,9 @@ async function main(): Promise<void> {
     let commandPeakMb = 0;
     let corePeakMb = 0;
     let sampling: ReturnType<typeof startSampling>;
+    // CPU seconds of the command, the core and the core's PostgreSQL backends: on a shared machine, where the
+    // wall time goes is easier to read from what each part consumed.
+    const cpu = { commandMs: 0, coreMs: 0, backendMs: new Map<number, number>() };
     try {
       const started = performance.now();
       const command = runCommand(
@@ -134,12 +139,22 @@ async function main(): Promise<void> {
         {},
       );
       sampling = startSampling(pool, () => ({ core: core.pid, command: command.pid }), 250);
-      const peaks = setInterval(() => (commandPeakMb = Math.max(commandPeakMb, peakRssMb(command.pid))), 100);
+      const peaks = setInterval(() => {
+        commandPeakMb = Math.max(commandPeakMb, peakRssMb(command.pid));
+        cpu.commandMs = Math.max(cpu.commandMs, processCpuMs(command.pid ?? 0));
+      }, 100);
+      const backends = setInterval(() => {
+        pool.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE application_name = $1', [applicationName])
+          .then(({ rows: found }) => found.forEach(({ pid }) => cpu.backendMs.set(pid, Math.max(cpu.backendMs.get(pid) ?? 0, processCpuMs(pid)))))
+          .catch(() => {});
+      }, 1000);
       result = await command.done;
       elapsedMs = performance.now() - started;
       clearInterval(peaks);
+      clearInterval(backends);
       sampling.stop();
       corePeakMb = core.peakRssMb();
+      cpu.coreMs = processCpuMs(core.pid);
     } finally {
       await core.stop();
     }
@@ -165,6 +180,7 @@ async function main(): Promise<void> {
       corePeakRssMb: corePeakMb, commandPeakRssMb: commandPeakMb,
       rssAtHalfMb: half?.rssMb, rssAtEndMb: last?.rssMb, autovacuum, analyzedByCore: analyzed[0].n,
       machineLoadAtEnd: os.loadavg(),
+      cpuSeconds: { command: cpu.commandMs / 1000, core: cpu.coreMs / 1000, postgres: [...cpu.backendMs.values()].reduce((a, b) => a + b, 0) / 1000 },
     };
     const lines = [
       `users                      ${total}  (90 % password, 5 % Google, 3 % phone, 2 % email link)`,
@@ -175,6 +191,8 @@ async function main(): Promise<void> {
       `last / first tenth         ${(slices[9] / slices[0]).toFixed(2)}`,
       `peak RSS                   core ${corePeakMb.toFixed(0)} MB, command ${commandPeakMb.toFixed(0)} MB`,
       `RSS at half / at the end   core ${half?.rssMb.core.toFixed(0)} / ${last?.rssMb.core.toFixed(0)} MB, command ${half?.rssMb.command.toFixed(0)} / ${last?.rssMb.command.toFixed(0)} MB`,
+      `CPU seconds                command ${summary.cpuSeconds.command.toFixed(1)}, core ${summary.cpuSeconds.core.toFixed(1)}, ` +
+        `its PostgreSQL backends ${summary.cpuSeconds.postgres.toFixed(1)} (wall ${seconds(elapsedMs)} s × ${os.cpus().length} cores)`,
       `autovacuum ${autovacuum}; statistics refreshed by the core ${analyzed[0].n} times; load average ${os.loadavg().map((v) => v.toFixed(1)).join(' ')}`,
     ];
     process.stdout.write(`${lines.join('\n')}\n`);

@@ -20,7 +20,7 @@ export function staleReason(root) {
   const output = path.join(root, 'dist', 'server.js');
   if (!fs.existsSync(output)) return 'dist/ has not been built';
   const builtAt = fs.statSync(output).mtimeMs;
-  return Math.max(...sources.map(newestChange)) > builtAt ? 'src/ changed since dist/ was built' : undefined;
+  return Math.max(...sources.map(newestChange)) > builtAt ? 'the sources changed since dist/ was built' : undefined;
 }
 
 export function buildIfStale(root) {

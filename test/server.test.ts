@@ -91,7 +91,8 @@ describe('server process', () => {
     [{ PASSWORDLESS_CODE_LIFETIME: '0' }, `identity-core: invalid configuration: 'passwordless_code_lifetime' must be > 0`],
     [
       { IDP_PASSWORD_HASHING_SIGNER_KEY: 'c2lnbmVy!' },
-      `identity-core: invalid configuration: 'idp_password_hashing_signer_key' is not valid base64: character 9 of 9 is not in the base64 alphabet`,
+      "identity-core: invalid configuration: 'idp_password_hashing_signer_key' is not valid base64: " +
+        'character 9 of 9 is not in the base64 alphabet',
     ],
     [
       { ALLOW_EMBEDDED_DATABASE: 'false' },

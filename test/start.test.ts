@@ -68,10 +68,11 @@ describe('the freshness check of dist/', () => {
     return root;
   }
 
+  const rebuild = 'the sources changed since dist/ was built';
   it.each([
     ['a build newer than every source', { 'src/a.ts': 60, 'src/lib/b.ts': 50, 'tsconfig.json': 100, 'dist/server.js': 10 }, undefined],
-    ['a source changed after the build', { 'src/a.ts': 60, 'src/lib/b.ts': 5, 'dist/server.js': 10 }, 'src/ changed since dist/ was built'],
-    ['the compiler settings changed after the build', { 'src/a.ts': 60, 'tsconfig.build.json': 5, 'dist/server.js': 10 }, 'src/ changed since dist/ was built'],
+    ['a source changed after the build', { 'src/a.ts': 60, 'src/lib/b.ts': 5, 'dist/server.js': 10 }, rebuild],
+    ['the compiler settings changed after the build', { 'src/a.ts': 60, 'tsconfig.build.json': 5, 'dist/server.js': 10 }, rebuild],
     ['no build yet', { 'src/a.ts': 60 }, 'dist/ has not been built'],
     ['an image without sources', { 'dist/server.js': 10 }, undefined],
   ])('%s', (_name, files, reason) => {

@@ -38,11 +38,16 @@ async function importSlice(deps: ImportNowDependencies, users: ImportUser[], now
         const failed = users.filter((_, index) => !outcomes[index].ok);
         if (failed.length === 0) return;
         const messages = outcomes.flatMap((outcome) => (outcome.ok ? [] : [outcome.message]));
-        await insertFailedQueueRows(client, JSON.stringify(failed), messages, now);
+        await insertFailedQueueRows(client, JSON.stringify(failed, withoutPlainTextPasswords), messages, now);
       });
       return;
     } catch (error) {
       if (!isTransient(error) || attempt >= maxAttempts) throw error;
     }
   }
+}
+
+// A refused user's row keeps what is needed to fix and resend it, never a password in clear text.
+function withoutPlainTextPasswords(key: string, value: unknown): unknown {
+  return key === 'plainTextPassword' ? undefined : value;
 }

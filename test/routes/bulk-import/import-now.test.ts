@@ -73,6 +73,27 @@ describe('POST /bulk-import/users?importNow=true', () => {
     ]);
   });
 
+  it('keeps no clear-text password in the FAILED row of a refused user', async () => {
+    const first = { loginMethods: [{ recipeId: 'emailpassword', email: 'plain@example.com', plainTextPassword: 'first secret 1' }] };
+    const again = { loginMethods: [{ recipeId: 'emailpassword', email: 'plain@example.com', plainTextPassword: 'second secret 2' }] };
+    const reply = await call(t.app, 'POST', '/bulk-import/users', { body: { users: [first, again] }, query: { importNow: 'true' } });
+    expect(reply.statusCode).toBe(200);
+    const { rows } = await t.db.pool.query('SELECT raw_data, error_message FROM bulk_import_users');
+    expect(rows).toEqual([{
+      raw_data: {
+        id: reply.json.users[1].loginMethods[0].userId,
+        loginMethods: [{
+          recipeId: 'emailpassword', email: 'plain@example.com', superTokensUserId: reply.json.users[1].loginMethods[0].userId,
+          // Hashed when validated, as for queued users.
+          passwordHash: expect.stringMatching(/^\$2b\$04\$/), hashingAlgorithm: 'BCRYPT',
+          tenantIds: ['public'], isVerified: false, isPrimary: false, timeJoinedInMSSinceEpoch: t.clock.nowMs,
+        }],
+      },
+      error_message: 'E003: A user with email plain@example.com already exists in emailpassword loginMethod.',
+    }]);
+    expect(JSON.stringify(rows)).not.toContain('secret');
+  }, 30_000);
+
   it('refuses a batch with an invalid user like the queue does, and writes nothing', async () => {
     const before = await snapshot(t.db);
     const reply = await call(t.app, 'POST', '/bulk-import/users', {
