@@ -64,7 +64,7 @@ export function createServices(base: Omit<ServiceDependencies, 'hasher'>): Servi
     config: deps.config.lazy_migration,
     log: deps.log as unknown as Logger,
     clock: deps.clock,
-    hashPassword: (password) => deps.hasher.hash(password),
+    hashPassword: (password) => deps.hasher.hash(password, { wholePassword: true }),
     userAgent: 'identity-core',
     observer: deps.metrics,
   });

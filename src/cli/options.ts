@@ -34,7 +34,7 @@ export interface MigrateOptions {
 }
 
 export const MAX_BATCH = 10_000;
-const LAZY_READERS: readonly string[] = ['firebase', 'auth0', 'cognito', 'okta'];
+const LAZY_READERS: readonly string[] = ['firebase', 'auth0', 'cognito', 'okta', 'csv', 'ndjson'];
 
 export const MIGRATE_USAGE = `Usage: identity-core migrate <source> <file> [options]
        identity-core migrate undo <report> [--dry-run]

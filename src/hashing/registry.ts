@@ -41,7 +41,11 @@ export interface SchedulingOptions {
 export interface HashOptions {
   /** Bulk work: no deadline, one lane that leaves a slot free for sign-ins. */
   background?: boolean;
+  /** Write argon2id instead of bcrypt for a password longer than the 72 bytes bcrypt reads, so no byte is ignored. */
+  wholePassword?: boolean;
 }
+
+const BCRYPT_MAX_PASSWORD_BYTES = 72;
 
 /** Which check of §6.1 refused the hash: steps 4 and 5 come before the tenant check, the format check (7) after. */
 export type ImportFailureStage = 'EMPTY_HASH' | 'EMPTY_ALGORITHM' | 'UNSUPPORTED_ALGORITHM' | 'FORMAT';
@@ -144,8 +148,9 @@ export class PasswordHasher {
     await this.verify(password, decoy, lane ?? decoy);
   }
 
-  hash(password: string, { background = false }: HashOptions = {}): Promise<string> {
-    const format = this.writerFormat;
+  hash(password: string, { background = false, wholePassword = false }: HashOptions = {}): Promise<string> {
+    const tooLongForBcrypt = this.writerFormat.id === 'BCRYPT' && Buffer.byteLength(password, 'utf8') > BCRYPT_MAX_PASSWORD_BYTES;
+    const format = wholePassword && tooLongForBcrypt ? findFormatByName('ARGON2')! : this.writerFormat;
     return this.schedule({
       lane: background ? 'background' : `hash:${randomUUID()}`,
       laneLimit: background ? Math.max(1, (this.options.scheduling?.concurrency ?? 1) - 1) : 1,

@@ -142,6 +142,20 @@ describe('migrate firebase and auth0 exports without hashes', () => {
     await firebase.close();
   });
 
+  it('a generic CSV of a dump without hashes (a Supabase auth.users export, say) imports pending users', async () => {
+    const supabase = await FakeProvider.start('supabase', [{ login: 'ines@example.com', password: 'ines-pw', id: 'sb-ines' }]);
+    const core = await startCore({ lazy_migration: { sources: { sb: sourceEntry('supabase', supabase.url) } } });
+    const file = write('supabase.csv', 'externalUserId,email,emailVerified,timeJoined\nsb-ines,ines@example.com,true,2022-03-04T05:06:07Z\n');
+    const run = await runCommand(migrateArgs(core, 'csv', file, '--lazy-source', 'sb'));
+    expect(run.code, run.stderr).toBe(0);
+    expect(await signIn(core, 'ines@example.com', 'ines-pw')).toBe('OK');
+    expect(supabase.calls).toBe(1);
+    const stored = await core.t.db.pool.query(`SELECT m.external_user_id FROM users u JOIN user_id_mappings m USING (user_id)`);
+    expect(stored.rows).toEqual([{ external_user_id: 'sb-ines' }]);
+    await core.t.close();
+    await supabase.close();
+  });
+
   it('auth0 database users become pending when the hash export is not given', async () => {
     const auth0 = await FakeProvider.start('auth0', [{ login: 'hana@example.com', password: 'hana-pw', id: 'auth0|hana' }]);
     const core = await startCore({ lazy_migration: { sources: { a0: sourceEntry('auth0', auth0.url) } } });

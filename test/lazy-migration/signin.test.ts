@@ -62,6 +62,16 @@ describe('sign-in of a user imported for lazy migration', () => {
     expect(await countRows(t.db, 'lazy_migration_leases')).toBe(0);
   });
 
+  it('a password longer than bcrypt reads is adopted as argon2id, so its tail still counts', async () => {
+    const long = `${'x'.repeat(72)}-the-rest-matters`;
+    fake.accounts.set('long@example.com', { login: 'long@example.com', password: long, id: 'old-long' });
+    const user = await importPending(t.app, 'long@example.com');
+    expect((await signIn(t.app, 'long@example.com', long)).json.status).toBe('OK');
+    expect(await storedHash(t.db, user.id)).toMatch(/^\$argon2id\$/);
+    expect((await signIn(t.app, 'long@example.com', `${'x'.repeat(72)}-something-else`)).json).toEqual({ status: 'WRONG_CREDENTIALS_ERROR' });
+    fake.accounts.delete('long@example.com');
+  });
+
   it('a wrong password or a user the old provider does not know leaves the pointer in place', async () => {
     const user = await importPending(t.app, alice.login);
     const pointer = await storedHash(t.db, user.id);

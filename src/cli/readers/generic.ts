@@ -6,6 +6,7 @@ import { streamCsvRecords } from './csv-records.js';
 import { convertAuth0CustomHash, type CustomHashConversion } from '../../hashing/auth0-custom-hash.js';
 import { detectFormat } from '../../hashing/formats.js';
 import type { FileSource } from './file-source.js';
+import { pendingMethod } from './pending-method.js';
 
 /** The documented columns (CSV header names) or fields (NDJSON keys) of the generic format. */
 export const GENERIC_FIELDS = [
@@ -30,7 +31,7 @@ type Column = (typeof GENERIC_FIELDS)[number];
 // the spreadsheet does not read it as a formula; the ' is not part of the value.
 const FORMULA_GUARD = /^'(?=[=+\-@\t\r])/;
 
-export async function* readGenericCsv(source: FileSource, warn: (message: string) => void): AsyncGenerator<SourceRecord> {
+export async function* readGenericCsv(source: FileSource, warn: (message: string) => void, lazySource?: string): AsyncGenerator<SourceRecord> {
   let columns: (Column | undefined)[] | undefined;
   let index = 0;
   for await (const cells of streamCsvRecords(source.chunks())) {
@@ -53,11 +54,11 @@ export async function* readGenericCsv(source: FileSource, warn: (message: string
       const column = columns?.[i];
       if (column) row[column] = column === 'email' || column === 'phoneNumber' ? cell.replace(/^'/, '') : cell.replace(FORMULA_GUARD, '');
     });
-    yield genericRecord(row, index++);
+    yield genericRecord(row, index++, lazySource);
   }
 }
 
-export async function* readGenericNdjson(source: FileSource, warn: (message: string) => void): AsyncGenerator<SourceRecord> {
+export async function* readGenericNdjson(source: FileSource, warn: (message: string) => void, lazySource?: string): AsyncGenerator<SourceRecord> {
   let index = 0;
   const unknown = new Set<string>();
   for await (const line of source.lines()) {
@@ -74,7 +75,7 @@ export async function* readGenericNdjson(source: FileSource, warn: (message: str
       fresh.forEach((key) => unknown.add(key));
       warnUnknown(fresh, source.path, warn);
     }
-    yield genericRecord(row as GenericRow, index++);
+    yield genericRecord(row as GenericRow, index++, lazySource);
   }
 }
 
@@ -83,7 +84,8 @@ function warnUnknown(names: string[], path: string, warn: (message: string) => v
   warn(`warning: ${path}: ignoring unknown field(s) ${names.map((name) => JSON.stringify(name)).join(', ')} (known: ${GENERIC_FIELDS.join(', ')})`);
 }
 
-export function genericRecord(row: GenericRow, index: number): SourceRecord {
+/** With `lazySource`, a row with an email and no hash nor third-party account is a password user to adopt lazily. */
+export function genericRecord(row: GenericRow, index: number, lazySource?: string): SourceRecord {
   const email = nonEmpty(row.email);
   const phoneNumber = nonEmpty(row.phoneNumber);
   const custom = nonEmpty(row.passwordHash) === undefined ? convertCustomHash(row.customPasswordHash) : undefined;
@@ -112,6 +114,9 @@ export function genericRecord(row: GenericRow, index: number): SourceRecord {
       ? 'thirdPartyId and thirdPartyUserId must be given together'
       : !email ? 'a third-party user needs an email' : undefined;
     candidates.push({ method, problem });
+  }
+  if (lazySource !== undefined && candidates.length === 0 && email !== undefined) {
+    candidates.push({ method: pendingMethod(lazySource, email, common, { legacyUserId: nonEmpty(row.externalUserId) }) });
   }
   // The email belongs to the password or third-party method when there is one; a phone number
   // beside those is a second login method.

@@ -56,9 +56,9 @@ function recordsOf(source: SourceName, file: FileSource, options: ReaderOptions)
     case 'okta':
       return readOkta(file, { includeDisabled: options.includeDisabled, lazySource: options.lazySource ?? '' });
     case 'csv':
-      return readGenericCsv(file, options.warn ?? (() => undefined));
+      return readGenericCsv(file, options.warn ?? (() => undefined), options.lazySource);
     case 'ndjson':
-      return readGenericNdjson(file, options.warn ?? (() => undefined));
+      return readGenericNdjson(file, options.warn ?? (() => undefined), options.lazySource);
   }
 }
 
