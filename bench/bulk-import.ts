@@ -43,15 +43,23 @@ async function main(): Promise<void> {
       const post = async () => {
         while (next < bodies.length) {
           const body = bodies[next++];
-          const reply = await fetch(`${core.url}/bulk-import/users`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
-          if (reply.status !== 200) throw new Error(`POST /bulk-import/users answered ${reply.status}: ${(await reply.text()).slice(0, 300)}`);
+          const reply = await fetch(`${core.url}/bulk-import/users`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body,
+          });
+          if (reply.status !== 200)
+            throw new Error(`POST /bulk-import/users answered ${reply.status}: ${(await reply.text()).slice(0, 300)}`);
           await reply.arrayBuffer();
         }
       };
       // Imported-row progress from the statistics collector: free, unlike a count(*) of a growing table.
       const progress = setInterval(() => {
         importPool
-          .query<{ n: number }>('SELECT n_tup_ins::int AS n FROM pg_stat_user_tables WHERE schemaname = $1 AND relname = $2', [importSchema, 'users'])
+          .query<{ n: number }>('SELECT n_tup_ins::int AS n FROM pg_stat_user_tables WHERE schemaname = $1 AND relname = $2', [
+            importSchema,
+            'users',
+          ])
           .then(({ rows }) => log(`  ${seconds(performance.now() - started)} s: ${rows[0]?.n ?? 0} users imported`))
           .catch(() => {});
       }, 10_000);

@@ -63,8 +63,15 @@ async function newDatabase(name: string): Promise<{ autovacuum: string }> {
   }
 }
 
-function runCommand(argv: string[], env: Record<string, string>): { pid: number | undefined; done: Promise<{ code: number; output: string }> } {
-  const child = spawn(process.execPath, argv, { cwd: repoRoot, env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+function runCommand(
+  argv: string[],
+  env: Record<string, string>,
+): { pid: number | undefined; done: Promise<{ code: number; output: string }> } {
+  const child = spawn(process.execPath, argv, {
+    cwd: repoRoot,
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   const keep = (chunk: Buffer) => (output = (output + chunk.toString('utf8')).slice(-8000));
   child.stdout.on('data', keep);
@@ -110,7 +117,9 @@ async function main(): Promise<void> {
     fs.writeFileSync(path.join(dir, 'empty.yaml'), '');
 
     const passThrough = Object.fromEntries(
-      Object.entries(process.env).filter(([name]) => /^(BULK_MIGRATION_|BULK_IMPORT_|POSTGRESQL_CONNECTION_POOL_SIZE|UV_THREADPOOL_SIZE)/.test(name)),
+      Object.entries(process.env).filter(([name]) =>
+        /^(BULK_MIGRATION_|BULK_IMPORT_|POSTGRESQL_CONNECTION_POOL_SIZE|UV_THREADPOOL_SIZE)/.test(name),
+      ),
     ) as Record<string, string>;
     const port = await freePort();
     const applicationName = `bench-migration-core-${port}`;
@@ -120,7 +129,14 @@ async function main(): Promise<void> {
       args: [`--config=${path.join(dir, 'empty.yaml')}`],
       port,
       applicationName,
-      env: { DATABASE_URL: withApplicationName(databaseUrl(importDb), applicationName), PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'WARN', IDP_PASSWORD_HASHING_SIGNER_KEY: params.signerKey, ...passThrough },
+      env: {
+        DATABASE_URL: withApplicationName(databaseUrl(importDb), applicationName),
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        LOG_LEVEL: 'WARN',
+        IDP_PASSWORD_HASHING_SIGNER_KEY: params.signerKey,
+        ...passThrough,
+      },
     });
     const pool = createPool({ connectionString: databaseUrl(importDb), schema: 'public', size: 1 });
     let result: { code: number; output: string };
@@ -134,8 +150,18 @@ async function main(): Promise<void> {
     try {
       const started = performance.now();
       const command = runCommand(
-        ['dist/cli/main.js', 'migrate', 'firebase', exportFile, '--hash-config', hashConfigFile, '--core-url', core.url,
-          '--report', path.join(dir, 'report.json')],
+        [
+          'dist/cli/main.js',
+          'migrate',
+          'firebase',
+          exportFile,
+          '--hash-config',
+          hashConfigFile,
+          '--core-url',
+          core.url,
+          '--report',
+          path.join(dir, 'report.json'),
+        ],
         {},
       );
       sampling = startSampling(pool, () => ({ core: core.pid, command: command.pid }), 250);
@@ -144,8 +170,11 @@ async function main(): Promise<void> {
         cpu.commandMs = Math.max(cpu.commandMs, processCpuMs(command.pid ?? 0));
       }, 100);
       const backends = setInterval(() => {
-        pool.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE application_name = $1', [applicationName])
-          .then(({ rows: found }) => found.forEach(({ pid }) => cpu.backendMs.set(pid, Math.max(cpu.backendMs.get(pid) ?? 0, processCpuMs(pid)))))
+        pool
+          .query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE application_name = $1', [applicationName])
+          .then(({ rows: found }) =>
+            found.forEach(({ pid }) => cpu.backendMs.set(pid, Math.max(cpu.backendMs.get(pid) ?? 0, processCpuMs(pid)))),
+          )
           .catch(() => {});
       }, 1000);
       result = await command.done;
@@ -159,7 +188,9 @@ async function main(): Promise<void> {
       await core.stop();
     }
     const { rows } = await pool.query<{ users: number }>('SELECT count(*)::int AS users FROM users');
-    const { rows: analyzed } = await pool.query<{ n: number }>("SELECT coalesce(max(analyze_count), 0)::int AS n FROM pg_stat_user_tables WHERE relname = 'users'");
+    const { rows: analyzed } = await pool.query<{ n: number }>(
+      "SELECT coalesce(max(analyze_count), 0)::int AS n FROM pg_stat_user_tables WHERE relname = 'users'",
+    );
     await pool.end();
     if (result.code !== 0 || rows[0].users !== total) {
       throw new Error(`the migration exited ${result.code} with ${rows[0].users} of ${total} users imported:\n${result.output}`);
@@ -175,12 +206,26 @@ async function main(): Promise<void> {
     const half = sampling.samples.find((sample) => sample.users >= total / 2);
     const last = sampling.samples.at(-1);
     const summary = {
-      users: total, seconds: elapsedMs / 1000, usersPerSecond: rate, copySeconds: copyMs / 1000, copyUsersPerSecond: copyRate,
-      ratioToCopy: rate / copyRate, sliceUsersPerSecond: slices, lastToFirstSlice: slices[9] / slices[0],
-      corePeakRssMb: corePeakMb, commandPeakRssMb: commandPeakMb,
-      rssAtHalfMb: half?.rssMb, rssAtEndMb: last?.rssMb, autovacuum, analyzedByCore: analyzed[0].n,
+      users: total,
+      seconds: elapsedMs / 1000,
+      usersPerSecond: rate,
+      copySeconds: copyMs / 1000,
+      copyUsersPerSecond: copyRate,
+      ratioToCopy: rate / copyRate,
+      sliceUsersPerSecond: slices,
+      lastToFirstSlice: slices[9] / slices[0],
+      corePeakRssMb: corePeakMb,
+      commandPeakRssMb: commandPeakMb,
+      rssAtHalfMb: half?.rssMb,
+      rssAtEndMb: last?.rssMb,
+      autovacuum,
+      analyzedByCore: analyzed[0].n,
       machineLoadAtEnd: os.loadavg(),
-      cpuSeconds: { command: cpu.commandMs / 1000, core: cpu.coreMs / 1000, postgres: [...cpu.backendMs.values()].reduce((a, b) => a + b, 0) / 1000 },
+      cpuSeconds: {
+        command: cpu.commandMs / 1000,
+        core: cpu.coreMs / 1000,
+        postgres: [...cpu.backendMs.values()].reduce((a, b) => a + b, 0) / 1000,
+      },
     };
     const lines = [
       `users                      ${total}  (90 % password, 5 % Google, 3 % phone, 2 % email link)`,
@@ -193,13 +238,18 @@ async function main(): Promise<void> {
       `RSS at half / at the end   core ${half?.rssMb.core.toFixed(0)} / ${last?.rssMb.core.toFixed(0)} MB, command ${half?.rssMb.command.toFixed(0)} / ${last?.rssMb.command.toFixed(0)} MB`,
       `CPU seconds                command ${summary.cpuSeconds.command.toFixed(1)}, core ${summary.cpuSeconds.core.toFixed(1)}, ` +
         `its PostgreSQL backends ${summary.cpuSeconds.postgres.toFixed(1)} (wall ${seconds(elapsedMs)} s × ${os.cpus().length} cores)`,
-      `autovacuum ${autovacuum}; statistics refreshed by the core ${analyzed[0].n} times; load average ${os.loadavg().map((v) => v.toFixed(1)).join(' ')}`,
+      `autovacuum ${autovacuum}; statistics refreshed by the core ${analyzed[0].n} times; load average ${os
+        .loadavg()
+        .map((v) => v.toFixed(1))
+        .join(' ')}`,
     ];
     process.stdout.write(`${lines.join('\n')}\n`);
     const resultsDir = path.join(repoRoot, 'bench/results');
     fs.mkdirSync(resultsDir, { recursive: true });
-    fs.writeFileSync(path.join(resultsDir, `migration-${total}-${new Date().toISOString().replace(/[:.]/g, '-')}.json`),
-      JSON.stringify({ summary, samples: sampling.samples }, null, 1));
+    fs.writeFileSync(
+      path.join(resultsDir, `migration-${total}-${new Date().toISOString().replace(/[:.]/g, '-')}.json`),
+      JSON.stringify({ summary, samples: sampling.samples }, null, 1),
+    );
   } finally {
     if (!process.env.BENCH_KEEP) {
       for (const name of created) await withAdmin((admin) => admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)).catch(() => {});

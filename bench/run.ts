@@ -14,7 +14,8 @@ const log = (message: string) => process.stderr.write(`${message}\n`);
 
 function selectScenarios(only: string[], requireName: boolean): Scenario[] {
   const known = scenarios.map((s) => s.name).join(', ');
-  if (only.length === 0 && requireName) throw new Error(`name a scenario: npm run bench:one -- <name>; known: ${known} (signin = all three)`);
+  if (only.length === 0 && requireName)
+    throw new Error(`name a scenario: npm run bench:one -- <name>; known: ${known} (signin = all three)`);
   if (only.length === 0) return scenarios;
   const selected = scenarios.filter((scenario) => only.some((name) => scenario.name === name || scenario.name.startsWith(`${name}-`)));
   if (selected.length === 0) {
@@ -29,7 +30,9 @@ function build(): void {
   log('building dist/ (tsc -p tsconfig.build.json)');
   const result = spawnSync('npx', ['tsc', '-p', 'tsconfig.build.json'], { encoding: 'utf8' });
   if (result.status !== 0) {
-    log(`warning: the build reported errors; measuring what was emitted:\n${(result.stdout + result.stderr).split('\n').slice(0, 10).join('\n')}`);
+    log(
+      `warning: the build reported errors; measuring what was emitted:\n${(result.stdout + result.stderr).split('\n').slice(0, 10).join('\n')}`,
+    );
   }
   if (!fs.existsSync(coreScript)) throw new Error(`${coreScript} is missing: run npm run build`);
 }

@@ -3,13 +3,29 @@ import type { Config } from './config/config.js';
 
 // Anything that can carry a secret is censored wherever it appears in a log object.
 const redactPaths = [
-  'req.headers["api-key"]', 'req.headers.authorization',
-  'headers["api-key"]', 'headers.authorization',
-  '*.password', '*.passwordHash', '*.plainTextPassword', '*.linkCode', '*.userInputCode', '*.deviceId',
-  '*.signerKey', '*.idp_password_hashing_signer_key', '*.api_keys',
-  'password', 'passwordHash', 'plainTextPassword', 'linkCode', 'userInputCode', 'deviceId', 'signerKey',
+  'req.headers["api-key"]',
+  'req.headers.authorization',
+  'headers["api-key"]',
+  'headers.authorization',
+  '*.password',
+  '*.passwordHash',
+  '*.plainTextPassword',
+  '*.linkCode',
+  '*.userInputCode',
+  '*.deviceId',
+  '*.signerKey',
+  '*.idp_password_hashing_signer_key',
+  '*.api_keys',
+  'password',
+  'passwordHash',
+  'plainTextPassword',
+  'linkCode',
+  'userInputCode',
+  'deviceId',
+  'signerKey',
   // PostgreSQL's detail quotes the failing row or key (a check violation prints the whole row, hash included).
-  'err.detail', 'err.cause.detail',
+  'err.detail',
+  'err.cause.detail',
 ];
 
 const levels = { DEBUG: 'debug', INFO: 'info', WARN: 'warn', ERROR: 'error', NONE: 'silent' } as const;

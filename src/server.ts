@@ -24,7 +24,7 @@ async function main(): Promise<void> {
   logger.info(`database: ${database.description}`);
   if (!config.api_keys) logger.warn('api_keys is not set: every route is open to anyone who can reach this port');
   if (!config.idp_password_hashing_signer_key) {
-    logger.warn("idp_password_hashing_signer_key is not set: $f_scrypt$ hashes cannot be imported or verified");
+    logger.warn('idp_password_hashing_signer_key is not set: $f_scrypt$ hashes cannot be imported or verified');
   }
 
   const app = await buildApp({ config, pool: database.pool, logger }).catch(async (error: unknown) => {

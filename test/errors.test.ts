@@ -30,15 +30,24 @@ const sampleArgs: Partial<Record<ErrorCode, unknown[]>> = {
 const jsonBodied: Partial<Record<ErrorCode, (message: string) => object>> = {
   BULK_TOO_MANY_USERS: (message) => ({ error: message }),
   BULK_USERS_INVALID: (message) => ({ error: message, users: [] }),
-  BULK_USER_REJECTED: () => ({ errors: ['E019: Account linking feature is not enabled for this app. Please contact support to enable it.'] }),
+  BULK_USER_REJECTED: () => ({
+    errors: ['E019: Account linking feature is not enabled for this app. Please contact support to enable it.'],
+  }),
 };
 
 // BAD_INPUT: free text kept for code that has not moved to a named entry yet. The others belong to features the
 // contract's message index leaves out: the optional IP filter, password reset, lazy migration and the stricter
 // email, phone number, rid and JSON-position checks.
 const notContractTexts = new Set<ErrorCode>([
-  'BAD_INPUT', 'IP_NOT_ALLOWED', 'PASSWORD_RESET_METHOD', 'LAZY_MIGRATION_SOURCE_UNKNOWN', 'PENDING_LIMIT_OUT_OF_RANGE',
-  'INVALID_JSON_AT', 'INVALID_EMAIL', 'RID_PASSWORDLESS_REQUIRED', 'INVALID_PHONE_NUMBER',
+  'BAD_INPUT',
+  'IP_NOT_ALLOWED',
+  'PASSWORD_RESET_METHOD',
+  'LAZY_MIGRATION_SOURCE_UNKNOWN',
+  'PENDING_LIMIT_OUT_OF_RANGE',
+  'INVALID_JSON_AT',
+  'INVALID_EMAIL',
+  'RID_PASSWORDLESS_REQUIRED',
+  'INVALID_PHONE_NUMBER',
 ]);
 const messageOf = errorMessage as (code: ErrorCode, ...args: unknown[]) => string;
 

@@ -44,7 +44,11 @@ export class TestClock {
 // Cheap hash parameters so tests stay fast; real algorithms, never a mock.
 // Failed sign-ins are not held to a floor here; test/hostile/signin-timing.test.ts measures that floor.
 export const testConfigDefaults = {
-  bcrypt_log_rounds: 4, argon2_memory_kb: 1024, argon2_iterations: 1, argon2_parallelism: 1, signin_failure_min_duration_ms: 0,
+  bcrypt_log_rounds: 4,
+  argon2_memory_kb: 1024,
+  argon2_iterations: 1,
+  argon2_parallelism: 1,
+  signin_failure_min_duration_ms: 0,
 };
 
 export function testConfig(overrides: Record<string, unknown> = {}): Readonly<Config> {
@@ -87,8 +91,15 @@ export async function createTestApp(overrides: Record<string, unknown> = {}, db?
 }
 
 const userTables = [
-  'users', 'user_id_mappings', 'email_verifications', 'user_metadata', 'user_roles', 'roles',
-  'passwordless_devices', 'passwordless_codes', 'bulk_import_users',
+  'users',
+  'user_id_mappings',
+  'email_verifications',
+  'user_metadata',
+  'user_roles',
+  'roles',
+  'passwordless_devices',
+  'passwordless_codes',
+  'bulk_import_users',
 ];
 
 export async function truncateAll(db: TestDatabase): Promise<void> {
@@ -142,7 +153,12 @@ export async function call(
   } catch {
     json = undefined;
   }
-  return { statusCode: response.statusCode, body: response.body, json, contentType: response.headers['content-type'] as string | undefined };
+  return {
+    statusCode: response.statusCode,
+    body: response.body,
+    json,
+    contentType: response.headers['content-type'] as string | undefined,
+  };
 }
 
 // Plain-text error replies end with a newline (contract §1.8); compare the trimmed text.

@@ -87,7 +87,10 @@ describe('server process', () => {
   });
 
   it.each([
-    [{ API_KEYS: 'too-short' }, 'identity-core: invalid configuration: One of the API keys is too short. Please use at least 20 characters'],
+    [
+      { API_KEYS: 'too-short' },
+      'identity-core: invalid configuration: One of the API keys is too short. Please use at least 20 characters',
+    ],
     [{ PASSWORDLESS_CODE_LIFETIME: '0' }, `identity-core: invalid configuration: 'passwordless_code_lifetime' must be > 0`],
     [
       { IDP_PASSWORD_HASHING_SIGNER_KEY: 'c2lnbmVy!' },

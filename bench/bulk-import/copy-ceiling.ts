@@ -28,7 +28,11 @@ export function copyScript(schema: string, total: number, hashes: string[], base
     `COPY ${schema}.${table} (${columns}) FROM STDIN;\n${rows.join('\n')}${rows.length > 0 ? '\n' : ''}\\.\n`;
   return [
     'BEGIN;\n',
-    block('users', 'user_id, tenant_id, recipe_id, time_joined, email, phone_number, third_party_id, third_party_user_id, password_hash', users),
+    block(
+      'users',
+      'user_id, tenant_id, recipe_id, time_joined, email, phone_number, third_party_id, third_party_user_id, password_hash',
+      users,
+    ),
     block('user_id_mappings', 'user_id, external_user_id, external_user_id_info', mappings),
     block('email_verifications', 'user_id, email', verified),
     block('user_metadata', 'user_id, metadata', metadata),

@@ -28,7 +28,15 @@ export async function startCore(databaseUrl: string, schema: string, env: Record
   // BENCH_CORE_NODE_OPTIONS, e.g. --cpu-prof, profiles the core.
   const nodeOptions = (process.env.BENCH_CORE_NODE_OPTIONS ?? '').split(' ').filter(Boolean);
   const child = spawn('node', [...nodeOptions, 'node_modules/vite-node/vite-node.mjs', 'src/server.ts'], {
-    env: { ...process.env, DATABASE_URL: databaseUrl, POSTGRESQL_TABLE_SCHEMA: schema, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'WARN', ...env },
+    env: {
+      ...process.env,
+      DATABASE_URL: databaseUrl,
+      POSTGRESQL_TABLE_SCHEMA: schema,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'WARN',
+      ...env,
+    },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   const url = `http://127.0.0.1:${port}`;

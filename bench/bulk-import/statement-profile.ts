@@ -49,7 +49,10 @@ const timed = new WeakSet<object>();
 
 try {
   await migrate(pool, schema);
-  const config = loadConfig({ argv: ['--config=test/fixtures/empty.yaml'], overrides: { log_level: 'WARN', postgresql_table_schema: schema } });
+  const config = loadConfig({
+    argv: ['--config=test/fixtures/empty.yaml'],
+    overrides: { log_level: 'WARN', postgresql_table_schema: schema },
+  });
   const app = await buildApp({ config, pool });
   await app.ready();
   app.services.bulkImport.pauseProcessing();
@@ -63,7 +66,9 @@ try {
   await app.services.bulkImport.processUntilEmpty();
   const drained = performance.now();
   await app.close();
-  process.stdout.write(`${total} users: enqueue ${((enqueued - started) / 1000).toFixed(2)} s, drain ${((drained - enqueued) / 1000).toFixed(2)} s\n`);
+  process.stdout.write(
+    `${total} users: enqueue ${((enqueued - started) / 1000).toFixed(2)} s, drain ${((drained - enqueued) / 1000).toFixed(2)} s\n`,
+  );
   for (const [statement, { calls, ms }] of [...spent].sort((a, b) => b[1].ms - a[1].ms).slice(0, 14)) {
     process.stdout.write(`${(ms / 1000).toFixed(2).padStart(8)} s ${String(calls).padStart(6)}  ${statement}\n`);
   }

@@ -56,7 +56,11 @@ app.post('/passwordless/create', async (request) => {
   const linkCode = crypto.randomBytes(32).toString('base64url');
   const timeCreated = Date.now();
   await transaction(async (client) => {
-    await client.query({ name: 'find-device', text: 'SELECT 1 FROM passwordless_devices WHERE tenant_id = $1 AND device_id_hash = $2', values: ['public', preAuthSessionId] });
+    await client.query({
+      name: 'find-device',
+      text: 'SELECT 1 FROM passwordless_devices WHERE tenant_id = $1 AND device_id_hash = $2',
+      values: ['public', preAuthSessionId],
+    });
     await client.query({
       name: 'insert-device',
       text: `INSERT INTO passwordless_devices (tenant_id, device_id_hash, email, link_code_salt, created_at)
@@ -65,8 +69,14 @@ app.post('/passwordless/create', async (request) => {
     });
   });
   return {
-    status: 'OK', preAuthSessionId, codeId: crypto.randomUUID(), deviceId: deviceId.toString('base64'),
-    userInputCode: '123456', linkCode, timeCreated, codeLifetime: 900000,
+    status: 'OK',
+    preAuthSessionId,
+    codeId: crypto.randomUUID(),
+    deviceId: deviceId.toString('base64'),
+    userInputCode: '123456',
+    linkCode,
+    timeCreated,
+    codeLifetime: 900000,
   };
 });
 
@@ -74,7 +84,11 @@ app.post('/passwordless/create', async (request) => {
 app.post('/passwordless/consume', async (request) => {
   const { preAuthSessionId } = request.body;
   const user = await transaction(async (client) => {
-    const { rows } = await client.query({ name: 'device-email', text: 'SELECT email FROM passwordless_devices WHERE tenant_id = $1 AND device_id_hash = $2', values: ['public', preAuthSessionId] });
+    const { rows } = await client.query({
+      name: 'device-email',
+      text: 'SELECT email FROM passwordless_devices WHERE tenant_id = $1 AND device_id_hash = $2',
+      values: ['public', preAuthSessionId],
+    });
     if (rows.length === 0) return undefined;
     const created = { id: crypto.randomUUID(), email: rows[0].email, timeJoined: Date.now() };
     await client.query({
@@ -86,14 +100,24 @@ app.post('/passwordless/consume', async (request) => {
   });
   if (!user) return { status: 'RESTART_FLOW_ERROR' };
   return {
-    status: 'OK', createdNewUser: true, user: wireUser(user, 'passwordless'), recipeUserId: user.id,
+    status: 'OK',
+    createdNewUser: true,
+    user: wireUser(user, 'passwordless'),
+    recipeUserId: user.id,
     consumedDevice: { preAuthSessionId, failedCodeInputAttemptCount: 0, email: user.email },
   };
 });
 
 function wireUser({ id, email, timeJoined }, recipeId) {
   return {
-    id, isPrimaryUser: false, tenantIds: ['public'], timeJoined, emails: [email], phoneNumbers: [], thirdParty: [], webauthn: { credentialIds: [] },
+    id,
+    isPrimaryUser: false,
+    tenantIds: ['public'],
+    timeJoined,
+    emails: [email],
+    phoneNumbers: [],
+    thirdParty: [],
+    webauthn: { credentialIds: [] },
     loginMethods: [{ recipeId, recipeUserId: id, tenantIds: ['public'], email, timeJoined, verified: false }],
   };
 }

@@ -51,7 +51,8 @@ export async function measureVerifyCeiling(
     while (performance.now() < deadline && next < options.maxOps) {
       const item = work[next++ % work.length];
       const begin = performance.now();
-      if (!(await verifier.verify(item.password, item.parsed, context))) throw new Error(`${algorithm} ceiling: a correct password did not verify`);
+      if (!(await verifier.verify(item.password, item.parsed, context)))
+        throw new Error(`${algorithm} ceiling: a correct password did not verify`);
       latencies.push(performance.now() - begin);
     }
   };

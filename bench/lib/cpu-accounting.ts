@@ -37,7 +37,12 @@ export interface CpuUse {
  * CPU spent by a server process and by its PostgreSQL backends (found by application_name; the database runs
  * on this machine) while `work` runs. This is what decides throughput on a machine whose cores are all busy.
  */
-export async function measureCpu<T>(databaseUrl: string, pid: number, applicationName: string, work: () => Promise<T>): Promise<{ result: T; cpu: CpuUse }> {
+export async function measureCpu<T>(
+  databaseUrl: string,
+  pid: number,
+  applicationName: string,
+  work: () => Promise<T>,
+): Promise<{ result: T; cpu: CpuUse }> {
   const backendsBefore = new Map((await backendPids(databaseUrl, applicationName)).map((id) => [id, processCpuMs(id)]));
   const processBefore = processCpuMs(pid);
   const result = await work();

@@ -56,5 +56,8 @@ export async function makeCredentials(algorithm: Algorithm, users: number, disti
     const password = `pw-${algorithm}-${index}-${crypto.randomBytes(6).toString('hex')}`;
     pairs.push({ password, hash: await hashPassword(algorithm, password) });
   }
-  return Array.from({ length: users }, (_, index) => ({ email: `${prefix}-${algorithm}-${index}@bench.example`, ...pairs[index % distinct] }));
+  return Array.from({ length: users }, (_, index) => ({
+    email: `${prefix}-${algorithm}-${index}@bench.example`,
+    ...pairs[index % distinct],
+  }));
 }

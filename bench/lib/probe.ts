@@ -52,7 +52,11 @@ function timedGet(url: string, agent: http.Agent): Promise<number> {
     const request = http.get(url, { agent }, (response) => {
       let body = '';
       response.on('data', (chunk) => (body += String(chunk)));
-      response.on('end', () => (response.statusCode === 200 && body === 'Hello\n' ? resolve(performance.now() - sent) : reject(new Error(`status ${response.statusCode}`))));
+      response.on('end', () =>
+        response.statusCode === 200 && body === 'Hello\n'
+          ? resolve(performance.now() - sent)
+          : reject(new Error(`status ${response.statusCode}`)),
+      );
     });
     request.on('error', reject);
     request.setTimeout(10_000, () => request.destroy(new Error('timeout')));

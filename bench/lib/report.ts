@@ -79,15 +79,37 @@ const rss = (f: Figure | undefined) => (f?.peakRssMb === undefined ? '–' : `${
 
 /** The run as a Markdown table (pastes into the README as is). */
 export function formatTable(rows: Row[]): string {
-  const header = ['Path', 'Core', 'p50 / p99 ms', 'Core peak RSS', 'Ceiling', 'Ceiling p50 / p99 ms', 'Ceiling peak RSS', 'Ratio', 'CPU-time ratio', 'Goal', 'Met'];
+  const header = [
+    'Path',
+    'Core',
+    'p50 / p99 ms',
+    'Core peak RSS',
+    'Ceiling',
+    'Ceiling p50 / p99 ms',
+    'Ceiling peak RSS',
+    'Ratio',
+    'CPU-time ratio',
+    'Goal',
+    'Met',
+  ];
   const lines = rows.map((row) => {
     if (row.status !== 'measured') {
       return [row.path, row.status, '', '', '', '', '', '', '', row.goal, row.notes[0] ?? ''];
     }
     const met = row.met === undefined ? '' : row.met ? 'yes' : '**no**';
-    return [row.path, figure(row.core), latency(row.core), rss(row.core), figure(row.ceiling), latency(row.ceiling),
-      rss(row.ceiling), row.ratio === undefined ? '–' : `${floor2(row.ratio)} ×`,
-      row.cpuRatio === undefined ? '–' : `${floor2(row.cpuRatio)} ×`, row.goal, met];
+    return [
+      row.path,
+      figure(row.core),
+      latency(row.core),
+      rss(row.core),
+      figure(row.ceiling),
+      latency(row.ceiling),
+      rss(row.ceiling),
+      row.ratio === undefined ? '–' : `${floor2(row.ratio)} ×`,
+      row.cpuRatio === undefined ? '–' : `${floor2(row.cpuRatio)} ×`,
+      row.goal,
+      met,
+    ];
   });
   const all = [header, header.map(() => '---'), ...lines];
   return all.map((cells) => `| ${cells.join(' | ')} |`).join('\n');
@@ -103,7 +125,15 @@ export function formatNotes(rows: Row[]): string {
 export interface RunRecord {
   startedAt: string;
   finishedAt: string;
-  machine: { cpus: number; cpuModel: string; memoryGb: number; node: string; platform: string; loadBefore: number[]; busyBeforePercent: number };
+  machine: {
+    cpus: number;
+    cpuModel: string;
+    memoryGb: number;
+    node: string;
+    platform: string;
+    loadBefore: number[];
+    busyBeforePercent: number;
+  };
   settings: Omit<BenchSettings, 'databaseUrl'> & { database: string };
   rows: Row[];
 }

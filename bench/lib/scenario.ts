@@ -23,7 +23,11 @@ export class BenchContext {
   ) {}
 
   /** A core on a fresh schema (migrated by the core itself at startup) and a pool on that schema. */
-  async core(label: string, env?: Record<string, string>, schema = this.schemas.reserve(`core_${label}`)): Promise<{ server: ServerProcess; pool: pg.Pool; schema: string }> {
+  async core(
+    label: string,
+    env?: Record<string, string>,
+    schema = this.schemas.reserve(`core_${label}`),
+  ): Promise<{ server: ServerProcess; pool: pg.Pool; schema: string }> {
     const server = await startCore(this.settings, { schema, env, label });
     this.cleanups.push(() => server.stop());
     const pool = this.pool(schema);
@@ -61,7 +65,11 @@ export async function routeExists(baseUrl: string, method: string, path: string)
 }
 
 export async function postJson(baseUrl: string, path: string, body: unknown): Promise<{ status: number; json: Record<string, unknown> }> {
-  const response = await fetch(`${baseUrl}${path}`, { method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
+  const response = await fetch(`${baseUrl}${path}`, {
+    method: 'POST',
+    body: JSON.stringify(body),
+    headers: { 'content-type': 'application/json' },
+  });
   const text = await response.text();
   let json: Record<string, unknown>;
   try {

@@ -8,14 +8,16 @@ export const signinPath = '/recipe/signin';
 /** Sign-ins with correct passwords, cycling through the accounts so every hash is verified in turn. */
 export function signinRequests(credentials: Credential[]): Request[] {
   let counter = 0;
-  return [{
-    method: 'POST',
-    path: signinPath,
-    setupRequest: (request) => {
-      const { email, password } = credentials[counter++ % credentials.length];
-      return { ...request, body: JSON.stringify({ email, password }) };
+  return [
+    {
+      method: 'POST',
+      path: signinPath,
+      setupRequest: (request) => {
+        const { email, password } = credentials[counter++ % credentials.length];
+        return { ...request, body: JSON.stringify({ email, password }) };
+      },
     },
-  }];
+  ];
 }
 
 export function signinLoad(url: string, credentials: Credential[], connections: number, seconds: number): Promise<LoadResult> {

@@ -22,7 +22,9 @@ export async function dumpImportedRows(databaseUrl: string, dir: string): Promis
 
 // Milliseconds psql needed to load the dumped rows.
 export async function timeCopyInto(databaseUrl: string, dir: string): Promise<number> {
-  const script = ['BEGIN;\n', ...tables.map((table) => `\\copy ${table} FROM '${path.join(dir, `${table}.copy`)}'\n`), 'COMMIT;\n'].join('');
+  const script = ['BEGIN;\n', ...tables.map((table) => `\\copy ${table} FROM '${path.join(dir, `${table}.copy`)}'\n`), 'COMMIT;\n'].join(
+    '',
+  );
   const started = performance.now();
   await psql(databaseUrl, script);
   return performance.now() - started;

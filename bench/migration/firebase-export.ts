@@ -41,10 +41,14 @@ export async function distinctPasswords(params: HashParameters, count: number): 
   const passwords: ExportedPassword[] = [];
   // Two at a time: each takes 16 MB and a core's worth of CPU for tens of milliseconds.
   for (let start = 0; start < count; start += 2) {
-    const pair = await Promise.all([start, start + 1].filter((i) => i < count).map(async (i) => {
-      const salt = crypto.randomBytes(12).toString('base64');
-      return { passwordHash: await scrypt.hash(`password-${i}`, salt), salt };
-    }));
+    const pair = await Promise.all(
+      [start, start + 1]
+        .filter((i) => i < count)
+        .map(async (i) => {
+          const salt = crypto.randomBytes(12).toString('base64');
+          return { passwordHash: await scrypt.hash(`password-${i}`, salt), salt };
+        }),
+    );
     passwords.push(...pair);
   }
   return passwords;
@@ -63,15 +67,39 @@ function exportedUser(index: number, passwords: ExportedPassword[], baseTime: nu
   switch (kindOf(index)) {
     case 'password': {
       const { passwordHash, salt } = passwords[index % passwords.length];
-      return { ...common, email: `user${index}@example.com`, emailVerified: index % 3 !== 0, passwordHash, salt, displayName: `User ${index}`,
-        providerUserInfo: [{ providerId: 'password', rawId: `user${index}@example.com`, email: `user${index}@example.com` }] };
+      return {
+        ...common,
+        email: `user${index}@example.com`,
+        emailVerified: index % 3 !== 0,
+        passwordHash,
+        salt,
+        displayName: `User ${index}`,
+        providerUserInfo: [{ providerId: 'password', rawId: `user${index}@example.com`, email: `user${index}@example.com` }],
+      };
     }
     case 'google':
-      return { ...common, email: `g${index}@gmail.example`, emailVerified: true, displayName: `Google ${index}`,
-        providerUserInfo: [{ providerId: 'google.com', rawId: `1${String(index).padStart(20, '0')}`, email: `g${index}@gmail.example` }] };
+      return {
+        ...common,
+        email: `g${index}@gmail.example`,
+        emailVerified: true,
+        displayName: `Google ${index}`,
+        providerUserInfo: [{ providerId: 'google.com', rawId: `1${String(index).padStart(20, '0')}`, email: `g${index}@gmail.example` }],
+      };
     case 'phone':
-      return { ...common, phoneNumber: `+1415${String(2000000 + index).padStart(7, '0').slice(-7)}`,
-        providerUserInfo: [{ providerId: 'phone', rawId: `+1415${String(2000000 + index).padStart(7, '0').slice(-7)}` }] };
+      return {
+        ...common,
+        phoneNumber: `+1415${String(2000000 + index)
+          .padStart(7, '0')
+          .slice(-7)}`,
+        providerUserInfo: [
+          {
+            providerId: 'phone',
+            rawId: `+1415${String(2000000 + index)
+              .padStart(7, '0')
+              .slice(-7)}`,
+          },
+        ],
+      };
     default:
       return { ...common, email: `link${index}@example.com`, emailVerified: true, providerUserInfo: [] };
   }
@@ -81,7 +109,8 @@ function exportedUser(index: number, passwords: ExportedPassword[], baseTime: nu
 export async function writeFirebaseExport(file: string, total: number, passwords: ExportedPassword[]): Promise<number> {
   const out = fs.createWriteStream(file);
   const baseTime = Date.parse('2019-01-01T00:00:00Z');
-  const write = (text: string) => (out.write(text) ? Promise.resolve() : new Promise<void>((resolve) => out.once('drain', () => resolve())));
+  const write = (text: string) =>
+    out.write(text) ? Promise.resolve() : new Promise<void>((resolve) => out.once('drain', () => resolve()));
   await write('{"users": [\n');
   let chunk: string[] = [];
   for (let i = 0; i < total; i++) {

@@ -31,7 +31,12 @@ function runScript(databaseUrl: string, users: number, log: (message: string) =>
     });
     let stdout = '';
     child.stdout.on('data', (chunk) => (stdout += String(chunk)));
-    child.stderr.on('data', (chunk) => String(chunk).split('\n').filter(Boolean).forEach((line) => log(`  | ${line}`)));
+    child.stderr.on('data', (chunk) =>
+      String(chunk)
+        .split('\n')
+        .filter(Boolean)
+        .forEach((line) => log(`  | ${line}`)),
+    );
     const timer = setTimeout(() => child.kill('SIGTERM'), timeLimitMs);
     child.on('error', reject);
     child.on('close', (code) => {
@@ -75,23 +80,36 @@ export const bulkImportScenario: Scenario = {
     const summary = parseSummary(await runScript(settings.databaseUrl, users, log));
     const ratio = summary.endToEndPerSecond / summary.copyPerSecond;
     const million = 1_000_000;
-    const projected = (million / summary.endToEndPerSecond);
+    const projected = million / summary.endToEndPerSecond;
     const notes = [
       'the core runs from src/ under vite-node (bench/bulk-import.ts starts it), so its RSS includes the loader',
       summary.enqueueSeconds === undefined ? '' : `enqueue alone took ${summary.enqueueSeconds.toFixed(1)} s`,
     ].filter(Boolean);
     const rows: Row[] = [
       {
-        scenario: name, path: label, status: 'measured',
-        core: { value: summary.endToEndPerSecond, unit: 'users/s', peakRssMb: summary.peakRssMb, count: summary.users, seconds: summary.endToEndSeconds },
+        scenario: name,
+        path: label,
+        status: 'measured',
+        core: {
+          value: summary.endToEndPerSecond,
+          unit: 'users/s',
+          peakRssMb: summary.peakRssMb,
+          count: summary.users,
+          seconds: summary.endToEndSeconds,
+        },
         ceiling: { value: summary.copyPerSecond, unit: 'users/s', count: summary.users, seconds: summary.copySeconds },
-        ratio, goal: '≥ 0.25 ×', met: ratio >= 0.25, notes,
+        ratio,
+        goal: '≥ 0.25 ×',
+        met: ratio >= 0.25,
+        notes,
       },
       {
-        scenario: name, path: users === million ? '1M users, wall time' : `1M users, wall time (projected from ${users.toLocaleString('en-US')})`,
+        scenario: name,
+        path: users === million ? '1M users, wall time' : `1M users, wall time (projected from ${users.toLocaleString('en-US')})`,
         status: 'measured',
         core: { value: users === million ? summary.endToEndSeconds : projected, unit: 's' },
-        goal: '≤ 30 s', met: (users === million ? summary.endToEndSeconds : projected) <= 30,
+        goal: '≤ 30 s',
+        met: (users === million ? summary.endToEndSeconds : projected) <= 30,
         notes: users === million ? [] : ['linear projection; run with --bulk-users=1000000 for the real figure'],
       },
     ];

@@ -37,7 +37,12 @@ interface StormResult {
 
 const stormRounds = (rounds: number) => Math.min(3, rounds);
 
-async function stormWithProbe(databaseUrl: string, server: ServerProcess, credentials: Credential[], seconds: number): Promise<StormResult> {
+async function stormWithProbe(
+  databaseUrl: string,
+  server: ServerProcess,
+  credentials: Credential[],
+  seconds: number,
+): Promise<StormResult> {
   const busy = startCpuSampler();
   const [storm, probe] = await Promise.all([
     withCpu(databaseUrl, server, () => signinLoad(server.url, credentials, stormConnections, seconds)),
@@ -53,7 +58,8 @@ export const helloUnderStormScenario: Scenario = {
   async run(context) {
     const { settings, log } = context;
     const core = await context.core(name);
-    if (!(await routeExists(core.server.url, 'POST', signinPath))) return [skippedRow(name, label, goal, 'sign-in route not implemented yet')];
+    if (!(await routeExists(core.server.url, 'POST', signinPath)))
+      return [skippedRow(name, label, goal, 'sign-in route not implemented yet')];
     log('  hashing passwords');
     const credentials = interleave(await Promise.all(algorithms.map((algorithm) => makeCredentials(algorithm, 32, 4, name))));
     await insertEmailPasswordUsers(core.pool, credentials);
@@ -66,7 +72,9 @@ export const helloUnderStormScenario: Scenario = {
     for (let round = 1; round <= stormRounds(settings.rounds); round++) {
       storms.push(await stormWithProbe(settings.databaseUrl, core.server, credentials, settings.seconds));
       const last = storms[storms.length - 1];
-      log(`  storm ${round}: /hello p50 ${last.probe.p50Ms.toFixed(1)} ms, p99 ${last.probe.p99Ms.toFixed(1)} ms; ${last.storm.perSecond.toFixed(1)} sign-ins/s`);
+      log(
+        `  storm ${round}: /hello p50 ${last.probe.p50Ms.toFixed(1)} ms, p99 ${last.probe.p99Ms.toFixed(1)} ms; ${last.storm.perSecond.toFixed(1)} sign-ins/s`,
+      );
     }
     const sorted = [...storms].sort((a, b) => a.probe.p99Ms - b.probe.p99Ms);
     const { probe, storm, cpuBusy } = sorted[Math.ceil(sorted.length / 2) - 1];
@@ -77,10 +85,24 @@ export const helloUnderStormScenario: Scenario = {
       `/hello without load: p50 ${quiet.p50Ms.toFixed(1)} / p99 ${quiet.p99Ms.toFixed(1)} ms`,
     ];
     if (failures > 0) notes.push(`${failures} failed requests or probes`);
-    return [{
-      scenario: name, path: label, status: 'measured',
-      core: { value: probe.p99Ms, unit: 'ms p99', p50Ms: probe.p50Ms, p99Ms: probe.p99Ms, peakRssMb: core.server.peakRssMb(), count: probe.count, failures: probe.failures },
-      goal, met: probe.p99Ms < 50 && failures === 0, notes,
-    }];
+    return [
+      {
+        scenario: name,
+        path: label,
+        status: 'measured',
+        core: {
+          value: probe.p99Ms,
+          unit: 'ms p99',
+          p50Ms: probe.p50Ms,
+          p99Ms: probe.p99Ms,
+          peakRssMb: core.server.peakRssMb(),
+          count: probe.count,
+          failures: probe.failures,
+        },
+        goal,
+        met: probe.p99Ms < 50 && failures === 0,
+        notes,
+      },
+    ];
   },
 };

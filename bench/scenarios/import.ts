@@ -17,11 +17,13 @@ const existingUsers = 50_000;
 /** Every request imports a user that does not exist yet, with one real bcrypt cost-10 hash. */
 function importRequests(path: string, prefix: string, passwordHash: string): Request[] {
   let counter = 0;
-  return [{
-    method: 'POST',
-    path,
-    setupRequest: (request) => ({ ...request, body: JSON.stringify({ email: `${prefix}-${counter++}@bench.example`, passwordHash }) }),
-  }];
+  return [
+    {
+      method: 'POST',
+      path,
+      setupRequest: (request) => ({ ...request, body: JSON.stringify({ email: `${prefix}-${counter++}@bench.example`, passwordHash }) }),
+    },
+  ];
 }
 
 export const importScenario: Scenario = {
@@ -36,12 +38,25 @@ export const importScenario: Scenario = {
     const passwordHash = await hashPassword('bcrypt', 'correct horse battery staple');
     const load = (server: ServerProcess, path: string, prefix: string, seconds: number) =>
       withCpu(settings.databaseUrl, server, () =>
-        runLoad({ url: server.url, connections, seconds, maxRequests: seconds * 20_000, requests: importRequests(path, prefix, passwordHash), verifyBody: isOk }));
+        runLoad({
+          url: server.url,
+          connections,
+          seconds,
+          maxRequests: seconds * 20_000,
+          requests: importRequests(path, prefix, passwordHash),
+          verifyBody: isOk,
+        }),
+      );
 
     log('  warm-up');
     await load(bare.server, '/import', 'warm', 1);
     await load(core.server, routePath, 'warm', 1);
-    const { ceiling, core: measured, ratio, pairs } = await alternate(
+    const {
+      ceiling,
+      core: measured,
+      ratio,
+      pairs,
+    } = await alternate(
       settings.rounds,
       (round) => load(bare.server, '/import', `r${round}`, settings.seconds),
       (round) => load(core.server, routePath, `r${round}`, settings.seconds),
@@ -57,9 +72,20 @@ export const importScenario: Scenario = {
       spreadNote(pairs),
     ];
     if (measured.failures > 0) notes.push(`${measured.failures} failed requests (${JSON.stringify(measured.statusCounts)})`);
-    return [{
-      scenario: 'import', path: label, status: 'measured', core: coreFigure, ceiling: ceilingFigure, ratio, cpuRatio: cpuRatioOf(coreFigure, ceilingFigure), goal,
-      met: ratio >= 0.7 && measured.failures === 0, notes, rounds: pairs,
-    }];
+    return [
+      {
+        scenario: 'import',
+        path: label,
+        status: 'measured',
+        core: coreFigure,
+        ceiling: ceilingFigure,
+        ratio,
+        cpuRatio: cpuRatioOf(coreFigure, ceilingFigure),
+        goal,
+        met: ratio >= 0.7 && measured.failures === 0,
+        notes,
+        rounds: pairs,
+      },
+    ];
   },
 };

@@ -9,4 +9,13 @@ import { signinScenarios } from './signin.js';
 import { startupScenario } from './startup.js';
 
 // In the order of the README table.
-export const scenarios: Scenario[] = [importScenario, ...signinScenarios, helloUnderStormScenario, passwordlessScenario, bulkImportScenario, lazySigninScenario, startupScenario, hostileScenario];
+export const scenarios: Scenario[] = [
+  importScenario,
+  ...signinScenarios,
+  helloUnderStormScenario,
+  passwordlessScenario,
+  bulkImportScenario,
+  lazySigninScenario,
+  startupScenario,
+  hostileScenario,
+];

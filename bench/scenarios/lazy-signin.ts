@@ -18,7 +18,11 @@ export const lazySigninScenario: Scenario = {
   name,
   summary: `first sign-in of pending users over a ${sourceLatencyMs} ms old provider vs a normal sign-in`,
   async run(context: BenchContext) {
-    const accounts: FakeAccount[] = Array.from({ length: users }, (_, i) => ({ login: `lazy${i}@example.com`, password: `pw-${i}-lazy`, id: `old-${i}` }));
+    const accounts: FakeAccount[] = Array.from({ length: users }, (_, i) => ({
+      login: `lazy${i}@example.com`,
+      password: `pw-${i}-lazy`,
+      id: `old-${i}`,
+    }));
     const fake = await FakeProvider.start('webhook', accounts);
     fake.latencyMs = sourceLatencyMs;
     try {
@@ -36,7 +40,11 @@ export const lazySigninScenario: Scenario = {
       if (!(await routeExists(url, 'GET', '/lazy-migration/status'))) return [skippedRow(name, name, goal, 'route not implemented yet')];
       for (const account of accounts) {
         const passwordHash = formatLazyPointer({ source: 'legacy' });
-        const reply = await postJson(url, '/recipe/user/passwordhash/import', { email: account.login, passwordHash, hashingAlgorithm: 'lazy' });
+        const reply = await postJson(url, '/recipe/user/passwordhash/import', {
+          email: account.login,
+          passwordHash,
+          hashingAlgorithm: 'lazy',
+        });
         if (reply.status !== 200) throw new Error(`import failed: ${reply.status}`);
       }
       context.log(`  ${users} pending users imported; first sign-ins, ${concurrency} at a time`);
@@ -50,7 +58,13 @@ export const lazySigninScenario: Scenario = {
           path: `POST /recipe/signin, first sign-in of a pending user (old provider ${sourceLatencyMs} ms)`,
           status: 'measured',
           core: { value: first.p50, unit: 'ms p50', p50Ms: first.p50, p99Ms: first.p99, count: users, peakRssMb: core.server.peakRssMb() },
-          ceiling: { value: sourceLatencyMs + second.p50, unit: 'ms p50', p50Ms: sourceLatencyMs + second.p50, p99Ms: sourceLatencyMs + second.p99, count: users },
+          ceiling: {
+            value: sourceLatencyMs + second.p50,
+            unit: 'ms p50',
+            p50Ms: sourceLatencyMs + second.p50,
+            p99Ms: sourceLatencyMs + second.p99,
+            count: users,
+          },
           ratio: (sourceLatencyMs + second.p50) / first.p50,
           goal,
           met: overhead <= 20 && first.failures === 0,

@@ -41,14 +41,24 @@ function flowRequests(paths: { create: string; consume: string }, prefix: string
       path: paths.consume,
       // A failed create leaves nothing to consume; autocannon then starts the next flow.
       setupRequest: (request, context) =>
-        context.linkCode ? { ...request, body: JSON.stringify({ preAuthSessionId: context.preAuthSessionId, linkCode: context.linkCode }) } : undefined,
+        context.linkCode
+          ? { ...request, body: JSON.stringify({ preAuthSessionId: context.preAuthSessionId, linkCode: context.linkCode }) }
+          : undefined,
     },
   ];
 }
 
 function flows(databaseUrl: string, server: ServerProcess, paths: { create: string; consume: string }, prefix: string, seconds: number) {
   return withCpu(databaseUrl, server, () =>
-    runLoad({ url: server.url, connections, seconds, maxRequests: seconds * 20_000, requests: flowRequests(paths, prefix), verifyBody: isOk }));
+    runLoad({
+      url: server.url,
+      connections,
+      seconds,
+      maxRequests: seconds * 20_000,
+      requests: flowRequests(paths, prefix),
+      verifyBody: isOk,
+    }),
+  );
 }
 
 async function assertFlowWorks(url: string): Promise<void> {
@@ -78,13 +88,20 @@ export const passwordlessScenario: Scenario = {
     await flows(databaseUrl, core.server, corePaths, 'warm', 1);
     // perSecond counts requests; a flow is two of them.
     const perFlow = <R extends LoadResult>(result: R) => ({ ...result, perSecond: result.perSecond / 2 });
-    const { ceiling, core: measured, ratio, pairs } = await alternate(
+    const {
+      ceiling,
+      core: measured,
+      ratio,
+      pairs,
+    } = await alternate(
       settings.rounds,
       async (round) => perFlow(await flows(databaseUrl, bare.server, barePaths, `r${round}`, seconds)),
       async (round) => perFlow(await flows(databaseUrl, core.server, corePaths, `r${round}`, seconds)),
       log,
     );
-    const { rows } = await core.pool.query<{ count: number }>(`SELECT count(*)::int AS count FROM users WHERE recipe_id = 'passwordless' AND email LIKE 'r%@bench.example'`);
+    const { rows } = await core.pool.query<{ count: number }>(
+      `SELECT count(*)::int AS count FROM users WHERE recipe_id = 'passwordless' AND email LIKE 'r%@bench.example'`,
+    );
     const coreFigure = loadFigure(measured, 'flows/s', core.server.peakRssMb());
     const ceilingFigure = loadFigure(ceiling, 'flows/s', bare.server.peakRssMb());
     const notes = [
@@ -93,6 +110,20 @@ export const passwordlessScenario: Scenario = {
       spreadNote(pairs),
     ];
     if (measured.failures > 0) notes.push(`${measured.failures} failed requests (${JSON.stringify(measured.statusCounts)})`);
-    return [{ scenario: name, path: label, status: 'measured', core: coreFigure, ceiling: ceilingFigure, ratio, cpuRatio: cpuRatioOf(coreFigure, ceilingFigure), goal, met: ratio >= 0.5 && measured.failures === 0, notes, rounds: pairs }];
+    return [
+      {
+        scenario: name,
+        path: label,
+        status: 'measured',
+        core: coreFigure,
+        ceiling: ceilingFigure,
+        ratio,
+        cpuRatio: cpuRatioOf(coreFigure, ceilingFigure),
+        goal,
+        met: ratio >= 0.5 && measured.failures === 0,
+        notes,
+        rounds: pairs,
+      },
+    ];
   },
 };

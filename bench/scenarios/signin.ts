@@ -50,12 +50,18 @@ function signinScenario(algorithm: Algorithm): Scenario {
       await assertSigninWorks(core.server.url, credentials);
 
       const { databaseUrl } = settings;
-      const load = (seconds: number) => withCpu(databaseUrl, core.server, () => signinLoad(core.server.url, credentials, connections, seconds));
+      const load = (seconds: number) =>
+        withCpu(databaseUrl, core.server, () => signinLoad(core.server.url, credentials, connections, seconds));
       log('  warm-up');
       await load(1);
       const concurrency = await calibrate(context, algorithm, credentials);
       const { seconds } = settings;
-      const { ceiling, core: measured, ratio, pairs } = await alternate(
+      const {
+        ceiling,
+        core: measured,
+        ratio,
+        pairs,
+      } = await alternate(
         settings.rounds,
         () => measureVerifyCeiling(algorithm, credentials, { concurrency, seconds, maxOps: seconds * 2000 }),
         () => load(seconds),
@@ -63,8 +69,13 @@ function signinScenario(algorithm: Algorithm): Scenario {
       );
       const coreFigure = loadFigure(measured, 'sign-ins/s', core.server.peakRssMb());
       const ceilingFigure: Figure = {
-        value: ceiling.perSecond, unit: 'verifies/s', p50Ms: ceiling.p50Ms, p99Ms: ceiling.p99Ms,
-        count: ceiling.completed, seconds: ceiling.seconds, cpuUs: ceiling.cpuPerVerifyUs,
+        value: ceiling.perSecond,
+        unit: 'verifies/s',
+        p50Ms: ceiling.p50Ms,
+        p99Ms: ceiling.p99Ms,
+        count: ceiling.completed,
+        seconds: ceiling.seconds,
+        cpuUs: ceiling.cpuPerVerifyUs,
       };
       const notes = [
         `ceiling: ${ceiling.concurrency} verifications at a time in the runner process, ${ceiling.cpuPerVerifyUs.toFixed(0)} µs CPU per verify`,
@@ -72,7 +83,21 @@ function signinScenario(algorithm: Algorithm): Scenario {
         spreadNote(pairs),
       ];
       if (measured.failures > 0) notes.push(`${measured.failures} failed requests (${JSON.stringify(measured.statusCounts)})`);
-      return [{ scenario: name, path: label, status: 'measured', core: coreFigure, ceiling: ceilingFigure, ratio, cpuRatio: cpuRatioOf(coreFigure, ceilingFigure), goal, met: ratio >= 0.9 && measured.failures === 0, notes, rounds: pairs }];
+      return [
+        {
+          scenario: name,
+          path: label,
+          status: 'measured',
+          core: coreFigure,
+          ceiling: ceilingFigure,
+          ratio,
+          cpuRatio: cpuRatioOf(coreFigure, ceilingFigure),
+          goal,
+          met: ratio >= 0.9 && measured.failures === 0,
+          notes,
+          rounds: pairs,
+        },
+      ];
     },
   };
 }

@@ -54,7 +54,11 @@ async function main(): Promise<void> {
       app.inject({
         method: 'POST',
         url: '/bulk-import/users',
-        payload: { users: [{ loginMethods: [{ recipeId: 'emailpassword', email: `b${n}@example.com`, passwordHash: hash, hashingAlgorithm: 'bcrypt' }] }] },
+        payload: {
+          users: [
+            { loginMethods: [{ recipeId: 'emailpassword', email: `b${n}@example.com`, passwordHash: hash, hashingAlgorithm: 'bcrypt' }] },
+          ],
+        },
       }),
   };
   for (const [name, send] of Object.entries(requests)) {

@@ -39,7 +39,8 @@ function summarise(file: string, top: number): string {
   }
   // Total (inclusive) time: each node's self time plus its descendants', counted once per function per stack.
   const byFunctionTotal = new Map<string, number>();
-  const keyOf = (node: ProfileNode) => `${node.callFrame.functionName || '(anonymous)'} ${packageOf(node.callFrame.url)}:${node.callFrame.lineNumber + 1}`;
+  const keyOf = (node: ProfileNode) =>
+    `${node.callFrame.functionName || '(anonymous)'} ${packageOf(node.callFrame.url)}:${node.callFrame.lineNumber + 1}`;
   const visit = (id: number, onStack: Set<string>): number => {
     const node = byId.get(id)!;
     const key = keyOf(node);

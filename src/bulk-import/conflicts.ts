@@ -45,8 +45,13 @@ function claimsOf(user: ImportUser): Claim[] {
 
 function probeFor(users: ImportUser[]): ConflictProbe {
   const probe: ConflictProbe = {
-    emailPasswordEmails: [], passwordlessEmails: [], passwordlessPhones: [], thirdPartyIds: [], thirdPartyUserIds: [],
-    externalUserIds: [], roles: [],
+    emailPasswordEmails: [],
+    passwordlessEmails: [],
+    passwordlessPhones: [],
+    thirdPartyIds: [],
+    thirdPartyUserIds: [],
+    externalUserIds: [],
+    roles: [],
   };
   const roles = new Set<string>();
   for (const user of users) {

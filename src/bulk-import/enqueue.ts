@@ -70,7 +70,11 @@ export async function enqueueUsers(db: pg.Pool, users: ImportUser[], now: number
 
 export function toEnqueuedUser(user: ImportUser): EnqueuedUser {
   const method = user.loginMethods[0];
-  const item: EnqueuedUser['loginMethods'][number] = { recipeId: method.recipeId, userId: method.superTokensUserId, tenants: method.tenantIds };
+  const item: EnqueuedUser['loginMethods'][number] = {
+    recipeId: method.recipeId,
+    userId: method.superTokensUserId,
+    tenants: method.tenantIds,
+  };
   if (method.recipeId === 'emailpassword') item.email = method.email;
   else if (method.recipeId === 'thirdparty') {
     item.email = method.email;

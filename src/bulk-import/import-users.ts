@@ -1,7 +1,12 @@
 import type { Queryable } from '../db/pool.js';
 import { violatedConstraintOf } from '../db/pg-errors.js';
 import {
-  insertEmailVerifications, insertUserIdMappings, insertUserMetadata, insertUserRoles, insertUsers, type NewUserRows,
+  insertEmailVerifications,
+  insertUserIdMappings,
+  insertUserMetadata,
+  insertUserRoles,
+  insertUsers,
+  type NewUserRows,
 } from './repository.js';
 import type { PasswordHasher } from '../hashing/registry.js';
 import { detectConflicts, importErrors } from './conflicts.js';
@@ -22,7 +27,11 @@ export async function importUsers(db: Queryable, users: ImportUser[], hasher: Pa
   const hashes = await passwordHashesFor(pending, hasher);
   await insertUsers(db, userRows(pending, hashes));
   const mapped = pending.filter((user) => user.externalUserId !== undefined);
-  await insertUserIdMappings(db, mapped.map((user) => user.id), mapped.map((user) => user.externalUserId!));
+  await insertUserIdMappings(
+    db,
+    mapped.map((user) => user.id),
+    mapped.map((user) => user.externalUserId!),
+  );
   await insertDependents(db, pending);
   return outcomes;
 }
@@ -75,9 +84,19 @@ async function passwordHashesFor(users: ImportUser[], hasher: PasswordHasher): P
 
 function userRows(users: ImportUser[], hashes: (string | null)[]): NewUserRows {
   const rows: NewUserRows = {
-    userIds: [], recipeIds: [], timesJoined: [], emails: [], phoneNumbers: [], thirdPartyIds: [], thirdPartyUserIds: [], passwordHashes: hashes,
+    userIds: [],
+    recipeIds: [],
+    timesJoined: [],
+    emails: [],
+    phoneNumbers: [],
+    thirdPartyIds: [],
+    thirdPartyUserIds: [],
+    passwordHashes: hashes,
   };
-  for (const { id, loginMethods: [method] } of users) {
+  for (const {
+    id,
+    loginMethods: [method],
+  } of users) {
     rows.userIds.push(id);
     rows.recipeIds.push(method.recipeId);
     rows.timesJoined.push(method.timeJoinedInMSSinceEpoch);

@@ -30,7 +30,8 @@ export async function findCoreId(db: Queryable): Promise<string> {
 // table), so a lookup costs the same on a million users as on a thousand, analyzed or not; the literal recipe_id
 // selects the partial unique index. Emails are those of password and passwordless users, the unique ones.
 export async function findUsersByKeys(db: Queryable, keys: LookupKeys): Promise<LookedUpUserRow[]> {
-  const probe = (where: string) => `CROSS JOIN LATERAL (SELECT u.user_id FROM users u WHERE u.tenant_id = 'public' AND ${where} LIMIT 1) AS hit`;
+  const probe = (where: string) =>
+    `CROSS JOIN LATERAL (SELECT u.user_id FROM users u WHERE u.tenant_id = 'public' AND ${where} LIMIT 1) AS hit`;
   const { rows } = await db.query<LookedUpUserRow>(
     `WITH found AS (
         SELECT hit.user_id FROM unnest($1::text[]) AS k(key)

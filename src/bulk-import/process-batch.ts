@@ -56,7 +56,12 @@ export async function processBatch(deps: BatchDependencies): Promise<number> {
 }
 
 // Stored rows were valid when queued, but roles may have been deleted since, or the signer key unset.
-function revalidate(raw: unknown, now: number, roles: ReadonlySet<string>, hasher: PasswordHasher): { ok: true; user: ImportUser } | { ok: false; message: string } {
+function revalidate(
+  raw: unknown,
+  now: number,
+  roles: ReadonlySet<string>,
+  hasher: PasswordHasher,
+): { ok: true; user: ImportUser } | { ok: false; message: string } {
   if (!isJsonObject(raw)) return { ok: false, message: internalFailure };
   try {
     const result = validateUser(raw, { now, roles, hasher, externalUserIds: new Set(), ids: 'stored' });
@@ -70,7 +75,11 @@ function revalidate(raw: unknown, now: number, roles: ReadonlySet<string>, hashe
 
 // Up to two set-based attempts (the second one's conflict check sees what made the first fail), then one user at a
 // time, so that one user whose data the database refuses fails alone.
-export async function importBatch(client: pg.PoolClient, users: ImportUser[], deps: Pick<BatchDependencies, 'hasher' | 'log'>): Promise<ImportOutcome[]> {
+export async function importBatch(
+  client: pg.PoolClient,
+  users: ImportUser[],
+  deps: Pick<BatchDependencies, 'hasher' | 'log'>,
+): Promise<ImportOutcome[]> {
   for (let attempt = 1; attempt <= 2; attempt++) {
     await client.query('SAVEPOINT batch');
     try {

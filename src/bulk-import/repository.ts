@@ -42,7 +42,12 @@ export interface QueueCursor {
 }
 
 // Newest first; the cursor is inclusive (contract §10.4).
-export async function listQueueRows(db: Queryable, status: QueueStatus | undefined, limit: number, cursor?: QueueCursor): Promise<QueueRow[]> {
+export async function listQueueRows(
+  db: Queryable,
+  status: QueueStatus | undefined,
+  limit: number,
+  cursor?: QueueCursor,
+): Promise<QueueRow[]> {
   const conditions: string[] = [];
   const values: unknown[] = [limit];
   if (status !== undefined) {
@@ -115,7 +120,12 @@ export async function claimQueueRows(db: Queryable, limit: number): Promise<Pick
   return interrupted.concat((await claim('NEW', limit - interrupted.length)).rows);
 }
 
-export async function finishQueueRows(db: Queryable, importedIds: string[], failed: { id: string; message: string }[], now: number): Promise<void> {
+export async function finishQueueRows(
+  db: Queryable,
+  importedIds: string[],
+  failed: { id: string; message: string }[],
+  now: number,
+): Promise<void> {
   if (importedIds.length > 0) await db.query('DELETE FROM bulk_import_users WHERE id = ANY($1::text[])', [importedIds]);
   if (failed.length === 0) return;
   await db.query(
@@ -168,8 +178,15 @@ export async function findImportConflicts(db: Queryable, probe: ConflictProbe): 
        CROSS JOIN LATERAL (SELECT 1 FROM user_id_mappings m WHERE m.external_user_id = k.key LIMIT 1) AS hit
      UNION ALL SELECT 'role', k.key FROM unnest($7::text[]) AS k(key)
        CROSS JOIN LATERAL (SELECT 1 FROM roles r WHERE r.role = k.key LIMIT 1) AS hit`,
-    values: [probe.emailPasswordEmails, probe.passwordlessEmails, probe.passwordlessPhones, probe.thirdPartyIds, probe.thirdPartyUserIds,
-      probe.externalUserIds, probe.roles],
+    values: [
+      probe.emailPasswordEmails,
+      probe.passwordlessEmails,
+      probe.passwordlessPhones,
+      probe.thirdPartyIds,
+      probe.thirdPartyUserIds,
+      probe.externalUserIds,
+      probe.roles,
+    ],
   });
   return rows;
 }
@@ -193,14 +210,25 @@ export async function insertUsers(db: Queryable, users: NewUserRows): Promise<vo
      SELECT u.user_id, 'public', u.recipe_id, u.time_joined, u.email, u.phone_number, u.third_party_id, u.third_party_user_id, u.password_hash
      FROM unnest($1::text[], $2::text[], $3::bigint[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[])
        AS u(user_id, recipe_id, time_joined, email, phone_number, third_party_id, third_party_user_id, password_hash)`,
-    [users.userIds, users.recipeIds, users.timesJoined, users.emails, users.phoneNumbers, users.thirdPartyIds, users.thirdPartyUserIds,
-      users.passwordHashes],
+    [
+      users.userIds,
+      users.recipeIds,
+      users.timesJoined,
+      users.emails,
+      users.phoneNumbers,
+      users.thirdPartyIds,
+      users.thirdPartyUserIds,
+      users.passwordHashes,
+    ],
   );
 }
 
 export async function insertUserIdMappings(db: Queryable, userIds: string[], externalUserIds: string[]): Promise<void> {
   if (userIds.length === 0) return;
-  await db.query('INSERT INTO user_id_mappings (user_id, external_user_id) SELECT * FROM unnest($1::text[], $2::text[])', [userIds, externalUserIds]);
+  await db.query('INSERT INTO user_id_mappings (user_id, external_user_id) SELECT * FROM unnest($1::text[], $2::text[])', [
+    userIds,
+    externalUserIds,
+  ]);
 }
 
 // The rows below belong to users created in this transaction, so nothing can conflict.
@@ -219,8 +247,9 @@ export async function insertUserMetadata(db: Queryable, userIds: string[], metad
 
 export async function insertUserRoles(db: Queryable, userIds: string[], tenantIds: string[], roles: string[]): Promise<void> {
   if (userIds.length === 0) return;
-  await db.query(
-    'INSERT INTO user_roles (user_id, tenant_id, role) SELECT * FROM unnest($1::text[], $2::text[], $3::text[])',
-    [userIds, tenantIds, roles],
-  );
+  await db.query('INSERT INTO user_roles (user_id, tenant_id, role) SELECT * FROM unnest($1::text[], $2::text[], $3::text[])', [
+    userIds,
+    tenantIds,
+    roles,
+  ]);
 }

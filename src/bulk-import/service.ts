@@ -2,7 +2,12 @@ import { jsonCoreError } from '../errors.js';
 import { withTransaction } from '../db/transaction.js';
 import { findUserByInternalId, type UserRow } from '../users/repository.js';
 import {
-  countQueueRows, countQueueRowsByStatus, deleteQueueRows, listQueueRows, useKeyDrivenPlans, type QueueStatus,
+  countQueueRows,
+  countQueueRowsByStatus,
+  deleteQueueRows,
+  listQueueRows,
+  useKeyDrivenPlans,
+  type QueueStatus,
 } from './repository.js';
 import type { PasswordHasher } from '../hashing/registry.js';
 import { dryRun, enqueueUsers, throwIfInvalid, toEnqueuedUser, validateBatch, type EnqueuedUser } from './enqueue.js';
@@ -36,7 +41,11 @@ export class BulkImportService {
     const { config, pool, clock, log } = deps;
     this.hasher = deps.hasher;
     const batch = {
-      pool, hasher: this.hasher, clock, log, batchSize: config.bulk_migration_batch_size,
+      pool,
+      hasher: this.hasher,
+      clock,
+      log,
+      batchSize: config.bulk_migration_batch_size,
       onFinished: (imported: number, failed: number) => deps.metrics?.bulkBatchFinished(imported, failed),
     };
     this.statistics = new StatisticsRefresher(pool, log);
@@ -57,7 +66,10 @@ export class BulkImportService {
   }
 
   // Validates every user (all errors of all users in one 400), then queues them in one statement and wakes the worker.
-  async addUsers(users: JsonObject[], options: { dryRun: boolean; importNow?: boolean }): Promise<{ status: 'OK'; users?: EnqueuedUser[] }> {
+  async addUsers(
+    users: JsonObject[],
+    options: { dryRun: boolean; importNow?: boolean },
+  ): Promise<{ status: 'OK'; users?: EnqueuedUser[] }> {
     const now = this.deps.clock();
     const batch = await validateBatch(this.deps.pool, users, this.hasher, now);
     if (options.dryRun) {

@@ -47,7 +47,9 @@ export class StatisticsRefresher {
   }
 
   private async estimatedUsers(): Promise<number> {
-    const { rows } = await this.pool.query<{ reltuples: number }>("SELECT reltuples::float8 AS reltuples FROM pg_class WHERE oid = 'users'::regclass");
+    const { rows } = await this.pool.query<{ reltuples: number }>(
+      "SELECT reltuples::float8 AS reltuples FROM pg_class WHERE oid = 'users'::regclass",
+    );
     return Math.max(0, rows[0]?.reltuples ?? 0);
   }
 }

@@ -12,10 +12,7 @@ export interface CoreUser {
 }
 
 /** What the core holds for one user of the export, before or after sending. */
-export type Presence =
-  | { kind: 'present'; userId: string }
-  | { kind: 'conflict'; reason: string }
-  | { kind: 'absent' };
+export type Presence = { kind: 'present'; userId: string } | { kind: 'conflict'; reason: string } | { kind: 'absent' };
 
 /** Keys that must be unique in the core: two users of one export sharing one cannot both be imported. */
 export function uniqueKeys(user: BulkImportUser): string[] {
@@ -81,7 +78,13 @@ export class CoreIndex {
   }
 }
 
-function accountKeysOf(account: { recipeId: string; email?: string; phoneNumber?: string; thirdPartyId?: string; thirdPartyUserId?: string }) {
+function accountKeysOf(account: {
+  recipeId: string;
+  email?: string;
+  phoneNumber?: string;
+  thirdPartyId?: string;
+  thirdPartyUserId?: string;
+}) {
   switch (account.recipeId) {
     case 'emailpassword':
       return [`ep ${account.email}`];
@@ -108,14 +111,20 @@ export function presenceOf(user: BulkImportUser, core: CoreIndex): Presence {
   const byOldId = user.externalUserId === undefined ? undefined : core.withOldId(user.externalUserId);
   if (byOldId !== undefined) {
     if (holders.length === 1 && holders[0] === byOldId && sameAccount(byOldId, method)) return { kind: 'present', userId: byOldId.userId };
-    return { kind: 'conflict', reason: `old id ${user.externalUserId} already belongs to another account in the core (${describe(byOldId)})` };
+    return {
+      kind: 'conflict',
+      reason: `old id ${user.externalUserId} already belongs to another account in the core (${describe(byOldId)})`,
+    };
   }
   if (holders.length === 0) return { kind: 'absent' };
   const holder = holders[0];
   if (user.externalUserId === undefined && holders.length === 1 && holder.externalUserId === undefined && sameAccount(holder, method)) {
     return { kind: 'present', userId: holder.userId };
   }
-  return { kind: 'conflict', reason: `${describe(holder)} already exists in the core as another user (${holder.externalUserId ?? holder.userId})` };
+  return {
+    kind: 'conflict',
+    reason: `${describe(holder)} already exists in the core as another user (${holder.externalUserId ?? holder.userId})`,
+  };
 }
 
 function holdsAccount(candidate: CoreUser, method: LoginMethod): boolean {
@@ -126,8 +135,10 @@ function holdsAccount(candidate: CoreUser, method: LoginMethod): boolean {
     case 'thirdparty':
       return candidate.thirdPartyId === method.thirdPartyId && candidate.thirdPartyUserId === method.thirdPartyUserId;
     case 'passwordless':
-      return (method.email !== undefined && candidate.email === method.email)
-        || (method.phoneNumber !== undefined && candidate.phoneNumber === method.phoneNumber);
+      return (
+        (method.email !== undefined && candidate.email === method.email) ||
+        (method.phoneNumber !== undefined && candidate.phoneNumber === method.phoneNumber)
+      );
   }
 }
 

@@ -36,13 +36,17 @@ interface SendCounts {
  */
 export async function sendAll(context: SendContext): Promise<boolean> {
   const counts: SendCounts = { read: 0, sent: context.state.usersQueued, conflicts: 0 };
-  const show = (force = false) => context.progress.update({
-    read: counts.read,
-    sent: counts.sent,
-    imported: 0,
-    failed: counts.conflicts + context.state.rejected.length,
-    fraction: context.source.totalBytes > 0 ? context.source.bytesRead() / context.source.totalBytes : undefined,
-  }, force);
+  const show = (force = false) =>
+    context.progress.update(
+      {
+        read: counts.read,
+        sent: counts.sent,
+        imported: 0,
+        failed: counts.conflicts + context.state.rejected.length,
+        fraction: context.source.totalBytes > 0 ? context.source.bytesRead() / context.source.totalBytes : undefined,
+      },
+      force,
+    );
   const canaries = new Set(context.state.canaryCreated.map((canary) => canary.email));
   let batch: SourceRecord[] = [];
 

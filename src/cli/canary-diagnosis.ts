@@ -68,9 +68,17 @@ async function findParameterFix(hasher: PasswordHasher, password: string, hash: 
     variants.push({ ...current, saltSeparator: defaults.saltSeparator, label: `base64_salt_separator ${defaults.saltSeparator}` });
   }
   if (current.rounds !== defaults.rounds || current.memCost !== defaults.memCost) {
-    variants.push({ ...current, rounds: defaults.rounds, memCost: defaults.memCost, label: `rounds ${defaults.rounds} and mem_cost ${defaults.memCost}` });
+    variants.push({
+      ...current,
+      rounds: defaults.rounds,
+      memCost: defaults.memCost,
+      label: `rounds ${defaults.rounds} and mem_cost ${defaults.memCost}`,
+    });
     if (current.saltSeparator !== defaults.saltSeparator) {
-      variants.push({ ...defaults, label: `base64_salt_separator ${defaults.saltSeparator}, rounds ${defaults.rounds} and mem_cost ${defaults.memCost}` });
+      variants.push({
+        ...defaults,
+        label: `base64_salt_separator ${defaults.saltSeparator}, rounds ${defaults.rounds} and mem_cost ${defaults.memCost}`,
+      });
     }
   }
   for (const variant of variants) {

@@ -24,7 +24,9 @@ export interface CanaryContext {
  * users this run imported, with their ids in the core (the bulk run leaves them out). Throws, importing
  * nothing else, when one cannot sign in.
  */
-export async function runCanaries(context: CanaryContext): Promise<{ created: { email: string; userId: string }[]; outcomes: CanaryOutcome[] }> {
+export async function runCanaries(
+  context: CanaryContext,
+): Promise<{ created: { email: string; userId: string }[]; outcomes: CanaryOutcome[] }> {
   const records = await findCanaryRecords(context);
   const hasher = localHasher(context.hashConfig);
   const imported: { email: string; userId: string }[] = [];
@@ -58,9 +60,10 @@ export async function runCanaries(context: CanaryContext): Promise<{ created: { 
       }
       const status = await context.client.signIn(method.email as string, check.password);
       if (status !== 'OK') {
-        const why = status === 'WRONG_CREDENTIALS_ERROR'
-          ? await explainWrongCredentials({ ...check, hash, local, existedBefore, hasher })
-          : `sign-in answered ${status}`;
+        const why =
+          status === 'WRONG_CREDENTIALS_ERROR'
+            ? await explainWrongCredentials({ ...check, hash, local, existedBefore, hasher })
+            : `sign-in answered ${status}`;
         throw new CliError(`canary ${check.email} cannot sign in after the import (${status}): ${why}\nNothing else was imported.`);
       }
       if (!existedBefore) {

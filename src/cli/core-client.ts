@@ -178,9 +178,12 @@ export class CoreClient {
     const text = reply.text.trim();
     if (reply.status === 401) return new CliError('the core rejected the API key (401): pass --api-key or set IDENTITY_CORE_API_KEY');
     if (text.includes(SIGNER_KEY_MISSING)) {
-      return new CliError(`the core has no signer key, so it cannot take $f_scrypt$ hashes: set idp_password_hashing_signer_key (env IDP_PASSWORD_HASHING_SIGNER_KEY) on the core to base64_signer_key of the hash config, restart it, and run again`);
+      return new CliError(
+        `the core has no signer key, so it cannot take $f_scrypt$ hashes: set idp_password_hashing_signer_key (env IDP_PASSWORD_HASHING_SIGNER_KEY) on the core to base64_signer_key of the hash config, restart it, and run again`,
+      );
     }
-    if (reply.status === 404) return new RouteMissingError(`the core at ${this.baseUrl} has no ${method} ${path} (404): is it an identity-core with bulk import?`);
+    if (reply.status === 404)
+      return new RouteMissingError(`the core at ${this.baseUrl} has no ${method} ${path} (404): is it an identity-core with bulk import?`);
     return new CliError(`${method} ${path} answered ${reply.status}: ${text.slice(0, 500)}`);
   }
 }

@@ -24,10 +24,17 @@ export async function assertDryRunSupported(client: CoreClient): Promise<void> {
 export async function dryRunAll(client: CoreClient, source: OpenedSource, batchSize: number, results: Results, progress: Progress) {
   progress.start('checking');
   let batch: SourceRecord[] = [];
-  const show = (force = false) => progress.update({
-    read: results.read, sent: 0, imported: results.wouldImport, failed: results.failed + results.invalid,
-    fraction: source.totalBytes > 0 ? source.bytesRead() / source.totalBytes : undefined,
-  }, force);
+  const show = (force = false) =>
+    progress.update(
+      {
+        read: results.read,
+        sent: 0,
+        imported: results.wouldImport,
+        failed: results.failed + results.invalid,
+        fraction: source.totalBytes > 0 ? source.bytesRead() / source.totalBytes : undefined,
+      },
+      force,
+    );
   for await (const record of source.records) {
     results.noteRecord(record);
     if (record.user) batch.push(record);
@@ -47,7 +54,8 @@ async function dryRunBatch(client: CoreClient, batch: SourceRecord[], results: R
   batch.forEach((record, i) => {
     const found = presence[i];
     if (found.kind === 'present') results.alreadyImported++;
-    else if (found.kind === 'conflict') results.add({ user: record.key, record: record.index + 1, stage: 'conflict', reason: found.reason });
+    else if (found.kind === 'conflict')
+      results.add({ user: record.key, record: record.index + 1, stage: 'conflict', reason: found.reason });
     else absent.push(record);
   });
   if (absent.length === 0) return;

@@ -45,12 +45,16 @@ export function parseLazyArgs(argv: string[], env: Readonly<Record<string, strin
   }
   const { values, positionals } = parsed;
   const [command, ...extra] = positionals;
-  if ((command !== 'pending' && command !== 'canary') || extra.length > 0) throw new CliError(`expected pending or canary\n\n${LAZY_USAGE}`);
+  if ((command !== 'pending' && command !== 'canary') || extra.length > 0)
+    throw new CliError(`expected pending or canary\n\n${LAZY_USAGE}`);
   if (values.source === undefined) throw new CliError('--source <name> is required');
   if (command === 'canary' && values.login === undefined) throw new CliError('--login <login> is required');
   const format = values.format ?? 'ndjson';
   if (format !== 'ndjson' && format !== 'csv') throw new CliError('--format must be ndjson or csv');
-  const client = new CoreClient({ baseUrl: values['core-url'] ?? 'http://localhost:3567', apiKey: values['api-key'] ?? (env.IDENTITY_CORE_API_KEY || undefined) });
+  const client = new CoreClient({
+    baseUrl: values['core-url'] ?? 'http://localhost:3567',
+    apiKey: values['api-key'] ?? (env.IDENTITY_CORE_API_KEY || undefined),
+  });
   return { command, source: values.source, login: values.login, format, client };
 }
 
@@ -65,10 +69,13 @@ export async function runLazy(options: LazyOptions, io: CliIo, readPassword: () 
     const reply = await options.client.send('GET', '/lazy-migration/pending', {
       query: { source: options.source, limit: '1000', ...(token !== undefined && { paginationToken: token }) },
     });
-    if (reply.status !== 200) throw new CliError(`GET /lazy-migration/pending answered ${reply.status}: ${reply.text.trim().slice(0, 300)}`);
+    if (reply.status !== 200)
+      throw new CliError(`GET /lazy-migration/pending answered ${reply.status}: ${reply.text.trim().slice(0, 300)}`);
     const page = reply.json as { users: Record<(typeof COLUMNS)[number], unknown>[]; nextPaginationToken?: string };
     for (const user of page.users) {
-      io.stdout.write(options.format === 'csv' ? `${COLUMNS.map((column) => csvCell(user[column])).join(',')}\n` : `${JSON.stringify(user)}\n`);
+      io.stdout.write(
+        options.format === 'csv' ? `${COLUMNS.map((column) => csvCell(user[column])).join(',')}\n` : `${JSON.stringify(user)}\n`,
+      );
     }
     count += page.users.length;
     token = page.nextPaginationToken;
@@ -80,7 +87,9 @@ export async function runLazy(options: LazyOptions, io: CliIo, readPassword: () 
 async function canary(options: LazyOptions, io: CliIo, readPassword: () => Promise<string>): Promise<number> {
   const password = await readPassword();
   if (password === '') throw new CliError('no password on standard input');
-  const reply = await options.client.send('POST', '/lazy-migration/verify', { body: { source: options.source, login: options.login, password } });
+  const reply = await options.client.send('POST', '/lazy-migration/verify', {
+    body: { source: options.source, login: options.login, password },
+  });
   if (reply.status === 404) throw new CliError('the core does not answer canaries: set lazy_migration.allow_canary: true on it');
   if (reply.status !== 200) throw new CliError(`POST /lazy-migration/verify answered ${reply.status}: ${reply.text.trim().slice(0, 300)}`);
   const outcome = String((reply.json as { outcome?: unknown }).outcome);

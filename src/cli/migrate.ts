@@ -52,7 +52,8 @@ export async function runMigrate(options: MigrateOptions, io: CliIo): Promise<nu
     progress.finishLine();
     io.stderr.write(`${line}\n`);
   };
-  const canary = (dryRun: boolean) => runCanaries({ client, checks: options.checks, open, hashConfig: readerOptions.hashConfig, dryRun, log });
+  const canary = (dryRun: boolean) =>
+    runCanaries({ client, checks: options.checks, open, hashConfig: readerOptions.hashConfig, dryRun, log });
   const finish = (reportPath: string | undefined, partial: boolean) => {
     progress.finishLine();
     const report = buildReport(results, { ...options, coreId: identity.coreId, partial, startedAt, finishedAt: now() });
@@ -73,7 +74,9 @@ export async function runMigrate(options: MigrateOptions, io: CliIo): Promise<nu
   if (options.restart) fs.rmSync(statePath, { force: true });
   const loaded = loadState(statePath, identity);
   if (loaded.staleBecause !== undefined) {
-    log(`${statePath} holds progress made for ${loaded.staleBecause}: starting a fresh run (users the core already holds are recognised and not sent again)`);
+    log(
+      `${statePath} holds progress made for ${loaded.staleBecause}: starting a fresh run (users the core already holds are recognised and not sent again)`,
+    );
   }
   if (!loaded.state) sentLog.clear();
   const state = loaded.state ?? newState(options.source, options.file, identity, now());
@@ -89,20 +92,36 @@ export async function runMigrate(options: MigrateOptions, io: CliIo): Promise<nu
 
   const queuedBefore = state.usersQueued;
   const sent = await sendAll({
-    client, source: open(), state, statePath, sentLog, progress, batchSize: options.batchSize, maxQueued: options.maxQueued,
-    pollIntervalMs: options.pollIntervalMs, signal: io.signal, now,
+    client,
+    source: open(),
+    state,
+    statePath,
+    sentLog,
+    progress,
+    batchSize: options.batchSize,
+    maxQueued: options.maxQueued,
+    pollIntervalMs: options.pollIntervalMs,
+    signal: io.signal,
+    now,
   });
   let stillPending = 1;
   if (sent) stillPending = await waitUntilImported(client, options, io, progress, state.usersQueued - queuedBefore);
   const interrupted = io.signal?.aborted === true;
-  if (interrupted) log(`interrupted: ${state.recordsDone} users handled so far; the report below is partial; run the same command again to continue`);
+  if (interrupted)
+    log(`interrupted: ${state.recordsDone} users handled so far; the report below is partial; run the same command again to continue`);
   else if (stillPending > 0) {
     log(`the core's queue made no progress for ${options.waitTimeoutMs / 1000}s: run the same command again later to collect the results`);
   }
 
   progress.start('checking the core');
   const duplicateRows = await tally({
-    client, source: open(), state, sent: sentLog.read(), results, batchSize: options.batchSize, queueBusy: stillPending > 0,
+    client,
+    source: open(),
+    state,
+    sent: sentLog.read(),
+    results,
+    batchSize: options.batchSize,
+    queueBusy: stillPending > 0,
   });
   for (let start = 0; start < duplicateRows.length; start += REMOVE_CHUNK) {
     await client.removeQueueRows(duplicateRows.slice(start, start + REMOVE_CHUNK));
@@ -123,7 +142,10 @@ async function waitUntilImported(client: CoreClient, options: MigrateOptions, io
     onCounts: (counts) => {
       // The queue may hold other imports' rows too: the count only ever moves forward, and never past what was sent.
       done = Math.min(sentNow, Math.max(done, sentNow - counts.pending));
-      progress.update({ read: 0, sent: sentNow, imported: done, failed: 0, fraction: sentNow === 0 ? 1 : done / sentNow }, counts.pending === 0);
+      progress.update(
+        { read: 0, sent: sentNow, imported: done, failed: 0, fraction: sentNow === 0 ? 1 : done / sentNow },
+        counts.pending === 0,
+      );
     },
   });
 }

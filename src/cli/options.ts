@@ -104,10 +104,12 @@ export function parseMigrateArgs(argv: string[], env: Readonly<Record<string, st
   if (!source || !file || extra.length > 0) throw new CliError(`expected <source> and <file>\n\n${MIGRATE_USAGE}`);
   if (!(SOURCES as readonly string[]).includes(source)) throw new CliError(`unknown source "${source}": use one of ${SOURCES.join(', ')}`);
   if (values['hash-config'] !== undefined && source !== 'firebase') throw new CliError('--hash-config only applies to the firebase source');
-  if (values['password-hashes'] !== undefined && source !== 'auth0') throw new CliError('--password-hashes only applies to the auth0 source');
+  if (values['password-hashes'] !== undefined && source !== 'auth0')
+    throw new CliError('--password-hashes only applies to the auth0 source');
   if (values.format !== undefined && source !== 'firebase') throw new CliError('--format only applies to the firebase source');
   const lazySource = values['lazy-source'];
-  if (lazySource !== undefined && !SOURCE_NAME.test(lazySource)) throw new CliError('--lazy-source takes a source name: 1 to 32 of a-z, 0-9, _ and -');
+  if (lazySource !== undefined && !SOURCE_NAME.test(lazySource))
+    throw new CliError('--lazy-source takes a source name: 1 to 32 of a-z, 0-9, _ and -');
   if (lazySource !== undefined && !LAZY_READERS.includes(source)) throw new CliError(`--lazy-source applies to ${LAZY_READERS.join(', ')}`);
   if (lazySource === undefined && (source === 'cognito' || source === 'okta')) {
     throw new CliError(`${source} exports hold no password hashes: pass --lazy-source <name>, a lazy_migration source of the core`);

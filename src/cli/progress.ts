@@ -71,7 +71,14 @@ export class Progress {
     const start = this.atStart;
     const seconds = Math.max((now - this.phaseStart) / 1000, 0.001);
     const done = this.phase === 'sending' ? read - start.read : imported - start.imported;
-    const parts = [`${this.phase}`, `read ${read}`, `sent ${sent}`, `imported ${imported}`, `failed ${failed}`, `${Math.round(done / seconds)}/s`];
+    const parts = [
+      `${this.phase}`,
+      `read ${read}`,
+      `sent ${sent}`,
+      `imported ${imported}`,
+      `failed ${failed}`,
+      `${Math.round(done / seconds)}/s`,
+    ];
     const progressed = (fraction ?? 0) - (start.fraction ?? 0);
     if (fraction !== undefined && (progressed > 0 || fraction >= 1)) {
       const eta = fraction >= 1 ? 0 : (seconds * (1 - fraction)) / progressed;

@@ -97,13 +97,18 @@ const TOTAL_LABELS: Record<string, string> = {
 export function formatSummary(report: Report, reportPath: string | undefined): string {
   const lines: string[] = [];
   const verb = report.dryRun ? 'Dry run of' : 'Migration of';
-  lines.push(`${verb} ${report.file} (${report.source}) into ${report.coreUrl}${report.partial ? ' (partial: the run did not finish)' : ''}`);
+  lines.push(
+    `${verb} ${report.file} (${report.source}) into ${report.coreUrl}${report.partial ? ' (partial: the run did not finish)' : ''}`,
+  );
   const totals = Object.entries(report.totals) as [string, number][];
   const width = Math.max(...totals.map(([name]) => TOTAL_LABELS[name].length));
   for (const [name, value] of totals) lines.push(`  ${TOTAL_LABELS[name].padEnd(width)}  ${value}`);
   if (report.weakHashes !== undefined) {
-    lines.push('', `${report.weakHashes} users have a password hash in a weak format (plain or salted digest, HMAC, md5-crypt, phpass):`,
-      '  turn on password_rehash_on_signin in the core so each moves to the configured algorithm at its next sign-in.');
+    lines.push(
+      '',
+      `${report.weakHashes} users have a password hash in a weak format (plain or salted digest, HMAC, md5-crypt, phpass):`,
+      '  turn on password_rehash_on_signin in the core so each moves to the configured algorithm at its next sign-in.',
+    );
   }
 
   if (report.notImported.length > 0) {
@@ -123,7 +128,8 @@ export function formatSummary(report: Report, reportPath: string | undefined): s
   }
   if (report.notCarried.length > 0) {
     lines.push('', 'Data not carried (the core has no place for it):');
-    for (const entry of report.notCarried.slice(0, MAX_LISTED)) lines.push(`  ${entry.user} (record ${entry.record}): ${entry.fields.join(', ')}`);
+    for (const entry of report.notCarried.slice(0, MAX_LISTED))
+      lines.push(`  ${entry.user} (record ${entry.record}): ${entry.fields.join(', ')}`);
     if (report.notCarried.length > MAX_LISTED) lines.push(`  ... and ${report.notCarried.length - MAX_LISTED} more in the report`);
   }
   if (reportPath !== undefined) lines.push('', `Report: ${reportPath}`);

@@ -13,15 +13,17 @@ export interface RunIdentity {
 
 export async function runIdentity(client: CoreClient, options: MigrateOptions): Promise<RunIdentity> {
   const coreId = (await client.coreIdentity()) ?? `core at ${options.coreUrl}`;
-  const optionsDigest = sha256(JSON.stringify({
-    source: options.source,
-    format: options.format ?? null,
-    includeDisabled: options.includeDisabled,
-    lazySource: options.lazySource ?? null,
-    providerOverrides: [...options.providerOverrides.entries()].sort(),
-    hashConfig: options.hashConfigPath === undefined ? null : await fileDigest(options.hashConfigPath),
-    passwordHashes: options.passwordHashesPath === undefined ? null : await fileDigest(options.passwordHashesPath),
-  }));
+  const optionsDigest = sha256(
+    JSON.stringify({
+      source: options.source,
+      format: options.format ?? null,
+      includeDisabled: options.includeDisabled,
+      lazySource: options.lazySource ?? null,
+      providerOverrides: [...options.providerOverrides.entries()].sort(),
+      hashConfig: options.hashConfigPath === undefined ? null : await fileDigest(options.hashConfigPath),
+      passwordHashes: options.passwordHashesPath === undefined ? null : await fileDigest(options.passwordHashesPath),
+    }),
+  );
   return { coreId, exportDigest: await fileDigest(options.file), optionsDigest };
 }
 
@@ -30,7 +32,8 @@ export function identityMismatch(saved: RunIdentity, current: RunIdentity): stri
   const reasons = [
     saved.coreId !== current.coreId && 'another core (its database id differs)',
     saved.exportDigest !== current.exportDigest && 'another version of the export',
-    saved.optionsDigest !== current.optionsDigest && 'other options (hash config, password hashes, --include-disabled, --map-provider or --format)',
+    saved.optionsDigest !== current.optionsDigest &&
+      'other options (hash config, password hashes, --include-disabled, --map-provider or --format)',
   ].filter((reason): reason is string => typeof reason === 'string');
   return reasons.length === 0 ? undefined : reasons.join(', ');
 }

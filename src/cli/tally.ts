@@ -98,7 +98,13 @@ async function settle(context: TallyContext, batch: SourceRecord[], queue: Queue
     if (ids.length === 0) {
       if (presence.kind === 'present') results.alreadyImported++;
       else if (presence.kind === 'conflict') results.add({ user: record.key, record: number, stage: 'conflict', reason: presence.reason });
-      else results.add({ user: record.key, record: number, stage: 'conflict', reason: 'not sent: it conflicted with another user when checked; run again to import it' });
+      else
+        results.add({
+          user: record.key,
+          record: number,
+          stage: 'conflict',
+          reason: 'not sent: it conflicted with another user when checked; run again to import it',
+        });
       continue;
     }
     if (ids.some((id) => queue.pending.has(id))) {
@@ -117,6 +123,12 @@ async function settle(context: TallyContext, batch: SourceRecord[], queue: Queue
       }
     }
     if (failure !== undefined) results.add({ user: record.key, record: number, stage: 'import', reason: failure });
-    else results.add({ user: record.key, record: number, stage: 'lost', reason: 'sent, but neither in the core nor in its queue (was the queue cleared?)' });
+    else
+      results.add({
+        user: record.key,
+        record: number,
+        stage: 'lost',
+        reason: 'sent, but neither in the core nor in its queue (was the queue cleared?)',
+      });
   }
 }

@@ -57,7 +57,9 @@ export async function runUndo(options: UndoOptions, io: CliIo): Promise<number> 
   await client.checkConnection();
   const coreId = (await client.coreIdentity()) ?? `core at ${options.coreUrl}`;
   if (coreId !== report.coreId) {
-    throw new CliError(`${options.reportPath} was written for core ${report.coreId}, but the core at ${options.coreUrl} is ${coreId}: pass --core-url of the core the run imported into`);
+    throw new CliError(
+      `${options.reportPath} was written for core ${report.coreId}, but the core at ${options.coreUrl} is ${coreId}: pass --core-url of the core the run imported into`,
+    );
   }
   const present = await stillHeld(client, report.created);
   const gone = report.created.length - present.length;

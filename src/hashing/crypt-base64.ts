@@ -31,7 +31,7 @@ export function encodeCryptLittleEndian(bytes: Buffer): string {
 /** A checksum of `bits` bits written in whole characters leaves high bits of its last character unused; they must be zero. */
 export function hasZeroPaddingBits(text: string, bits: number): boolean {
   const unused = text.length * 6 - bits;
-  return (CRYPT_ALPHABET.indexOf(text[text.length - 1]) >> (6 - unused)) === 0;
+  return CRYPT_ALPHABET.indexOf(text[text.length - 1]) >> (6 - unused) === 0;
 }
 
 function byteAt(bytes: Buffer, index: number): number {

@@ -85,16 +85,12 @@ function scryptAsync(password: Buffer, salt: Buffer, options: ScryptOptions): Pr
 }
 
 export async function computeIdpScrypt(password: string, parsed: IdpScryptHash, signerKey: Buffer): Promise<Buffer> {
-  const derived = await scryptAsync(
-    Buffer.from(password, 'utf8'),
-    Buffer.concat([parsed.salt, parsed.separator]),
-    {
-      N: 2 ** parsed.memCost,
-      r: parsed.rounds,
-      p: 1,
-      maxmem: scryptMemoryBytes(parsed.memCost, parsed.rounds) + MAXMEM_SLACK,
-    },
-  );
+  const derived = await scryptAsync(Buffer.from(password, 'utf8'), Buffer.concat([parsed.salt, parsed.separator]), {
+    N: 2 ** parsed.memCost,
+    r: parsed.rounds,
+    p: 1,
+    maxmem: scryptMemoryBytes(parsed.memCost, parsed.rounds) + MAXMEM_SLACK,
+  });
   const cipher = createCipheriv('aes-256-ctr', derived.subarray(0, AES_KEY_BYTES), Buffer.alloc(16));
   return Buffer.concat([cipher.update(signerKey), cipher.final()]);
 }

@@ -89,7 +89,11 @@ export class PasswordHasher {
     if (!writerFormat) throw new Error(`new hashes cannot be written as ${options.newHashAlgorithm}`);
     this.writerFormat = writerFormat;
     this.importLimits = options.importLimits ?? DEFAULT_COST_LIMITS;
-    const poolSizes: Record<HashPool, number> = { ARGON2: options.argon2PoolSize, BCRYPT: options.bcryptPoolSize, SCRYPT: options.scryptPoolSize };
+    const poolSizes: Record<HashPool, number> = {
+      ARGON2: options.argon2PoolSize,
+      BCRYPT: options.bcryptPoolSize,
+      SCRYPT: options.scryptPoolSize,
+    };
     for (const [name, size] of Object.entries(poolSizes)) {
       if (!Number.isInteger(size) || size < 1) throw new RangeError(`${name} pool size must be a positive integer, got ${size}`);
     }
@@ -167,7 +171,13 @@ export class PasswordHasher {
   }
 
   /** The one place a verification is scheduled: it waits for its turn and its memory, then runs off the event loop. */
-  private async runVerification(format: HashFormat<unknown>, password: string, storedHash: string, parsed: unknown, lane: string): Promise<boolean> {
+  private async runVerification(
+    format: HashFormat<unknown>,
+    password: string,
+    storedHash: string,
+    parsed: unknown,
+    lane: string,
+  ): Promise<boolean> {
     const context = { signerKey: this.signerKey };
     const queuedAt = performance.now();
     let startedAt = queuedAt;

@@ -54,8 +54,16 @@ export class LazyConfigError extends Error {}
 type Raw = Record<string, unknown>;
 
 const commonKeys = [
-  'kind', 'timeout_ms', 'max_in_flight', 'rate_per_second', 'burst', 'queue_wait_ms', 'breaker',
-  'accept_mfa_challenge', 'deadline', 'allow_http',
+  'kind',
+  'timeout_ms',
+  'max_in_flight',
+  'rate_per_second',
+  'burst',
+  'queue_wait_ms',
+  'breaker',
+  'accept_mfa_challenge',
+  'deadline',
+  'allow_http',
 ];
 const kindKeys: Record<SourceKind, { required: string[]; optional: string[] }> = {
   webhook: { required: ['url'], optional: ['headers', 'hmac_secret'] },
@@ -183,7 +191,8 @@ function reader(block: Raw, path: string, env: Record<string, string | undefined
     if (typeof value !== 'string' || !value.startsWith('env:')) return value;
     const variable = value.slice('env:'.length);
     const found = env[variable];
-    if (found === undefined || found.trim() === '') throw new LazyConfigError(`'${path}.${key}' names the environment variable ${variable}, which is not set`);
+    if (found === undefined || found.trim() === '')
+      throw new LazyConfigError(`'${path}.${key}' names the environment variable ${variable}, which is not set`);
     return found.trim();
   };
   return {

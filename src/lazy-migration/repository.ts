@@ -80,7 +80,13 @@ export interface PendingUser {
 
 /** One page of a source's pending users in user-id order, for a reset campaign; `after` is the last id of the page before. */
 export async function listPendingUsers(db: Queryable, source: string, limit: number, after?: string): Promise<PendingUser[]> {
-  const { rows } = await db.query<{ user_id: string; external_user_id: string | null; email: string; password_hash: string; time_joined: string }>(
+  const { rows } = await db.query<{
+    user_id: string;
+    external_user_id: string | null;
+    email: string;
+    password_hash: string;
+    time_joined: string;
+  }>(
     `SELECT u.user_id, m.external_user_id, u.email, u.password_hash, u.time_joined
      FROM users u LEFT JOIN user_id_mappings m ON m.user_id = u.user_id
      WHERE u.password_hash LIKE '$lazy$%' AND split_part(u.password_hash, '$', 3) = $1 AND ($2::text IS NULL OR u.user_id > $2)

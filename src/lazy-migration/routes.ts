@@ -75,14 +75,19 @@ const lazyMigrationRoutes: FastifyPluginAsync = async (app) => {
       let after: string | undefined;
       if (query.paginationToken !== undefined) {
         after = Buffer.from(query.paginationToken, 'base64url').toString('utf8');
-        if (after === '' || Buffer.from(after, 'utf8').toString('base64url') !== query.paginationToken) throw coreError('INVALID_PAGINATION_TOKEN');
+        if (after === '' || Buffer.from(after, 'utf8').toString('base64url') !== query.paginationToken)
+          throw coreError('INVALID_PAGINATION_TOKEN');
       }
       return { source: query.source, limit, after };
     },
     scope: 'app',
     handle: async ({ source, limit, after }) => {
       const { users, next } = await app.services.lazyMigration.pending(source, limit, after);
-      return { status: 'OK' as const, users, ...(next !== undefined && { nextPaginationToken: Buffer.from(next, 'utf8').toString('base64url') }) };
+      return {
+        status: 'OK' as const,
+        users,
+        ...(next !== undefined && { nextPaginationToken: Buffer.from(next, 'utf8').toString('base64url') }),
+      };
     },
   });
 

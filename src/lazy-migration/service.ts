@@ -6,7 +6,15 @@ import { createAdapter } from './adapters/index.js';
 import { SourceGuard, type BreakerState } from './guard.js';
 import type { AdapterOutcome, SourceAdapter } from './outcome.js';
 import { parseLazyPointer } from './pointer.js';
-import { acquireLease, adoptionsPerDay, adoptPassword, listPendingUsers, readPasswordHash, releaseLease, sourceProgress } from './repository.js';
+import {
+  acquireLease,
+  adoptionsPerDay,
+  adoptPassword,
+  listPendingUsers,
+  readPasswordHash,
+  releaseLease,
+  sourceProgress,
+} from './repository.js';
 import { SingleFlight } from './single-flight.js';
 
 export interface LazySignInInput {
@@ -28,8 +36,20 @@ export type LazySignInOutcome =
   | { status: 'UNAVAILABLE'; retryAfterMs: number };
 
 export type VerifyOutcomeName =
-  | 'match' | 'mismatch' | 'not_found' | 'locked' | 'reset_required' | 'id_mismatch' | 'rate_limited' | 'unavailable'
-  | 'timeout' | 'config_error' | 'expired' | 'throttled_user' | 'source_unknown' | 'busy';
+  | 'match'
+  | 'mismatch'
+  | 'not_found'
+  | 'locked'
+  | 'reset_required'
+  | 'id_mismatch'
+  | 'rate_limited'
+  | 'unavailable'
+  | 'timeout'
+  | 'config_error'
+  | 'expired'
+  | 'throttled_user'
+  | 'source_unknown'
+  | 'busy';
 
 /** What the service reports for the metrics (it knows nothing of Prometheus). */
 export interface LazyMigrationObserver {
@@ -143,7 +163,9 @@ export class LazyMigrationService {
         migratedPerDay: daily.filter((entry) => entry.source === name).map(({ day, signin, replaced }) => ({ day, signin, replaced })),
         deadline: source?.config.deadline === undefined ? null : new Date(source.config.deadline).toISOString(),
         breaker: source?.guard.state ?? null,
-        outcomes: Object.fromEntries([...this.outcomes].filter(([k]) => k.startsWith(`${name}:`)).map(([k, v]) => [k.slice(name.length + 1), v])),
+        outcomes: Object.fromEntries(
+          [...this.outcomes].filter(([k]) => k.startsWith(`${name}:`)).map(([k, v]) => [k.slice(name.length + 1), v]),
+        ),
       };
     });
   }
@@ -164,14 +186,20 @@ export class LazyMigrationService {
         this.count(source.config.name, 'busy');
         return { status: 'UNAVAILABLE', retryAfterMs: admission.retryAfterMs };
       }
-      const request = { ...input, login: pointer.legacyLogin ?? input.email, legacyLogin: pointer.legacyLogin, legacyUserId: pointer.legacyUserId };
+      const request = {
+        ...input,
+        login: pointer.legacyLogin ?? input.email,
+        legacyLogin: pointer.legacyLogin,
+        legacyUserId: pointer.legacyUserId,
+      };
       const started = performance.now();
       const outcome = await this.callAdapter(source, request);
       admission.release(outcome);
       const name = this.outcomeName(outcome, pointer.legacyUserId);
       this.count(source.config.name, name, (performance.now() - started) / 1000);
       this.deps.log.info({ userId: input.userId, source: source.config.name, outcome: name }, 'lazy migration: old provider answered');
-      if (name === 'id_mismatch') this.deps.log.error({ userId: input.userId, source: source.config.name }, 'old provider answered for another user id');
+      if (name === 'id_mismatch')
+        this.deps.log.error({ userId: input.userId, source: source.config.name }, 'old provider answered for another user id');
       if (outcome.kind === 'CONFIG_ERROR') {
         this.deps.log.error({ source: source.config.name, reason: outcome.reason }, 'lazy migration source refused our configuration');
       }

@@ -84,7 +84,7 @@ export class CoreMetrics implements HashingObserver {
 
   private readonly lazyVerifications = new Counter({
     name: 'identity_core_lazy_verify_total',
-    help: 'Old-provider answers about pending users\' passwords, by lazy-migration source and outcome',
+    help: "Old-provider answers about pending users' passwords, by lazy-migration source and outcome",
     labelNames: ['source', 'outcome'],
     registers: [this.registry],
   });

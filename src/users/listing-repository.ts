@@ -51,7 +51,8 @@ function addSearch(conditions: Conditions, search: SearchTerms): void {
     const domains = conditions.param(search.emails.map((term) => `%@${escapeLike(term)}%`));
     conditions.add(`(u.email LIKE ANY(${prefixes}) OR u.email LIKE ANY(${domains}))`);
   }
-  if (search.phones.length > 0) conditions.add(`u.phone_number LIKE ANY(${conditions.param(search.phones.map((t) => `${escapeLike(t)}%`))})`);
+  if (search.phones.length > 0)
+    conditions.add(`u.phone_number LIKE ANY(${conditions.param(search.phones.map((t) => `${escapeLike(t)}%`))})`);
   if (search.providers.length > 0) {
     conditions.add(`u.third_party_id LIKE ANY(${conditions.param(search.providers.map((t) => `${escapeLike(t)}%`))})`);
   }
@@ -87,7 +88,10 @@ export async function countUsers(db: Queryable, tenantId: string | undefined, re
   const conditions = new Conditions();
   if (tenantId !== undefined) conditions.add(`u.tenant_id = ${conditions.param(tenantId)}`);
   if (recipeIds) conditions.add(`u.recipe_id = ANY(${conditions.param(recipeIds)})`);
-  const { rows } = await db.query<{ count: number }>(`SELECT count(*)::bigint AS count FROM users u ${conditions.where()}`, conditions.values);
+  const { rows } = await db.query<{ count: number }>(
+    `SELECT count(*)::bigint AS count FROM users u ${conditions.where()}`,
+    conditions.values,
+  );
   return rows[0].count;
 }
 

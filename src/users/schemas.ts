@@ -3,7 +3,10 @@ import { OkStatus, StatusOnly, UserSchema } from '../http/schemas.js';
 
 export const GetUserByIdQuery = Type.Object({ userId: Type.String() });
 
-export const GetUserByIdResponse = Type.Union([Type.Object({ status: Type.Literal('OK'), user: UserSchema }), StatusOnly('UNKNOWN_USER_ID_ERROR')]);
+export const GetUserByIdResponse = Type.Union([
+  Type.Object({ status: Type.Literal('OK'), user: UserSchema }),
+  StatusOnly('UNKNOWN_USER_ID_ERROR'),
+]);
 
 export const UsersByAccountInfoQuery = Type.Object({
   email: Type.Optional(Type.String()),

@@ -57,7 +57,11 @@ export class UserService {
     return { status: 'OK', users: await findUsersByAccountInfo(this.deps.pool, tenantId, info, union) };
   }
 
-  async countUsers(input: { tenantId: string | undefined; recipeIds: string[] | undefined; approximate: boolean }): Promise<CountUsersResult> {
+  async countUsers(input: {
+    tenantId: string | undefined;
+    recipeIds: string[] | undefined;
+    approximate: boolean;
+  }): Promise<CountUsersResult> {
     const count = await countUsers(this.deps.pool, input.tenantId, input.recipeIds);
     // Counting is exact and cheap enough on the indexed table, so an approximate answer is never given.
     return input.approximate ? { status: 'OK', count, approximate: false, asOf: this.deps.clock() } : { status: 'OK', count };

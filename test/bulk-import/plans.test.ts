@@ -66,7 +66,17 @@ function importBatch(count: number, prefix: string): unknown[] {
     const metadata = i % 10 === 0 ? { userMetadata: { plan: 'pro' } } : {};
     const time = { timeJoinedInMSSinceEpoch: 1_600_000_000_000 + i };
     if (i % 10 === 1) {
-      return { loginMethods: [{ recipeId: 'thirdparty', email: `${prefix}tp${i}@example.com`, thirdPartyId: 'google', thirdPartyUserId: `${prefix}${i}`, ...time }] };
+      return {
+        loginMethods: [
+          {
+            recipeId: 'thirdparty',
+            email: `${prefix}tp${i}@example.com`,
+            thirdPartyId: 'google',
+            thirdPartyUserId: `${prefix}${i}`,
+            ...time,
+          },
+        ],
+      };
     }
     if (i % 10 === 2 && i < 8_000) {
       return { loginMethods: [{ recipeId: 'passwordless', phoneNumber: `+1 415 555 ${String(1000 + i).slice(-4)}`, ...time }] };
@@ -77,7 +87,14 @@ function importBatch(count: number, prefix: string): unknown[] {
       ...roles,
       ...metadata,
       loginMethods: [
-        { recipeId: 'emailpassword', email: `${prefix}user${i}@example.com`, passwordHash: bcryptHash, hashingAlgorithm: 'bcrypt', isVerified: i % 2 === 0, ...time },
+        {
+          recipeId: 'emailpassword',
+          email: `${prefix}user${i}@example.com`,
+          passwordHash: bcryptHash,
+          hashingAlgorithm: 'bcrypt',
+          isVerified: i % 2 === 0,
+          ...time,
+        },
       ],
     };
   });
@@ -88,7 +105,8 @@ function recordStatements(pool: pg.Pool): { statements: Recorded[]; stop(): void
   const statements: Recorded[] = [];
   const record = (inTransaction: boolean, args: unknown[]) => {
     const config = typeof args[0] === 'string' ? { text: args[0], values: args[1] } : (args[0] as { text: string; values?: unknown[] });
-    if (Array.isArray(config.values) && config.values.length > 0) statements.push({ text: config.text, values: config.values, inTransaction });
+    if (Array.isArray(config.values) && config.values.length > 0)
+      statements.push({ text: config.text, values: config.values, inTransaction });
   };
   const originalQuery = pool.query;
   const originalConnect = pool.connect as (...args: unknown[]) => Promise<pg.PoolClient>;
@@ -153,14 +171,20 @@ const expectedScans: { statement: RegExp; scans: string[] }[] = [
   { statement: /^SELECT k\.role FROM unnest/, scans: ['Index Only Scan on roles using roles__pkey'] },
   { statement: /^INSERT INTO bulk_import_users/, scans: [] },
   { statement: /^SELECT 'emailpassword-email'/, scans: conflictScans },
-  { statement: /^SELECT id, raw_data FROM bulk_import_users/, scans: ['Index Scan on bulk_import_users using bulk_import_users__status_created_at_idx'] },
+  {
+    statement: /^SELECT id, raw_data FROM bulk_import_users/,
+    scans: ['Index Scan on bulk_import_users using bulk_import_users__status_created_at_idx'],
+  },
   { statement: /^INSERT INTO users /, scans: [] },
   { statement: /^INSERT INTO user_id_mappings /, scans: [] },
   { statement: /^INSERT INTO email_verifications /, scans: [] },
   { statement: /^INSERT INTO user_metadata /, scans: [] },
   { statement: /^INSERT INTO user_roles /, scans: [] },
   { statement: /^DELETE FROM bulk_import_users WHERE id = ANY/, scans: ['Index Scan on bulk_import_users using bulk_import_users__pkey'] },
-  { statement: /^UPDATE bulk_import_users b SET status = 'FAILED'/, scans: ['Index Scan on bulk_import_users using bulk_import_users__pkey'] },
+  {
+    statement: /^UPDATE bulk_import_users b SET status = 'FAILED'/,
+    scans: ['Index Scan on bulk_import_users using bulk_import_users__pkey'],
+  },
   {
     statement: /^WITH found AS/,
     scans: [
@@ -177,7 +201,12 @@ const expectedScans: { statement: RegExp; scans: string[] }[] = [
 ];
 
 function lookupKeys(users: unknown[]) {
-  const keys = { externalUserIds: [] as string[], emails: [] as string[], phoneNumbers: [] as string[], thirdPartyAccounts: [] as object[] };
+  const keys = {
+    externalUserIds: [] as string[],
+    emails: [] as string[],
+    phoneNumbers: [] as string[],
+    thirdPartyAccounts: [] as object[],
+  };
   for (const user of users as { externalUserId?: string; loginMethods: Record<string, string>[] }[]) {
     const method = user.loginMethods[0];
     if (user.externalUserId) keys.externalUserIds.push(user.externalUserId);
@@ -206,8 +235,13 @@ describe('bulk-import plans on tables that were never analyzed', () => {
     expect(await neverAnalyzed(db)).toBe(true);
     const users = importBatch(batchSize, 'new-');
     // Some users of the batch collide with existing ones, so the batch also fails rows.
-    users[4] = { loginMethods: [{ recipeId: 'emailpassword', email: 'existing7@example.com', passwordHash: bcryptHash, hashingAlgorithm: 'bcrypt' }] };
-    users[14] = { externalUserId: 'existing-ext-ep-9', loginMethods: [{ recipeId: 'emailpassword', email: 'fresh@example.com', passwordHash: bcryptHash, hashingAlgorithm: 'bcrypt' }] };
+    users[4] = {
+      loginMethods: [{ recipeId: 'emailpassword', email: 'existing7@example.com', passwordHash: bcryptHash, hashingAlgorithm: 'bcrypt' }],
+    };
+    users[14] = {
+      externalUserId: 'existing-ext-ep-9',
+      loginMethods: [{ recipeId: 'emailpassword', email: 'fresh@example.com', passwordHash: bcryptHash, hashingAlgorithm: 'bcrypt' }],
+    };
 
     const recorder = recordStatements(db.pool);
     try {
@@ -221,7 +255,9 @@ describe('bulk-import plans on tables that were never analyzed', () => {
       recorder.stop();
     }
 
-    const { rows } = await db.pool.query("SELECT count(*)::int AS imported FROM users WHERE user_id NOT LIKE 'ep-%' AND user_id NOT LIKE 'tp-%' AND user_id NOT LIKE 'pl-%'");
+    const { rows } = await db.pool.query(
+      "SELECT count(*)::int AS imported FROM users WHERE user_id NOT LIKE 'ep-%' AND user_id NOT LIKE 'tp-%' AND user_id NOT LIKE 'pl-%'",
+    );
     expect(rows[0].imported).toBe(batchSize - 2);
     expect(await neverAnalyzed(db)).toBe(true);
 
@@ -236,11 +272,16 @@ describe('bulk-import plans on tables that were never analyzed', () => {
     for (const { statement } of expectedScans) {
       const runs = explained.filter((entry) => statement.test(entry.statement));
       expect(runs.length, `${statement.source} ran`).toBeGreaterThan(0);
-      for (const run of runs) expect({ statement: statement.source, scans: run.scans }).toEqual(matched.find((m) => m.statement === statement.source));
+      for (const run of runs)
+        expect({ statement: statement.source, scans: run.scans }).toEqual(matched.find((m) => m.statement === statement.source));
     }
     // The conflict check runs outside a batch transaction too (the dry run), where only its shape keeps it on the indexes.
-    expect(explained.filter((entry) => /^SELECT 'emailpassword-email'/.test(entry.statement)).map((entry) => entry.inTransaction).sort())
-      .toEqual([false, true]);
+    expect(
+      explained
+        .filter((entry) => /^SELECT 'emailpassword-email'/.test(entry.statement))
+        .map((entry) => entry.inTransaction)
+        .sort(),
+    ).toEqual([false, true]);
   }, 120_000);
 
   it('the single-user routes keep index plans, generic ones included', async () => {
@@ -249,12 +290,22 @@ describe('bulk-import plans on tables that were never analyzed', () => {
       await client.query('SET plan_cache_mode = force_generic_plan');
       const calls: [string, (c: pg.PoolClient) => Promise<unknown>, string[]][] = [
         ['sign-in', (c) => findEmailPasswordCredentials(c, 'public', 'existing5@example.com'), ['users__emailpassword_email_key']],
-        ['email-password user by email', (c) => findEmailPasswordUserByEmail(c, 'public', 'existing5@example.com'), ['users__emailpassword_email_key']],
+        [
+          'email-password user by email',
+          (c) => findEmailPasswordUserByEmail(c, 'public', 'existing5@example.com'),
+          ['users__emailpassword_email_key'],
+        ],
         ['third-party user', (c) => findThirdPartyUser(c, 'public', 'google', 'existing-5'), ['users__thirdparty_key']],
-        ['passwordless user by phone', (c) => findPasswordlessUserByContact(c, 'public', { kind: 'phoneNumber', value: '+19990000005' }),
-          ['users__passwordless_phone_number_key']],
-        ['consume', (c) => deleteDevicesAndFindUserByContact(c, 'public', { kind: 'phoneNumber', value: '+19990000005' }),
-          ['users__passwordless_phone_number_key']],
+        [
+          'passwordless user by phone',
+          (c) => findPasswordlessUserByContact(c, 'public', { kind: 'phoneNumber', value: '+19990000005' }),
+          ['users__passwordless_phone_number_key'],
+        ],
+        [
+          'consume',
+          (c) => deleteDevicesAndFindUserByContact(c, 'public', { kind: 'phoneNumber', value: '+19990000005' }),
+          ['users__passwordless_phone_number_key'],
+        ],
         ['user by either id', (c) => findUserById(c, 'existing-ext-ep-5'), ['users__pkey', 'user_id_mappings__external_user_id_key']],
         ['mapping by either id', (c) => findMappingByEitherId(c, 'existing-ext-ep-5'), ['user_id_mappings__external_user_id_key']],
       ];
@@ -268,8 +319,15 @@ describe('bulk-import plans on tables that were never analyzed', () => {
         const literals = values.map((value) => client.escapeLiteral(value)).join(', ');
         const plan = await client.query(`EXPLAIN (FORMAT JSON) EXECUTE "${fresh[0].name}"(${literals})`);
         const scans = scansOf(plan.rows[0]['QUERY PLAN'][0].Plan);
-        expect(scans.filter((scan) => scan.startsWith('Seq Scan')), name).toEqual([]);
-        for (const index of indexes) expect(scans.some((scan) => scan.endsWith(` using ${index}`)), `${name}: ${scans.join('; ')}`).toBe(true);
+        expect(
+          scans.filter((scan) => scan.startsWith('Seq Scan')),
+          name,
+        ).toEqual([]);
+        for (const index of indexes)
+          expect(
+            scans.some((scan) => scan.endsWith(` using ${index}`)),
+            `${name}: ${scans.join('; ')}`,
+          ).toBe(true);
       }
     } finally {
       await client.query('RESET plan_cache_mode');
@@ -322,7 +380,9 @@ describe('statistics after an import into tables analyzed while empty', () => {
       await t.app.services.bulkImport.processUntilEmpty();
 
       expect(await countRows(t.db, 'users')).toBe(10_000);
-      const { rows: statistics } = await t.db.pool.query("SELECT reltuples::float8 AS reltuples FROM pg_class WHERE oid = 'users'::regclass");
+      const { rows: statistics } = await t.db.pool.query(
+        "SELECT reltuples::float8 AS reltuples FROM pg_class WHERE oid = 'users'::regclass",
+      );
       expect(statistics[0].reltuples).toBe(10_000);
       expect(await signInPlan()).toEqual(['Index Scan on users using users__emailpassword_email_key']);
     } finally {

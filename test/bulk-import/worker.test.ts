@@ -31,9 +31,16 @@ describe('background import', () => {
   });
 
   it('imports users of all three recipes with everything that belongs to them, and deletes their rows', async () => {
-    const roles = [{ role: 'admin', tenantIds: ['public'] }, { role: 'editor', tenantIds: ['public'] }];
+    const roles = [
+      { role: 'admin', tenantIds: ['public'] },
+      { role: 'editor', tenantIds: ['public'] },
+    ];
     const queued = await enqueue(t, [
-      emailPasswordUser(1, { userMetadata: { plan: 'pro' }, userRoles: roles }, { isVerified: true, timeJoinedInMSSinceEpoch: 1400000000000 }),
+      emailPasswordUser(
+        1,
+        { userMetadata: { plan: 'pro' }, userRoles: roles },
+        { isVerified: true, timeJoinedInMSSinceEpoch: 1400000000000 },
+      ),
       thirdPartyUser(2, { externalUserId: 'ext-tp-2' }, { isVerified: true }),
       passwordlessUser(3, { externalUserId: 'ext-pl-3' }, { email: 'PL3@example.com', isVerified: false }),
       { loginMethods: [{ recipeId: 'emailpassword', email: 'plain@example.com', plainTextPassword: 'hunter2' }] },
@@ -43,22 +50,70 @@ describe('background import', () => {
     const now = t.clock.nowMs;
     const users = await importedUsers(t.db);
     expect(users).toEqual([
-      { user_id: id(2), recipe_id: 'passwordless', time_joined: now, email: 'pl3@example.com', phone_number: '+14155551003', third_party_id: null,
-        third_party_user_id: null, password_hash: null, external_user_id: 'ext-pl-3', metadata: null, verified: null, roles: null },
-      { user_id: id(3), recipe_id: 'emailpassword', time_joined: now, email: 'plain@example.com', phone_number: null, third_party_id: null,
-        third_party_user_id: null, password_hash: expect.stringMatching(/^\$2[ab]\$04\$/), external_user_id: null, metadata: null, verified: null, roles: null },
-      { user_id: id(1), recipe_id: 'thirdparty', time_joined: now, email: 'tp2@example.com', phone_number: null, third_party_id: 'google',
-        third_party_user_id: 'g-2', password_hash: null, external_user_id: 'ext-tp-2', metadata: null, verified: ['tp2@example.com'], roles: null },
-      { user_id: id(0), recipe_id: 'emailpassword', time_joined: 1400000000000, email: 'user1@example.com', phone_number: null, third_party_id: null,
-        third_party_user_id: null, password_hash: bcryptHash, external_user_id: 'ext-ep-1', metadata: { plan: 'pro' }, verified: ['user1@example.com'],
-        roles: ['admin', 'editor'] },
+      {
+        user_id: id(2),
+        recipe_id: 'passwordless',
+        time_joined: now,
+        email: 'pl3@example.com',
+        phone_number: '+14155551003',
+        third_party_id: null,
+        third_party_user_id: null,
+        password_hash: null,
+        external_user_id: 'ext-pl-3',
+        metadata: null,
+        verified: null,
+        roles: null,
+      },
+      {
+        user_id: id(3),
+        recipe_id: 'emailpassword',
+        time_joined: now,
+        email: 'plain@example.com',
+        phone_number: null,
+        third_party_id: null,
+        third_party_user_id: null,
+        password_hash: expect.stringMatching(/^\$2[ab]\$04\$/),
+        external_user_id: null,
+        metadata: null,
+        verified: null,
+        roles: null,
+      },
+      {
+        user_id: id(1),
+        recipe_id: 'thirdparty',
+        time_joined: now,
+        email: 'tp2@example.com',
+        phone_number: null,
+        third_party_id: 'google',
+        third_party_user_id: 'g-2',
+        password_hash: null,
+        external_user_id: 'ext-tp-2',
+        metadata: null,
+        verified: ['tp2@example.com'],
+        roles: null,
+      },
+      {
+        user_id: id(0),
+        recipe_id: 'emailpassword',
+        time_joined: 1400000000000,
+        email: 'user1@example.com',
+        phone_number: null,
+        third_party_id: null,
+        third_party_user_id: null,
+        password_hash: bcryptHash,
+        external_user_id: 'ext-ep-1',
+        metadata: { plan: 'pro' },
+        verified: ['user1@example.com'],
+        roles: ['admin', 'editor'],
+      },
     ]);
     expect(await bcrypt.compare('hunter2', users[1].password_hash)).toBe(true);
     expect(await queueRows(t.db)).toEqual([]);
   });
 
   it('fails conflicting users with coded messages and imports their batch-mates', async () => {
-    await t.db.pool.query(`INSERT INTO users (user_id, recipe_id, time_joined, email, phone_number, third_party_id, third_party_user_id, password_hash) VALUES
+    await t.db.pool
+      .query(`INSERT INTO users (user_id, recipe_id, time_joined, email, phone_number, third_party_id, third_party_user_id, password_hash) VALUES
       ('old-ep', 'emailpassword', 1, 'user1@example.com', NULL, NULL, NULL, 'h'),
       ('old-tp', 'thirdparty', 1, 'x@example.com', NULL, 'google', 'g-2', NULL),
       ('old-pl', 'passwordless', 1, 'pl@example.com', '+14155551003', NULL, NULL, NULL)`);
@@ -80,15 +135,17 @@ describe('background import', () => {
     const rowId = (n: number) => queued[n].loginMethods[0].userId;
     // Users 5 and 6 share an email: whichever the batch meets first is imported, the other fails.
     const [duplicateWinner, duplicateLoser] = failed.has(rowId(6)) ? [5, 6] : [6, 5];
-    expect(failed).toEqual(new Map([
-      [rowId(0), ['FAILED', 'E003: A user with email user1@example.com already exists in emailpassword loginMethod.']],
-      [rowId(1), ['FAILED', 'E005: A user with thirdPartyId google and thirdPartyUserId g-2 already exists in thirdparty loginMethod.']],
-      [rowId(2), ['FAILED', 'E007: A user with phoneNumber +14155551003 already exists in passwordless loginMethod.']],
-      [rowId(3), ['FAILED', 'E006: A user with email pl@example.com already exists in passwordless loginMethod.']],
-      [rowId(4), ['FAILED', 'E031: A user with externalId taken already exists']],
-      [rowId(duplicateLoser), ['FAILED', 'E003: A user with email user6@example.com already exists in emailpassword loginMethod.']],
-      [rowId(9), ['FAILED', 'E019: Account linking feature is not enabled for this app. Please contact support to enable it.']],
-    ]));
+    expect(failed).toEqual(
+      new Map([
+        [rowId(0), ['FAILED', 'E003: A user with email user1@example.com already exists in emailpassword loginMethod.']],
+        [rowId(1), ['FAILED', 'E005: A user with thirdPartyId google and thirdPartyUserId g-2 already exists in thirdparty loginMethod.']],
+        [rowId(2), ['FAILED', 'E007: A user with phoneNumber +14155551003 already exists in passwordless loginMethod.']],
+        [rowId(3), ['FAILED', 'E006: A user with email pl@example.com already exists in passwordless loginMethod.']],
+        [rowId(4), ['FAILED', 'E031: A user with externalId taken already exists']],
+        [rowId(duplicateLoser), ['FAILED', 'E003: A user with email user6@example.com already exists in emailpassword loginMethod.']],
+        [rowId(9), ['FAILED', 'E019: Account linking feature is not enabled for this app. Please contact support to enable it.']],
+      ]),
+    );
     const { rows } = await t.db.pool.query('SELECT user_id FROM users WHERE user_id NOT LIKE $1 ORDER BY user_id', ['old-%']);
     expect(rows.map((row) => row.user_id)).toEqual([rowId(duplicateWinner), rowId(7), rowId(8)].sort());
   });
@@ -115,7 +172,10 @@ describe('background import', () => {
   });
 
   it('leaves rows another transaction holds, and imports them exactly once after that transaction dies', async () => {
-    await enqueue(t, Array.from({ length: 10 }, (_, n) => emailPasswordUser(n)));
+    await enqueue(
+      t,
+      Array.from({ length: 10 }, (_, n) => emailPasswordUser(n)),
+    );
     const other = await t.db.pool.connect();
     try {
       await other.query('BEGIN');
@@ -136,7 +196,9 @@ describe('background import', () => {
 
   describe('when the database fails mid-batch', () => {
     afterEach(async () => {
-      await t.db.pool.query('DROP TRIGGER IF EXISTS fail_import ON user_metadata; DROP TRIGGER IF EXISTS fail_import ON users; DROP FUNCTION IF EXISTS fail_import()');
+      await t.db.pool.query(
+        'DROP TRIGGER IF EXISTS fail_import ON user_metadata; DROP TRIGGER IF EXISTS fail_import ON users; DROP FUNCTION IF EXISTS fail_import()',
+      );
     });
 
     it('rolls back the users and the queue changes together on a transient error, then retries', async () => {
@@ -156,13 +218,15 @@ describe('background import', () => {
       expect(await queueRows(t.db)).toEqual([]);
     });
 
-    it('retries a batch user by user when a statement fails on one user\'s data', async () => {
+    it("retries a batch user by user when a statement fails on one user's data", async () => {
       await t.db.pool.query(`CREATE FUNCTION fail_import() RETURNS trigger LANGUAGE plpgsql AS $$
         BEGIN IF NEW.email = 'user2@example.com' THEN RAISE EXCEPTION 'bad row'; END IF; RETURN NEW; END $$`);
       await t.db.pool.query('CREATE TRIGGER fail_import BEFORE INSERT ON users FOR EACH ROW EXECUTE FUNCTION fail_import()');
       const queued = await enqueue(t, [emailPasswordUser(1), emailPasswordUser(2), emailPasswordUser(3)]);
       await t.app.services.bulkImport.processUntilEmpty();
-      expect(await queueRows(t.db)).toEqual([{ id: queued[1].loginMethods[0].userId, status: 'FAILED', error_message: 'Internal error while importing this user' }]);
+      expect(await queueRows(t.db)).toEqual([
+        { id: queued[1].loginMethods[0].userId, status: 'FAILED', error_message: 'Internal error while importing this user' },
+      ]);
       const { rows } = await t.db.pool.query('SELECT email FROM users ORDER BY email');
       expect(rows).toEqual([{ email: 'user1@example.com' }, { email: 'user3@example.com' }]);
       expect(await countRows(t.db, 'user_id_mappings')).toBe(2);
@@ -190,7 +254,12 @@ describe('two cores on one database', () => {
 
   it('import every user exactly once when both process the same queue', async () => {
     const users = Array.from({ length: 600 }, (_, n) =>
-      n % 3 === 0 ? emailPasswordUser(n) : n % 3 === 1 ? thirdPartyUser(n, { externalUserId: `tp-${n}` }) : passwordlessUser(n, { externalUserId: `pl-${n}` }));
+      n % 3 === 0
+        ? emailPasswordUser(n)
+        : n % 3 === 1
+          ? thirdPartyUser(n, { externalUserId: `tp-${n}` })
+          : passwordlessUser(n, { externalUserId: `pl-${n}` }),
+    );
     await enqueue(a, users.slice(0, 300));
     await enqueue(b, users.slice(300));
     await Promise.all([a.app.services.bulkImport.processUntilEmpty(), b.app.services.bulkImport.processUntilEmpty()]);
@@ -209,7 +278,10 @@ describe('two cores on one database', () => {
     const rows = await queueRows(a.db);
     expect(rows).toHaveLength(100);
     for (const row of rows) {
-      expect([row.status, row.error_message]).toEqual(['FAILED', expect.stringMatching(/^E003: A user with email user\d+@example\.com already exists in emailpassword loginMethod\.$/)]);
+      expect([row.status, row.error_message]).toEqual([
+        'FAILED',
+        expect.stringMatching(/^E003: A user with email user\d+@example\.com already exists in emailpassword loginMethod\.$/),
+      ]);
     }
   });
 });
@@ -220,9 +292,15 @@ describe('worker lifecycle', () => {
     const t = await createTestApp({ bulk_import_interval_seconds: 60 });
     try {
       await t.app.services.bulkImport.idle();
-      await t.db.pool.query(`INSERT INTO bulk_import_users (id, status, raw_data, created_at, updated_at) VALUES ('lost', 'PROCESSING', $1, 1, 1)`, [
-        JSON.stringify({ id: 'lost', loginMethods: [{ recipeId: 'passwordless', email: 'lost@example.com', superTokensUserId: 'lost' }] }),
-      ]);
+      await t.db.pool.query(
+        `INSERT INTO bulk_import_users (id, status, raw_data, created_at, updated_at) VALUES ('lost', 'PROCESSING', $1, 1, 1)`,
+        [
+          JSON.stringify({
+            id: 'lost',
+            loginMethods: [{ recipeId: 'passwordless', email: 'lost@example.com', superTokensUserId: 'lost' }],
+          }),
+        ],
+      );
       vi.advanceTimersByTime(59_000);
       await t.app.services.bulkImport.idle();
       expect(await countRows(t.db, 'users')).toBe(0);
@@ -240,7 +318,10 @@ describe('worker lifecycle', () => {
     const t = await createTestApp({ bulk_migration_batch_size: 20, bulk_migration_parallelism: 2 });
     try {
       t.app.services.bulkImport.pauseProcessing();
-      await enqueue(t, Array.from({ length: 200 }, (_, n) => emailPasswordUser(n)));
+      await enqueue(
+        t,
+        Array.from({ length: 200 }, (_, n) => emailPasswordUser(n)),
+      );
       const running = t.app.services.bulkImport.processUntilEmpty();
       await t.app.services.bulkImport.stop();
       await running;

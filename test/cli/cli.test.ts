@@ -20,7 +20,10 @@ describe('identity-core command line', () => {
 
   it('prints help, and refuses unknown commands and sources', async () => {
     expect(await runCommand(['--help'])).toMatchObject({ code: 0, stdout: expect.stringContaining('migrate <source> <file> [options]') });
-    expect(await runCommand(['migrate', '--help'])).toMatchObject({ code: 0, stdout: expect.stringContaining('--check-password <email:pw>') });
+    expect(await runCommand(['migrate', '--help'])).toMatchObject({
+      code: 0,
+      stdout: expect.stringContaining('--check-password <email:pw>'),
+    });
     expect(await runCommand([])).toMatchObject({ code: 2 });
     expect((await runCommand(['export'])).stderr).toContain('identity-core export: unknown command "export"');
     const unknownSource = await runCommand(['migrate', 'keycloak', file]);
@@ -44,25 +47,49 @@ describe('identity-core command line', () => {
   });
 
   it('reads its options, with the API key from the environment', () => {
-    expect(parseMigrateArgs(['firebase', 'users.json', '--check-password', 'a@example.com:pa:ss', '--map-provider', 'oidc.x=x', '--batch-size', '500'],
-      { IDENTITY_CORE_API_KEY: 'from-env' })).toEqual({
-      source: 'firebase', file: 'users.json', coreUrl: 'http://localhost:3567', apiKey: 'from-env', format: undefined,
-      hashConfigPath: undefined, passwordHashesPath: undefined, dryRun: false, checks: [{ email: 'a@example.com', password: 'pa:ss' }],
-      reportPath: undefined, batchSize: 500, maxQueued: 100000, pollIntervalMs: 1000, waitTimeoutMs: 600000, retries: 4,
-      includeDisabled: false, providerOverrides: new Map([['oidc.x', 'x']]), restart: false,
+    expect(
+      parseMigrateArgs(
+        ['firebase', 'users.json', '--check-password', 'a@example.com:pa:ss', '--map-provider', 'oidc.x=x', '--batch-size', '500'],
+        { IDENTITY_CORE_API_KEY: 'from-env' },
+      ),
+    ).toEqual({
+      source: 'firebase',
+      file: 'users.json',
+      coreUrl: 'http://localhost:3567',
+      apiKey: 'from-env',
+      format: undefined,
+      hashConfigPath: undefined,
+      passwordHashesPath: undefined,
+      dryRun: false,
+      checks: [{ email: 'a@example.com', password: 'pa:ss' }],
+      reportPath: undefined,
+      batchSize: 500,
+      maxQueued: 100000,
+      pollIntervalMs: 1000,
+      waitTimeoutMs: 600000,
+      retries: 4,
+      includeDisabled: false,
+      providerOverrides: new Map([['oidc.x', 'x']]),
+      restart: false,
     });
   });
 
   it('says when the API key is wrong or the core cannot be reached, before reading anything', async () => {
     const wrongKey = await runCommand([...migrateArgs(core, 'ndjson', file), '--api-key', 'not-the-right-key-at-all']);
-    expect([wrongKey.code, wrongKey.stderr.trim()]).toEqual([2, 'identity-core migrate: the core rejected the API key (401): pass --api-key or set IDENTITY_CORE_API_KEY']);
+    expect([wrongKey.code, wrongKey.stderr.trim()]).toEqual([
+      2,
+      'identity-core migrate: the core rejected the API key (401): pass --api-key or set IDENTITY_CORE_API_KEY',
+    ]);
 
     const closed = http.createServer();
     await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
     const { port } = closed.address() as AddressInfo;
     await new Promise<void>((resolve) => closed.close(() => resolve()));
     const down = await runCommand(['migrate', 'ndjson', file, '--core-url', `http://127.0.0.1:${port}`, '--retries', '0']);
-    expect([down.code, down.stderr.trim()]).toEqual([2, `identity-core migrate: cannot reach the core at http://127.0.0.1:${port} (ECONNREFUSED): is it running? (--core-url)`]);
+    expect([down.code, down.stderr.trim()]).toEqual([
+      2,
+      `identity-core migrate: cannot reach the core at http://127.0.0.1:${port} (ECONNREFUSED): is it running? (--core-url)`,
+    ]);
 
     const missing = await runCommand(migrateArgs(core, 'ndjson', `${temp.dir}/nope.ndjson`));
     expect([missing.code, missing.stderr.trim()]).toEqual([2, `identity-core migrate: ${temp.dir}/nope.ndjson does not exist`]);
@@ -71,10 +98,16 @@ describe('identity-core command line', () => {
   it('tells the operator to configure the signer key when the core has none', async () => {
     const noKey = await startCore({ idp_password_hashing_signer_key: undefined });
     try {
-      const line = JSON.stringify({ email: 'a@example.com', passwordHash: '$f_scrypt$qZM035es5AXYqavsKD6/rhtxg7t5PhcyRgv5blc3doYbChX8keMfQLq1ra96O2Pf2TP/eZrR5xtPCYN6mX3ESA==$/cj0jC1br5o4+w==$m=14$r=8$s=Bw==' });
+      const line = JSON.stringify({
+        email: 'a@example.com',
+        passwordHash:
+          '$f_scrypt$qZM035es5AXYqavsKD6/rhtxg7t5PhcyRgv5blc3doYbChX8keMfQLq1ra96O2Pf2TP/eZrR5xtPCYN6mX3ESA==$/cj0jC1br5o4+w==$m=14$r=8$s=Bw==',
+      });
       const result = await runCommand(migrateArgs(noKey, 'ndjson', temp.file('scrypt.ndjson', line)));
       expect(result.code).toBe(2);
-      expect(result.stderr).toContain('the core has no signer key, so it cannot take $f_scrypt$ hashes: set idp_password_hashing_signer_key');
+      expect(result.stderr).toContain(
+        'the core has no signer key, so it cannot take $f_scrypt$ hashes: set idp_password_hashing_signer_key',
+      );
     } finally {
       await noKey.t.close();
     }

@@ -95,12 +95,20 @@ export interface CsvAccount {
 
 // Where auth:export --format=csv puts each provider's four columns (raw id, email, display name, photo URL).
 const CSV_PROVIDER_START: Record<string, number> = {
-  'google.com': 7, 'facebook.com': 11, 'twitter.com': 15, 'github.com': 19, 'apple.com': 28, 'microsoft.com': 32,
-  'gc.apple.com': 36, 'playgames.google.com': 40, 'linkedin.com': 44, 'yahoo.com': 48,
+  'google.com': 7,
+  'facebook.com': 11,
+  'twitter.com': 15,
+  'github.com': 19,
+  'apple.com': 28,
+  'microsoft.com': 32,
+  'gc.apple.com': 36,
+  'playgames.google.com': 40,
+  'linkedin.com': 44,
+  'yahoo.com': 48,
 };
 
 /** A display name as the exporter writes it: wrapped in quotes when it holds a comma, inner quotes left alone. */
-const exporterEscape = (value: string | undefined) => (value?.includes(',') ? `"${value}"` : value ?? '');
+const exporterEscape = (value: string | undefined) => (value?.includes(',') ? `"${value}"` : (value ?? ''));
 
 /** One line of the platform's CSV export: 52 columns and a trailing comma, no header. */
 export function firebaseCsvLine(account: CsvAccount): string {

@@ -26,7 +26,10 @@ export interface CommandResult {
 }
 
 /** Runs `identity-core <args>` in this process against the given core, as a script would. */
-export async function runCommand(args: string[], options: { signal?: AbortSignal; env?: Record<string, string> } = {}): Promise<CommandResult> {
+export async function runCommand(
+  args: string[],
+  options: { signal?: AbortSignal; env?: Record<string, string> } = {},
+): Promise<CommandResult> {
   let stdout = '';
   let stderr = '';
   const code = await runCli(args, {
@@ -71,7 +74,9 @@ export async function startProxy(
     counts.set(key, (counts.get(key) ?? 0) + 1);
     const upstream = await fetch(`${target}${request.url}`, {
       method: request.method,
-      headers: Object.fromEntries(Object.entries(request.headers).filter(([name]) => !['host', 'content-length', 'connection'].includes(name))) as Record<string, string>,
+      headers: Object.fromEntries(
+        Object.entries(request.headers).filter(([name]) => !['host', 'content-length', 'connection'].includes(name)),
+      ) as Record<string, string>,
       body: chunks.length > 0 ? Buffer.concat(chunks) : undefined,
     });
     const body = Buffer.from(await upstream.arrayBuffer());

@@ -12,8 +12,14 @@ describe('migrate --dry-run', () => {
     core = await startCore();
     // Someone else's account with an email of the export, and a user an earlier run imported.
     for (const user of [
-      { externalUserId: 'someone-else', loginMethods: [{ recipeId: 'emailpassword', email: 'taken@example.com', passwordHash: hash, hashingAlgorithm: 'bcrypt' }] },
-      { externalUserId: 'old-2', loginMethods: [{ recipeId: 'emailpassword', email: 'earlier@example.com', passwordHash: hash, hashingAlgorithm: 'bcrypt' }] },
+      {
+        externalUserId: 'someone-else',
+        loginMethods: [{ recipeId: 'emailpassword', email: 'taken@example.com', passwordHash: hash, hashingAlgorithm: 'bcrypt' }],
+      },
+      {
+        externalUserId: 'old-2',
+        loginMethods: [{ recipeId: 'emailpassword', email: 'earlier@example.com', passwordHash: hash, hashingAlgorithm: 'bcrypt' }],
+      },
     ]) {
       expect((await call(core.t.app, 'POST', '/bulk-import/import', { body: user, headers: { 'api-key': apiKey } })).statusCode).toBe(200);
     }
@@ -41,26 +47,28 @@ describe('migrate --dry-run', () => {
     expect(result.code).toBe(1);
     expect(await snapshot(core.t.db)).toEqual(before);
     expect(fs.readdirSync(temp.dir).sort()).toEqual(['users.ndjson']);
-    expect(result.stdout).toBe([
-      `Dry run of ${file} (ndjson) into ${core.url}`,
-      '  users read                                 6',
-      '  would be imported                          2',
-      '  already in the core before this run        1',
-      '  would fail                                 1',
-      '  invalid                                    2',
-      '  skipped                                    0',
-      '  imported with one login method of several  1',
-      '  imported without some of their data        0',
-      '',
-      'Would not be imported:',
-      '  old-3 (record 3, conflicts with another user in the core): emailpassword user taken@example.com already exists in the core as another user (someone-else)',
-      '  old-4 (record 4, refused by the core): Password hash is in invalid BCrypt format: salt and hash must be exactly 53 characters, got 5',
-      '  old-5 (record 5, invalid in the export): a third-party user needs an email',
-      '',
-      'Collisions (no account linking: only one login method per user is imported):',
-      '  old-6 (record 6): kept emailpassword multi@example.com; not imported: thirdparty google/g-6 multi@example.com',
-      '',
-    ].join('\n'));
+    expect(result.stdout).toBe(
+      [
+        `Dry run of ${file} (ndjson) into ${core.url}`,
+        '  users read                                 6',
+        '  would be imported                          2',
+        '  already in the core before this run        1',
+        '  would fail                                 1',
+        '  invalid                                    2',
+        '  skipped                                    0',
+        '  imported with one login method of several  1',
+        '  imported without some of their data        0',
+        '',
+        'Would not be imported:',
+        '  old-3 (record 3, conflicts with another user in the core): emailpassword user taken@example.com already exists in the core as another user (someone-else)',
+        '  old-4 (record 4, refused by the core): Password hash is in invalid BCrypt format: salt and hash must be exactly 53 characters, got 5',
+        '  old-5 (record 5, invalid in the export): a third-party user needs an email',
+        '',
+        'Collisions (no account linking: only one login method per user is imported):',
+        '  old-6 (record 6): kept emailpassword multi@example.com; not imported: thirdparty google/g-6 multi@example.com',
+        '',
+      ].join('\n'),
+    );
   });
 
   it('counts the users whose hash is in a weak format and points at rehash on sign-in', async () => {
@@ -75,10 +83,12 @@ describe('migrate --dry-run', () => {
     const result = await runCommand(migrateArgs(core, 'ndjson', file, '--dry-run', '--report', reportPath));
 
     expect(result.code).toBe(0);
-    expect(result.stdout).toContain([
-      '2 users have a password hash in a weak format (plain or salted digest, HMAC, md5-crypt, phpass):',
-      '  turn on password_rehash_on_signin in the core so each moves to the configured algorithm at its next sign-in.',
-    ].join('\n'));
+    expect(result.stdout).toContain(
+      [
+        '2 users have a password hash in a weak format (plain or salted digest, HMAC, md5-crypt, phpass):',
+        '  turn on password_rehash_on_signin in the core so each moves to the configured algorithm at its next sign-in.',
+      ].join('\n'),
+    );
     expect(JSON.parse(fs.readFileSync(reportPath, 'utf8'))).toMatchObject({ totals: { read: 3, wouldImport: 3 }, weakHashes: 2 });
   });
 
@@ -89,8 +99,20 @@ describe('migrate --dry-run', () => {
     const reportPath = `${temp.dir}/dry-report.json`;
     const before = await snapshot(core.t.db);
 
-    const result = await runCommand(migrateArgs(core, 'firebase', file, '--hash-config', hashConfig, '--dry-run',
-      '--report', reportPath, '--check-password', 'alice@example.com:alice-pw'));
+    const result = await runCommand(
+      migrateArgs(
+        core,
+        'firebase',
+        file,
+        '--hash-config',
+        hashConfig,
+        '--dry-run',
+        '--report',
+        reportPath,
+        '--check-password',
+        'alice@example.com:alice-pw',
+      ),
+    );
 
     expect(result.code).toBe(0);
     expect(await snapshot(core.t.db)).toEqual(before);
@@ -98,7 +120,16 @@ describe('migrate --dry-run', () => {
     const report = JSON.parse(fs.readFileSync(reportPath, 'utf8'));
     expect(report).toMatchObject({
       dryRun: true,
-      totals: { read: 1, wouldImport: 1, alreadyImported: 0, wouldFail: 0, invalid: 0, skipped: 0, withCollisions: 0, withDataNotCarried: 0 },
+      totals: {
+        read: 1,
+        wouldImport: 1,
+        alreadyImported: 0,
+        wouldFail: 0,
+        invalid: 0,
+        skipped: 0,
+        withCollisions: 0,
+        withDataNotCarried: 0,
+      },
       notImported: [],
       canary: [{ email: 'alice@example.com', result: 'password verifies against the export (checked locally: dry run)' }],
     });

@@ -34,7 +34,10 @@ describe('migrate cognito and okta exports for lazy migration', () => {
     cognito = await FakeProvider.start('cognito', [{ login: 'alice_1', password: 'alice-pw', id: 'sub-alice' }]);
     okta = await FakeProvider.start('okta', [{ login: 'carol.login', password: 'carol-pw', id: '00u1carol' }]);
     core = await startCore({
-      lazy_migration: { allow_canary: true, sources: { 'cognito-prod': sourceEntry('cognito', cognito.url), okta: sourceEntry('okta', okta.url) } },
+      lazy_migration: {
+        allow_canary: true,
+        sources: { 'cognito-prod': sourceEntry('cognito', cognito.url), okta: sourceEntry('okta', okta.url) },
+      },
     });
   });
   afterAll(async () => {
@@ -46,7 +49,10 @@ describe('migrate cognito and okta exports for lazy migration', () => {
   it('imports confirmed Cognito users pending, reports the rest, and the first sign-in asks Cognito by Username', async () => {
     const file = write('cognito.json', {
       Users: [
-        cognitoUser('alice_1', 'sub-alice', {}, [['email', 'Alice@Example.com'], ['email_verified', 'true']]),
+        cognitoUser('alice_1', 'sub-alice', {}, [
+          ['email', 'Alice@Example.com'],
+          ['email_verified', 'true'],
+        ]),
         cognitoUser('temp_2', 'sub-temp', { UserStatus: 'FORCE_CHANGE_PASSWORD' }, [['email', 'temp@example.com']]),
         cognitoUser('off_3', 'sub-off', { Enabled: false }, [['email', 'off@example.com']]),
         cognitoUser('phone_4', 'sub-phone', {}, [['phone_number', '+14155552671']]),
@@ -72,10 +78,34 @@ describe('migrate cognito and okta exports for lazy migration', () => {
 
   it('imports active Okta users pending and lists the pending ones for a reset campaign', async () => {
     const file = write('okta.json', [
-      { id: '00u1carol', status: 'ACTIVE', created: '2022-05-01T12:00:00.000Z', profile: { login: 'carol.login', email: 'carol@example.com' }, credentials: { provider: { type: 'OKTA', name: 'OKTA' } } },
-      { id: '00u2dave', status: 'ACTIVE', created: '2022-05-02T12:00:00.000Z', profile: { login: 'dave@example.com', email: 'dave@example.com' }, credentials: { provider: { type: 'OKTA', name: 'OKTA' } } },
-      { id: '00u3eve', status: 'STAGED', created: '2022-05-03T12:00:00.000Z', profile: { login: 'eve@example.com', email: 'eve@example.com' }, credentials: { provider: { type: 'OKTA', name: 'OKTA' } } },
-      { id: '00u4ad', status: 'ACTIVE', created: '2022-05-04T12:00:00.000Z', profile: { login: 'ad@example.com', email: 'ad@example.com' }, credentials: { provider: { type: 'ACTIVE_DIRECTORY', name: 'corp' } } },
+      {
+        id: '00u1carol',
+        status: 'ACTIVE',
+        created: '2022-05-01T12:00:00.000Z',
+        profile: { login: 'carol.login', email: 'carol@example.com' },
+        credentials: { provider: { type: 'OKTA', name: 'OKTA' } },
+      },
+      {
+        id: '00u2dave',
+        status: 'ACTIVE',
+        created: '2022-05-02T12:00:00.000Z',
+        profile: { login: 'dave@example.com', email: 'dave@example.com' },
+        credentials: { provider: { type: 'OKTA', name: 'OKTA' } },
+      },
+      {
+        id: '00u3eve',
+        status: 'STAGED',
+        created: '2022-05-03T12:00:00.000Z',
+        profile: { login: 'eve@example.com', email: 'eve@example.com' },
+        credentials: { provider: { type: 'OKTA', name: 'OKTA' } },
+      },
+      {
+        id: '00u4ad',
+        status: 'ACTIVE',
+        created: '2022-05-04T12:00:00.000Z',
+        profile: { login: 'ad@example.com', email: 'ad@example.com' },
+        credentials: { provider: { type: 'ACTIVE_DIRECTORY', name: 'corp' } },
+      },
     ]);
     const run = await runCommand(migrateArgs(core, 'okta', file, '--lazy-source', 'okta'));
     expect(run.code, run.stderr).toBe(0);
@@ -88,7 +118,9 @@ describe('migrate cognito and okta exports for lazy migration', () => {
     expect(pending.code, pending.stderr).toBe(0);
     const lines = pending.stdout.trim().split('\n');
     expect(lines[0]).toBe('userId,externalUserId,email,legacyLogin,legacyUserId,timeJoined');
-    expect(lines.slice(1).map((line) => line.split(',').slice(1))).toEqual([['00u2dave', 'dave@example.com', 'dave@example.com', '00u2dave', String(Date.parse('2022-05-02T12:00:00.000Z'))]]);
+    expect(lines.slice(1).map((line) => line.split(',').slice(1))).toEqual([
+      ['00u2dave', 'dave@example.com', 'dave@example.com', '00u2dave', String(Date.parse('2022-05-02T12:00:00.000Z'))],
+    ]);
   });
 
   it('the canary checks one password from standard input and stores nothing', async () => {
@@ -125,8 +157,19 @@ describe('migrate firebase and auth0 exports without hashes', () => {
     const core = await startCore({ lazy_migration: { sources: { fb: sourceEntry('firebase', firebase.url) } } });
     const file = write('firebase.json', {
       users: [
-        { localId: 'fb-fran', email: 'fran@example.com', emailVerified: true, createdAt: '1600000000000', providerUserInfo: [{ providerId: 'password', rawId: 'fran@example.com', email: 'fran@example.com' }] },
-        { localId: 'fb-gus', email: 'gus@example.com', createdAt: '1600000000000', providerUserInfo: [{ providerId: 'google.com', rawId: 'g-gus', email: 'gus@example.com' }] },
+        {
+          localId: 'fb-fran',
+          email: 'fran@example.com',
+          emailVerified: true,
+          createdAt: '1600000000000',
+          providerUserInfo: [{ providerId: 'password', rawId: 'fran@example.com', email: 'fran@example.com' }],
+        },
+        {
+          localId: 'fb-gus',
+          email: 'gus@example.com',
+          createdAt: '1600000000000',
+          providerUserInfo: [{ providerId: 'google.com', rawId: 'g-gus', email: 'gus@example.com' }],
+        },
       ],
     });
     const run = await runCommand(migrateArgs(core, 'firebase', file, '--lazy-source', 'fb'));
@@ -145,7 +188,10 @@ describe('migrate firebase and auth0 exports without hashes', () => {
   it('a generic CSV of a dump without hashes (a Supabase auth.users export, say) imports pending users', async () => {
     const supabase = await FakeProvider.start('supabase', [{ login: 'ines@example.com', password: 'ines-pw', id: 'sb-ines' }]);
     const core = await startCore({ lazy_migration: { sources: { sb: sourceEntry('supabase', supabase.url) } } });
-    const file = write('supabase.csv', 'externalUserId,email,emailVerified,timeJoined\nsb-ines,ines@example.com,true,2022-03-04T05:06:07Z\n');
+    const file = write(
+      'supabase.csv',
+      'externalUserId,email,emailVerified,timeJoined\nsb-ines,ines@example.com,true,2022-03-04T05:06:07Z\n',
+    );
     const run = await runCommand(migrateArgs(core, 'csv', file, '--lazy-source', 'sb'));
     expect(run.code, run.stderr).toBe(0);
     expect(await signIn(core, 'ines@example.com', 'ines-pw')).toBe('OK');
@@ -159,7 +205,10 @@ describe('migrate firebase and auth0 exports without hashes', () => {
   it('auth0 database users become pending when the hash export is not given', async () => {
     const auth0 = await FakeProvider.start('auth0', [{ login: 'hana@example.com', password: 'hana-pw', id: 'auth0|hana' }]);
     const core = await startCore({ lazy_migration: { sources: { a0: sourceEntry('auth0', auth0.url) } } });
-    const file = write('auth0.ndjson', `${JSON.stringify({ user_id: 'auth0|hana', email: 'hana@example.com', email_verified: true, created_at: '2021-01-01T00:00:00.000Z', identities: [{ provider: 'auth0', user_id: 'hana', connection: 'Username-Password-Authentication' }] })}\n`);
+    const file = write(
+      'auth0.ndjson',
+      `${JSON.stringify({ user_id: 'auth0|hana', email: 'hana@example.com', email_verified: true, created_at: '2021-01-01T00:00:00.000Z', identities: [{ provider: 'auth0', user_id: 'hana', connection: 'Username-Password-Authentication' }] })}\n`,
+    );
     const run = await runCommand(migrateArgs(core, 'auth0', file, '--lazy-source', 'a0'));
     expect(run.code, run.stderr).toBe(0);
     expect(await signIn(core, 'hana@example.com', 'hana-pw')).toBe('OK');

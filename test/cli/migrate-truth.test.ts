@@ -9,7 +9,16 @@ const passwordHash = bcryptHash('same-pw');
 const users = Array.from({ length: 6 }, (_, i) => ({ externalUserId: `old-${i + 1}`, email: `user${i + 1}@example.com`, passwordHash }));
 const readReport = (file: string) => JSON.parse(fs.readFileSync(`${file}.migrate-report.json`, 'utf8'));
 const totals = (values: Partial<Record<string, number>>) => ({
-  read: 0, imported: 0, alreadyImported: 0, failed: 0, invalid: 0, skipped: 0, stillQueued: 0, withCollisions: 0, withDataNotCarried: 0, ...values,
+  read: 0,
+  imported: 0,
+  alreadyImported: 0,
+  failed: 0,
+  invalid: 0,
+  skipped: 0,
+  stillQueued: 0,
+  withCollisions: 0,
+  withDataNotCarried: 0,
+  ...values,
 });
 
 describe('migrate: the report says what the core holds', () => {
@@ -46,16 +55,22 @@ describe('migrate: the report says what the core holds', () => {
 
   it('sends what changed options add, and counts what is already there as such', async () => {
     const core = await start();
-    const file = temp.file('auth0.ndjson', ndjson([
-      { user_id: 'auth0|a1', email: 'a1@example.com', identities: [{ provider: 'auth0', user_id: 'a1' }] },
-      { user_id: 'auth0|a2', email: 'a2@example.com', identities: [{ provider: 'auth0', user_id: 'a2' }] },
-      { user_id: 'google-oauth2|g3', email: 'g3@example.com', identities: [{ provider: 'google-oauth2', user_id: 'g3' }] },
-      { user_id: 'google-oauth2|g4', email: 'g4@example.com', blocked: true, identities: [{ provider: 'google-oauth2', user_id: 'g4' }] },
-    ]));
-    const hashes = temp.file('hashes.ndjson', ndjson([
-      { _id: { $oid: 'a1' }, email: 'a1@example.com', passwordHash: bcryptHash('a1-pw') },
-      { _id: { $oid: 'a2' }, email: 'a2@example.com', passwordHash: bcryptHash('a2-pw') },
-    ]));
+    const file = temp.file(
+      'auth0.ndjson',
+      ndjson([
+        { user_id: 'auth0|a1', email: 'a1@example.com', identities: [{ provider: 'auth0', user_id: 'a1' }] },
+        { user_id: 'auth0|a2', email: 'a2@example.com', identities: [{ provider: 'auth0', user_id: 'a2' }] },
+        { user_id: 'google-oauth2|g3', email: 'g3@example.com', identities: [{ provider: 'google-oauth2', user_id: 'g3' }] },
+        { user_id: 'google-oauth2|g4', email: 'g4@example.com', blocked: true, identities: [{ provider: 'google-oauth2', user_id: 'g4' }] },
+      ]),
+    );
+    const hashes = temp.file(
+      'hashes.ndjson',
+      ndjson([
+        { _id: { $oid: 'a1' }, email: 'a1@example.com', passwordHash: bcryptHash('a1-pw') },
+        { _id: { $oid: 'a2' }, email: 'a2@example.com', passwordHash: bcryptHash('a2-pw') },
+      ]),
+    );
 
     const forgot = await runCommand(migrateArgs(core, 'auth0', file));
     expect(forgot.code).toBe(1);
@@ -109,9 +124,13 @@ describe('migrate: the report says what the core holds', () => {
       return 'forward';
     });
     try {
-      const first = await runCommand([...migrateArgs({ ...core, url: proxy.url }, 'ndjson', file), '--batch-size', '2'], { signal: controller.signal });
+      const first = await runCommand([...migrateArgs({ ...core, url: proxy.url }, 'ndjson', file), '--batch-size', '2'], {
+        signal: controller.signal,
+      });
       expect(first.code).toBe(130);
-      expect(first.stderr).toContain('interrupted: 2 users handled so far; the report below is partial; run the same command again to continue');
+      expect(first.stderr).toContain(
+        'interrupted: 2 users handled so far; the report below is partial; run the same command again to continue',
+      );
     } finally {
       await proxy.close();
     }
@@ -134,7 +153,8 @@ describe('migrate: the report says what the core holds', () => {
     const core = await start();
     const file = temp.file('users.ndjson', ndjson(users));
     const proxy = await startProxy(core.url, (method, path, _status, count) =>
-      method === 'POST' && path === '/bulk-import/users' && count === 1 ? 'drop' : 'forward');
+      method === 'POST' && path === '/bulk-import/users' && count === 1 ? 'drop' : 'forward',
+    );
     try {
       expect((await runCommand(migrateArgs({ ...core, url: proxy.url }, 'ndjson', file))).code).toBe(0);
     } finally {
@@ -149,9 +169,14 @@ describe('migrate: the report says what the core holds', () => {
 
   it('undo removes exactly the users the run created, never those there before, with a dry run of its own', async () => {
     const core = await start();
-    const before = { externalUserId: 'old-1', loginMethods: [{ recipeId: 'emailpassword', email: 'user1@example.com', passwordHash, hashingAlgorithm: 'bcrypt' }] };
+    const before = {
+      externalUserId: 'old-1',
+      loginMethods: [{ recipeId: 'emailpassword', email: 'user1@example.com', passwordHash, hashingAlgorithm: 'bcrypt' }],
+    };
     expect((await call(core.t.app, 'POST', '/bulk-import/import', { body: before, headers: { 'api-key': apiKey } })).statusCode).toBe(200);
-    const other = { loginMethods: [{ recipeId: 'emailpassword', email: 'bystander@example.com', passwordHash, hashingAlgorithm: 'bcrypt' }] };
+    const other = {
+      loginMethods: [{ recipeId: 'emailpassword', email: 'bystander@example.com', passwordHash, hashingAlgorithm: 'bcrypt' }],
+    };
     expect((await call(core.t.app, 'POST', '/bulk-import/import', { body: other, headers: { 'api-key': apiKey } })).statusCode).toBe(200);
     const file = temp.file('users.ndjson', ndjson(users));
     expect((await runCommand(migrateArgs(core, 'ndjson', file))).code).toBe(0);
@@ -182,23 +207,33 @@ describe('migrate: the report says what the core holds', () => {
 
   it('reports refused contacts per user instead of importing them as written', async () => {
     const core = await start();
-    const file = temp.file('contacts.ndjson', ndjson([
-      { externalUserId: 'p-1', phoneNumber: '4155550102' },
-      { externalUserId: 'p-2', phoneNumber: '+1 415 555 0103' },
-      { externalUserId: 'e-1', email: 'bob smith@example.com', passwordHash },
-      { externalUserId: 'e-2', email: '\u212Avictim@uni.com', passwordHash },
-      { externalUserId: 'e-3', email: ' Jose\u0301@Example.com ', passwordHash },
-    ]));
+    const file = temp.file(
+      'contacts.ndjson',
+      ndjson([
+        { externalUserId: 'p-1', phoneNumber: '4155550102' },
+        { externalUserId: 'p-2', phoneNumber: '+1 415 555 0103' },
+        { externalUserId: 'e-1', email: 'bob smith@example.com', passwordHash },
+        { externalUserId: 'e-2', email: '\u212Avictim@uni.com', passwordHash },
+        { externalUserId: 'e-3', email: ' Jose\u0301@Example.com ', passwordHash },
+      ]),
+    );
     const result = await runCommand(migrateArgs(core, 'ndjson', file));
     expect(result.code).toBe(1);
     const report = readReport(file);
     expect(report.totals).toEqual(totals({ read: 5, imported: 2, invalid: 3 }));
     expect(report.notImported.map((entry: { user: string; stage: string }) => [entry.user, entry.stage])).toEqual([
-      ['p-1', 'source'], ['e-1', 'source'], ['e-2', 'source'],
+      ['p-1', 'source'],
+      ['e-1', 'source'],
+      ['e-2', 'source'],
     ]);
-    expect(report.notImported[0].reason).toBe('phoneNumber "4155550102" must be in international format with a leading + and country code, e.g. +14155552671');
+    expect(report.notImported[0].reason).toBe(
+      'phoneNumber "4155550102" must be in international format with a leading + and country code, e.g. +14155552671',
+    );
     const { rows } = await core.t.db.pool.query('SELECT email, phone_number FROM users ORDER BY 1, 2');
-    expect(rows).toEqual([{ email: 'jos\u00e9@example.com', phone_number: null }, { email: null, phone_number: '+14155550103' }]);
+    expect(rows).toEqual([
+      { email: 'jos\u00e9@example.com', phone_number: null },
+      { email: null, phone_number: '+14155550103' },
+    ]);
     expect(await signIn(core, 'jos\u00e9@example.com', 'same-pw')).toBe('OK');
   });
 });

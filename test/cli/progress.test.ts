@@ -49,7 +49,12 @@ describe('progress', () => {
     ]);
   });
 
-  it.each([[0, '0s'], [59.4, '59s'], [61, '1m01s'], [3600 * 2 + 65, '2h01m']])('formats %d seconds as %s', (seconds, text) => {
+  it.each([
+    [0, '0s'],
+    [59.4, '59s'],
+    [61, '1m01s'],
+    [3600 * 2 + 65, '2h01m'],
+  ])('formats %d seconds as %s', (seconds, text) => {
     expect(formatDuration(seconds)).toBe(text);
   });
 });

@@ -24,26 +24,53 @@ describe('migrations', () => {
   });
 
   it('create the tables, constraints and indexes the services rely on', async () => {
-    const tables = await pools[0].query(
-      `SELECT table_name FROM information_schema.tables WHERE table_schema = $1 ORDER BY table_name`, [schema]);
-    expect(tables.rows.map((row) => row.table_name)).toEqual(expect.arrayContaining([
-      'bulk_import_users', 'email_verifications', 'passwordless_codes', 'passwordless_devices', 'roles',
-      'schema_migrations', 'user_id_mappings', 'user_metadata', 'user_roles', 'users',
-    ]));
+    const tables = await pools[0].query(`SELECT table_name FROM information_schema.tables WHERE table_schema = $1 ORDER BY table_name`, [
+      schema,
+    ]);
+    expect(tables.rows.map((row) => row.table_name)).toEqual(
+      expect.arrayContaining([
+        'bulk_import_users',
+        'email_verifications',
+        'passwordless_codes',
+        'passwordless_devices',
+        'roles',
+        'schema_migrations',
+        'user_id_mappings',
+        'user_metadata',
+        'user_roles',
+        'users',
+      ]),
+    );
     const constraints = await pools[0].query(
-      `SELECT conname FROM pg_constraint c JOIN pg_namespace n ON n.oid = c.connamespace WHERE n.nspname = $1 AND c.contype <> 'n'`, [schema]);
+      `SELECT conname FROM pg_constraint c JOIN pg_namespace n ON n.oid = c.connamespace WHERE n.nspname = $1 AND c.contype <> 'n'`,
+      [schema],
+    );
     const names = constraints.rows.map((row) => row.conname);
-    expect(names).toEqual(expect.arrayContaining([
-      'users__pkey', 'users__recipe_id_check', 'user_id_mappings__external_user_id_key', 'user_id_mappings__user_id_fkey',
-      'passwordless_codes__link_code_hash_key', 'passwordless_codes__device_fkey', 'bulk_import_users__status_check',
-    ]));
+    expect(names).toEqual(
+      expect.arrayContaining([
+        'users__pkey',
+        'users__recipe_id_check',
+        'user_id_mappings__external_user_id_key',
+        'user_id_mappings__user_id_fkey',
+        'passwordless_codes__link_code_hash_key',
+        'passwordless_codes__device_fkey',
+        'bulk_import_users__status_check',
+      ]),
+    );
     // Every constraint is named on purpose (<table>__<what>); NOT NULL constraints (listed since PostgreSQL 18) aside.
     for (const name of names) expect(name).toMatch(/^[a-z_]+__[a-z_]+$/);
     const indexes = await pools[0].query(`SELECT indexname FROM pg_indexes WHERE schemaname = $1`, [schema]);
-    expect(indexes.rows.map((row) => row.indexname)).toEqual(expect.arrayContaining([
-      'users__emailpassword_email_key', 'users__passwordless_email_key', 'users__passwordless_phone_number_key',
-      'users__thirdparty_key', 'users__email_idx', 'users__time_joined_asc_idx', 'users__time_joined_desc_idx',
-    ]));
+    expect(indexes.rows.map((row) => row.indexname)).toEqual(
+      expect.arrayContaining([
+        'users__emailpassword_email_key',
+        'users__passwordless_email_key',
+        'users__passwordless_phone_number_key',
+        'users__thirdparty_key',
+        'users__email_idx',
+        'users__time_joined_asc_idx',
+        'users__time_joined_desc_idx',
+      ]),
+    );
   });
 
   it('enforce the per-recipe uniqueness rules of the data model', async () => {
@@ -51,13 +78,28 @@ describe('migrations', () => {
       pools[0].query(
         `INSERT INTO users (user_id, recipe_id, time_joined, email, phone_number, password_hash, third_party_id, third_party_user_id)
          VALUES ($1, $2, 1, $3, $4, $5, $6, $7)`,
-        [id, recipe, email, phone, recipe === 'emailpassword' ? 'h' : null, recipe === 'thirdparty' ? 'google' : null, recipe === 'thirdparty' ? id : null]);
+        [
+          id,
+          recipe,
+          email,
+          phone,
+          recipe === 'emailpassword' ? 'h' : null,
+          recipe === 'thirdparty' ? 'google' : null,
+          recipe === 'thirdparty' ? id : null,
+        ],
+      );
     await insert('a', 'emailpassword', 'x@example.com');
     await insert('b', 'passwordless', 'x@example.com');
     await insert('c', 'thirdparty', 'x@example.com');
     await insert('d', 'thirdparty', 'x@example.com');
-    await expect(insert('e', 'emailpassword', 'x@example.com')).rejects.toMatchObject({ code: '23505', constraint: 'users__emailpassword_email_key' });
-    await expect(insert('f', 'passwordless', null)).rejects.toMatchObject({ code: '23514', constraint: 'users__passwordless_fields_check' });
+    await expect(insert('e', 'emailpassword', 'x@example.com')).rejects.toMatchObject({
+      code: '23505',
+      constraint: 'users__emailpassword_email_key',
+    });
+    await expect(insert('f', 'passwordless', null)).rejects.toMatchObject({
+      code: '23514',
+      constraint: 'users__passwordless_fields_check',
+    });
   });
 });
 

@@ -17,7 +17,10 @@ const stages = text.split(/^(?=FROM )/m).filter((part) => part.startsWith('FROM 
 const stageNamed = (name: string) => stages.find((stage) => stage.split('\n')[0].endsWith(` AS ${name}`))!;
 const production = stages[stages.length - 1];
 const instruction = (stage: string, keyword: string) =>
-  stage.split('\n').find((line) => line.startsWith(`${keyword} `))?.slice(keyword.length + 1);
+  stage
+    .split('\n')
+    .find((line) => line.startsWith(`${keyword} `))
+    ?.slice(keyword.length + 1);
 
 function stageEnv(stage: string): Record<string, string> {
   const env: Record<string, string> = {};

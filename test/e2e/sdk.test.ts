@@ -17,11 +17,29 @@ const scryptHash =
 const tenantId = 'public';
 
 const contractRoutes = new Set([
-  'GET /apiversion', 'POST /recipe/signinup/code', 'POST /recipe/signinup/code/consume', 'POST /recipe/signinup/code/check',
-  'POST /recipe/signinup/code/remove', 'POST /recipe/signinup/codes/remove', 'GET /recipe/signinup/codes', 'GET /recipe/user',
-  'PUT /recipe/user', 'POST /recipe/signin', 'POST /recipe/signup', 'POST /recipe/user/passwordhash/import', 'POST /recipe/signinup',
-  'GET /recipe/users/by-email', 'GET /user/id', 'POST /user/remove', 'GET /users', 'GET /users/by-accountinfo', 'GET /users/count',
-  'POST /recipe/userid/map', 'GET /recipe/userid/map', 'POST /recipe/userid/map/remove', 'PUT /recipe/userid/external-user-id-info',
+  'GET /apiversion',
+  'POST /recipe/signinup/code',
+  'POST /recipe/signinup/code/consume',
+  'POST /recipe/signinup/code/check',
+  'POST /recipe/signinup/code/remove',
+  'POST /recipe/signinup/codes/remove',
+  'GET /recipe/signinup/codes',
+  'GET /recipe/user',
+  'PUT /recipe/user',
+  'POST /recipe/signin',
+  'POST /recipe/signup',
+  'POST /recipe/user/passwordhash/import',
+  'POST /recipe/signinup',
+  'GET /recipe/users/by-email',
+  'GET /user/id',
+  'POST /user/remove',
+  'GET /users',
+  'GET /users/by-accountinfo',
+  'GET /users/count',
+  'POST /recipe/userid/map',
+  'GET /recipe/userid/map',
+  'POST /recipe/userid/map/remove',
+  'PUT /recipe/userid/external-user-id-info',
 ]);
 
 interface SdkCall {
@@ -45,7 +63,11 @@ describe('supertokens-node v24 against a listening core', () => {
         connectionURI: baseUrl,
         apiKey,
         networkInterceptor: (request) => {
-          sdkCalls.push({ method: request.method.toUpperCase(), path: new URL(request.url).pathname, headers: { ...(request.headers as Record<string, string>) } });
+          sdkCalls.push({
+            method: request.method.toUpperCase(),
+            path: new URL(request.url).pathname,
+            headers: { ...(request.headers as Record<string, string>) },
+          });
           return request;
         },
       },
@@ -99,7 +121,12 @@ describe('supertokens-node v24 against a listening core', () => {
 
     t.clock.advance(10);
     const resent = await Passwordless.createNewCodeForDevice({ tenantId, deviceId: created.deviceId, userInputCode: 'custom-code' });
-    expect(resent).toMatchObject({ status: 'OK', preAuthSessionId: created.preAuthSessionId, deviceId: created.deviceId, userInputCode: 'custom-code' });
+    expect(resent).toMatchObject({
+      status: 'OK',
+      preAuthSessionId: created.preAuthSessionId,
+      deviceId: created.deviceId,
+      userInputCode: 'custom-code',
+    });
     if (resent.status !== 'OK') throw new Error('unreachable');
     expect(await Passwordless.createNewCodeForDevice({ tenantId, deviceId: created.deviceId, userInputCode: 'custom-code' })).toEqual({
       status: 'USER_INPUT_CODE_ALREADY_USED_ERROR',
@@ -119,7 +146,9 @@ describe('supertokens-node v24 against a listening core', () => {
     expect(await Passwordless.listCodesByPreAuthSessionId({ tenantId, preAuthSessionId: created.preAuthSessionId })).toEqual(device);
 
     expect(await Passwordless.revokeCode({ tenantId, codeId: created.codeId })).toEqual({ status: 'OK' });
-    expect(await Passwordless.listCodesByEmail({ tenantId, email: 'alice@example.com' })).toEqual([{ ...device, codes: [device.codes[1]] }]);
+    expect(await Passwordless.listCodesByEmail({ tenantId, email: 'alice@example.com' })).toEqual([
+      { ...device, codes: [device.codes[1]] },
+    ]);
     expect(await Passwordless.consumeCode({ tenantId, preAuthSessionId: created.preAuthSessionId, linkCode: created.linkCode })).toEqual({
       status: 'RESTART_FLOW_ERROR',
     });
@@ -133,14 +162,23 @@ describe('supertokens-node v24 against a listening core', () => {
     ids.alice = consumed.user.id;
     expect(consumed.createdNewRecipeUser).toBe(true);
     expect(consumed.recipeUserId.getAsString()).toBe(ids.alice);
-    expect(consumed.consumedDevice).toEqual({ preAuthSessionId: created.preAuthSessionId, failedCodeInputAttemptCount: 0, email: 'alice@example.com' });
+    expect(consumed.consumedDevice).toEqual({
+      preAuthSessionId: created.preAuthSessionId,
+      failedCodeInputAttemptCount: 0,
+      email: 'alice@example.com',
+    });
     expect(consumed.user.toJson()).toEqual(userJson(ids.alice, now + 10, { recipeId: 'passwordless', email: 'alice@example.com' }, true));
     expect(await Passwordless.listCodesByEmail({ tenantId, email: 'alice@example.com' })).toEqual([]);
 
     // Phone flow, code form, one wrong attempt first.
     t.clock.advance(990);
     const phoneCode = await Passwordless.createCode({ tenantId, phoneNumber: '+1 (415) 555-2671' });
-    const wrong = await Passwordless.consumeCode({ tenantId, preAuthSessionId: phoneCode.preAuthSessionId, deviceId: phoneCode.deviceId, userInputCode: 'nope' });
+    const wrong = await Passwordless.consumeCode({
+      tenantId,
+      preAuthSessionId: phoneCode.preAuthSessionId,
+      deviceId: phoneCode.deviceId,
+      userInputCode: 'nope',
+    });
     expect(wrong).toEqual({ status: 'INCORRECT_USER_INPUT_CODE_ERROR', failedCodeInputAttemptCount: 1, maximumCodeInputAttempts: 5 });
     expect(await Passwordless.listCodesByPhoneNumber({ tenantId, phoneNumber: '+14155552671' })).toEqual([
       {
@@ -159,24 +197,43 @@ describe('supertokens-node v24 against a listening core', () => {
     if (byCode.status !== 'OK') throw new Error(`consume failed: ${byCode.status}`);
     ids.phone = byCode.user.id;
     expect(byCode.createdNewRecipeUser).toBe(true);
-    expect(byCode.consumedDevice).toEqual({ preAuthSessionId: phoneCode.preAuthSessionId, failedCodeInputAttemptCount: 1, phoneNumber: '+14155552671' });
+    expect(byCode.consumedDevice).toEqual({
+      preAuthSessionId: phoneCode.preAuthSessionId,
+      failedCodeInputAttemptCount: 1,
+      phoneNumber: '+14155552671',
+    });
     expect(byCode.user.toJson()).toEqual(userJson(ids.phone, now + 1000, { recipeId: 'passwordless', phoneNumber: '+14155552671' }, true));
 
     // Signing in again with a fresh code finds the same user.
     const again = await Passwordless.createCode({ tenantId, email: 'alice@example.com' });
-    const second = await Passwordless.consumeCode({ tenantId, preAuthSessionId: again.preAuthSessionId, deviceId: again.deviceId, userInputCode: again.userInputCode });
+    const second = await Passwordless.consumeCode({
+      tenantId,
+      preAuthSessionId: again.preAuthSessionId,
+      deviceId: again.deviceId,
+      userInputCode: again.userInputCode,
+    });
     expect(second).toMatchObject({ status: 'OK', createdNewRecipeUser: false, user: { id: ids.alice } });
 
     // Cutover: add the missing phone to the email user, change the email of the phone user, then conflicts.
-    expect(await Passwordless.updateUser({ recipeUserId: supertokens.convertToRecipeUserId(ids.alice), phoneNumber: '+44-207 183 8751' })).toEqual({ status: 'OK' });
-    expect(await Passwordless.updateUser({ recipeUserId: supertokens.convertToRecipeUserId(ids.phone), email: 'Phone.Owner@example.com' })).toEqual({ status: 'OK' });
-    expect(await Passwordless.updateUser({ recipeUserId: supertokens.convertToRecipeUserId(ids.phone), email: 'alice@example.com' })).toEqual({
+    expect(
+      await Passwordless.updateUser({ recipeUserId: supertokens.convertToRecipeUserId(ids.alice), phoneNumber: '+44-207 183 8751' }),
+    ).toEqual({ status: 'OK' });
+    expect(
+      await Passwordless.updateUser({ recipeUserId: supertokens.convertToRecipeUserId(ids.phone), email: 'Phone.Owner@example.com' }),
+    ).toEqual({ status: 'OK' });
+    expect(
+      await Passwordless.updateUser({ recipeUserId: supertokens.convertToRecipeUserId(ids.phone), email: 'alice@example.com' }),
+    ).toEqual({
       status: 'EMAIL_ALREADY_EXISTS_ERROR',
     });
-    expect(await Passwordless.updateUser({ recipeUserId: supertokens.convertToRecipeUserId(ids.alice), phoneNumber: '+14155552671' })).toEqual({
+    expect(
+      await Passwordless.updateUser({ recipeUserId: supertokens.convertToRecipeUserId(ids.alice), phoneNumber: '+14155552671' }),
+    ).toEqual({
       status: 'PHONE_NUMBER_ALREADY_EXISTS_ERROR',
     });
-    expect(await Passwordless.updateUser({ recipeUserId: supertokens.convertToRecipeUserId('no-such-user'), phoneNumber: '+15555550100' })).toEqual({
+    expect(
+      await Passwordless.updateUser({ recipeUserId: supertokens.convertToRecipeUserId('no-such-user'), phoneNumber: '+15555550100' }),
+    ).toEqual({
       status: 'UNKNOWN_USER_ID_ERROR',
     });
     const alice = await supertokens.getUser(ids.alice);
@@ -217,7 +274,9 @@ describe('supertokens-node v24 against a listening core', () => {
     const updated = await ThirdParty.manuallyCreateOrUpdateUser(tenantId, 'google', 'g-1063', 'new@example.com', false);
     if (updated.status !== 'OK') throw new Error(updated.status);
     expect(updated.createdNewRecipeUser).toBe(false);
-    expect(updated.user.toJson()).toEqual(userJson(ids.google, now, { recipeId: 'thirdparty', email: 'new@example.com', thirdParty }, false));
+    expect(updated.user.toJson()).toEqual(
+      userJson(ids.google, now, { recipeId: 'thirdparty', email: 'new@example.com', thirdParty }, false),
+    );
   });
 
   it('signs up and signs in email-password users, and signs in users imported with each hash format', async () => {
@@ -235,7 +294,12 @@ describe('supertokens-node v24 against a listening core', () => {
 
     const imports = [
       { name: 'bcrypt', email: 'bcrypt@example.com', password: 'bcrypt-pass', hash: bcryptjs.hashSync('bcrypt-pass', 4) },
-      { name: 'argon2', email: 'argon2@example.com', password: 'argon2-pass', hash: argon2Hash('argon2-pass', { memoryCost: 256, timeCost: 1, parallelism: 1 }) },
+      {
+        name: 'argon2',
+        email: 'argon2@example.com',
+        password: 'argon2-pass',
+        hash: argon2Hash('argon2-pass', { memoryCost: 256, timeCost: 1, parallelism: 1 }),
+      },
       { name: 'scrypt', email: 'scrypt@example.com', password: 'testPass123', hash: scryptHash, algorithm: 'idp_scrypt' },
       { name: 'scrypt detected', email: 'scrypt2@example.com', password: 'testPass123', hash: scryptHash },
     ];
@@ -250,9 +314,14 @@ describe('supertokens-node v24 against a listening core', () => {
       });
       const result = await EmailPassword.signIn(tenantId, entry.email, entry.password);
       expect([entry.name, result.status === 'OK' && result.user.id, result.status === 'OK' && result.recipeUserId.getAsString()]).toEqual([
-        entry.name, imported.user.id, imported.user.id,
+        entry.name,
+        imported.user.id,
+        imported.user.id,
       ]);
-      expect([entry.name, (await EmailPassword.signIn(tenantId, entry.email, `${entry.password}!`)).status]).toEqual([entry.name, 'WRONG_CREDENTIALS_ERROR']);
+      expect([entry.name, (await EmailPassword.signIn(tenantId, entry.email, `${entry.password}!`)).status]).toEqual([
+        entry.name,
+        'WRONG_CREDENTIALS_ERROR',
+      ]);
       expect(await EmailPassword.verifyCredentials(tenantId, entry.email, entry.password)).toMatchObject({ status: 'OK' });
     }
     // Importing again replaces the hash of the same user.
@@ -280,14 +349,22 @@ describe('supertokens-node v24 against a listening core', () => {
     expect(byEmail.map((user) => user.id)).toEqual([ids.alice]);
     const union = await supertokens.listUsersByAccountInfo(tenantId, { email: 'bcrypt@example.com', phoneNumber: '+14155552671' }, true);
     expect(union.map((user) => user.id).sort()).toEqual([ids.bcrypt, ids.phone].sort());
-    expect(await supertokens.listUsersByAccountInfo(tenantId, { email: 'bcrypt@example.com', phoneNumber: '+14155552671' }, false)).toEqual([]);
+    expect(await supertokens.listUsersByAccountInfo(tenantId, { email: 'bcrypt@example.com', phoneNumber: '+14155552671' }, false)).toEqual(
+      [],
+    );
     const byThirdParty = await supertokens.listUsersByAccountInfo(tenantId, { thirdParty: { id: 'google', userId: 'g-1063' } });
     expect(byThirdParty.map((user) => user.id)).toEqual([ids.google]);
     expect(await supertokens.getUser('no-such-user')).toBeUndefined();
   });
 
   it('keeps the old ids with user-id mappings, then deletes users', async () => {
-    expect(await supertokens.createUserIdMapping({ superTokensUserId: ids.bcrypt, externalUserId: 'legacy-bcrypt', externalUserIdInfo: 'from auth0' })).toEqual({
+    expect(
+      await supertokens.createUserIdMapping({
+        superTokensUserId: ids.bcrypt,
+        externalUserId: 'legacy-bcrypt',
+        externalUserIdInfo: 'from auth0',
+      }),
+    ).toEqual({
       status: 'OK',
     });
     expect(await supertokens.createUserIdMapping({ superTokensUserId: ids.alice, externalUserId: 'legacy-bcrypt' })).toEqual({
@@ -299,14 +376,24 @@ describe('supertokens-node v24 against a listening core', () => {
       status: 'UNKNOWN_SUPERTOKENS_USER_ID_ERROR',
     });
     // Passwordless consume verified alice's email; that data moves with the mapping (cdi >= 4.0).
-    expect(await supertokens.createUserIdMapping({ superTokensUserId: ids.alice, externalUserId: 'legacy-alice' })).toEqual({ status: 'OK' });
+    expect(await supertokens.createUserIdMapping({ superTokensUserId: ids.alice, externalUserId: 'legacy-alice' })).toEqual({
+      status: 'OK',
+    });
 
     const mapping = { status: 'OK', superTokensUserId: ids.bcrypt, externalUserId: 'legacy-bcrypt', externalUserIdInfo: 'from auth0' };
     expect(await supertokens.getUserIdMapping({ userId: ids.bcrypt })).toEqual(mapping);
     expect(await supertokens.getUserIdMapping({ userId: 'legacy-bcrypt', userIdType: 'EXTERNAL' })).toEqual(mapping);
-    expect(await supertokens.getUserIdMapping({ userId: 'legacy-bcrypt', userIdType: 'SUPERTOKENS' })).toEqual({ status: 'UNKNOWN_MAPPING_ERROR' });
-    expect(await supertokens.updateOrDeleteUserIdMappingInfo({ userId: 'legacy-bcrypt', userIdType: 'EXTERNAL' })).toEqual({ status: 'OK' });
-    expect(await supertokens.getUserIdMapping({ userId: 'legacy-bcrypt' })).toEqual({ status: 'OK', superTokensUserId: ids.bcrypt, externalUserId: 'legacy-bcrypt' });
+    expect(await supertokens.getUserIdMapping({ userId: 'legacy-bcrypt', userIdType: 'SUPERTOKENS' })).toEqual({
+      status: 'UNKNOWN_MAPPING_ERROR',
+    });
+    expect(await supertokens.updateOrDeleteUserIdMappingInfo({ userId: 'legacy-bcrypt', userIdType: 'EXTERNAL' })).toEqual({
+      status: 'OK',
+    });
+    expect(await supertokens.getUserIdMapping({ userId: 'legacy-bcrypt' })).toEqual({
+      status: 'OK',
+      superTokensUserId: ids.bcrypt,
+      externalUserId: 'legacy-bcrypt',
+    });
 
     // Every output now shows the old id, every input accepts it.
     const signIn = await EmailPassword.signIn(tenantId, 'bcrypt@example.com', 'replaced');
@@ -315,14 +402,19 @@ describe('supertokens-node v24 against a listening core', () => {
     expect((await supertokens.getUser(ids.bcrypt))?.id).toBe('legacy-bcrypt');
     const code = await Passwordless.createCode({ tenantId, email: 'alice@example.com' });
     const consumed = await Passwordless.consumeCode({ tenantId, preAuthSessionId: code.preAuthSessionId, linkCode: code.linkCode });
-    expect(consumed.status === 'OK' && [consumed.user.id, consumed.recipeUserId.getAsString(), consumed.user.loginMethods[0].verified]).toEqual([
-      'legacy-alice', 'legacy-alice', true,
-    ]);
-    expect(await Passwordless.updateUser({ recipeUserId: supertokens.convertToRecipeUserId('legacy-alice'), email: 'alice2@example.com' })).toEqual({
+    expect(
+      consumed.status === 'OK' && [consumed.user.id, consumed.recipeUserId.getAsString(), consumed.user.loginMethods[0].verified],
+    ).toEqual(['legacy-alice', 'legacy-alice', true]);
+    expect(
+      await Passwordless.updateUser({ recipeUserId: supertokens.convertToRecipeUserId('legacy-alice'), email: 'alice2@example.com' }),
+    ).toEqual({
       status: 'OK',
     });
 
-    expect(await supertokens.deleteUserIdMapping({ userId: 'legacy-alice', userIdType: 'EXTERNAL' })).toEqual({ status: 'OK', didMappingExist: true });
+    expect(await supertokens.deleteUserIdMapping({ userId: 'legacy-alice', userIdType: 'EXTERNAL' })).toEqual({
+      status: 'OK',
+      didMappingExist: true,
+    });
     expect(await supertokens.deleteUserIdMapping({ userId: 'legacy-alice' })).toEqual({ status: 'OK', didMappingExist: false });
     expect((await supertokens.getUser(ids.alice))?.id).toBe(ids.alice);
 
@@ -341,7 +433,9 @@ describe('supertokens-node v24 against a listening core', () => {
     expect([...reached].filter((route) => !contractRoutes.has(route))).toEqual([]);
     // The SDK has no function for the hash import (plain fetch above) nor for the deprecated GET routes.
     expect([...contractRoutes].filter((route) => !reached.has(route))).toEqual([
-      'GET /recipe/user', 'POST /recipe/user/passwordhash/import', 'GET /recipe/users/by-email',
+      'GET /recipe/user',
+      'POST /recipe/user/passwordhash/import',
+      'GET /recipe/users/by-email',
     ]);
     for (const entry of sdkCalls) {
       expect(entry.headers['api-key']).toBe(apiKey);

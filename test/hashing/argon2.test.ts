@@ -54,29 +54,81 @@ describe('argon2 parse', () => {
 
   const params = (text: string) => `$argon2id$v=19$${text}$${SALT}$${DIGEST}`;
   it.each([
-    { description: 'unknown type', hash: `$argon2x$v=19$m=64,t=1,p=1$${SALT}$${DIGEST}`, reason: 'type must be argon2i, argon2d or argon2id' },
-    { description: 'missing hash', hash: `$argon2id$v=19$m=64,t=1,p=1$${SALT}`, reason: 'expected $<type>$v=<version>$m=<memory>,t=<iterations>,p=<parallelism>$<salt>$<hash>' },
-    { description: 'trailing $', hash: `${params('m=64,t=1,p=1')}$`, reason: 'expected $<type>$v=<version>$m=<memory>,t=<iterations>,p=<parallelism>$<salt>$<hash>' },
+    {
+      description: 'unknown type',
+      hash: `$argon2x$v=19$m=64,t=1,p=1$${SALT}$${DIGEST}`,
+      reason: 'type must be argon2i, argon2d or argon2id',
+    },
+    {
+      description: 'missing hash',
+      hash: `$argon2id$v=19$m=64,t=1,p=1$${SALT}`,
+      reason: 'expected $<type>$v=<version>$m=<memory>,t=<iterations>,p=<parallelism>$<salt>$<hash>',
+    },
+    {
+      description: 'trailing $',
+      hash: `${params('m=64,t=1,p=1')}$`,
+      reason: 'expected $<type>$v=<version>$m=<memory>,t=<iterations>,p=<parallelism>$<salt>$<hash>',
+    },
     { description: 'version 20', hash: `$argon2id$v=20$m=64,t=1,p=1$${SALT}$${DIGEST}`, reason: 'version must be 16 or 19' },
-    { description: 'missing p', hash: params('m=64,t=1'), reason: 'parameters must be m=<memory>,t=<iterations>,p=<parallelism> as positive integers' },
-    { description: 'duplicate m', hash: params('m=64,m=64,t=1'), reason: 'parameters must be m=<memory>,t=<iterations>,p=<parallelism> as positive integers' },
-    { description: 'extra data=', hash: params('m=64,t=1,p=1,data=AAAA'), reason: 'parameters must be m=<memory>,t=<iterations>,p=<parallelism> as positive integers' },
-    { description: 't=0', hash: params('m=64,t=0,p=1'), reason: 'parameters must be m=<memory>,t=<iterations>,p=<parallelism> as positive integers' },
-    { description: 'leading zero', hash: params('m=064,t=1,p=1'), reason: 'parameters must be m=<memory>,t=<iterations>,p=<parallelism> as positive integers' },
+    {
+      description: 'missing p',
+      hash: params('m=64,t=1'),
+      reason: 'parameters must be m=<memory>,t=<iterations>,p=<parallelism> as positive integers',
+    },
+    {
+      description: 'duplicate m',
+      hash: params('m=64,m=64,t=1'),
+      reason: 'parameters must be m=<memory>,t=<iterations>,p=<parallelism> as positive integers',
+    },
+    {
+      description: 'extra data=',
+      hash: params('m=64,t=1,p=1,data=AAAA'),
+      reason: 'parameters must be m=<memory>,t=<iterations>,p=<parallelism> as positive integers',
+    },
+    {
+      description: 't=0',
+      hash: params('m=64,t=0,p=1'),
+      reason: 'parameters must be m=<memory>,t=<iterations>,p=<parallelism> as positive integers',
+    },
+    {
+      description: 'leading zero',
+      hash: params('m=064,t=1,p=1'),
+      reason: 'parameters must be m=<memory>,t=<iterations>,p=<parallelism> as positive integers',
+    },
     { description: 'm=4194305', hash: params('m=4194305,t=1,p=1'), reason: 'memory must be at most 4194304 KiB' },
     { description: 't=1025', hash: params('m=64,t=1025,p=1'), reason: 'iterations must be at most 1024' },
     { description: 'p=256', hash: params('m=4096,t=1,p=256'), reason: 'parallelism must be at most 255' },
     { description: 'm < 8p', hash: params('m=31,t=1,p=4'), reason: 'memory must be at least 8 KiB per lane' },
     { description: 'padded salt', hash: `$argon2id$v=19$m=64,t=1,p=1$${SALT}==$${DIGEST}`, reason: 'salt is not valid unpadded base64' },
-    { description: 'URL-safe salt', hash: `$argon2id$v=19$m=64,t=1,p=1$${SALT.slice(1)}_$${DIGEST}`, reason: 'salt is not valid unpadded base64' },
+    {
+      description: 'URL-safe salt',
+      hash: `$argon2id$v=19$m=64,t=1,p=1$${SALT.slice(1)}_$${DIGEST}`,
+      reason: 'salt is not valid unpadded base64',
+    },
     { description: '7-byte salt', hash: `$argon2id$v=19$m=64,t=1,p=1$c2FsdHNhbA$${DIGEST}`, reason: 'salt must be at least 8 bytes' },
     { description: 'impossible digest length', hash: `$argon2id$v=19$m=64,t=1,p=1$${SALT}$${DIGEST}A`, reason: NOT_CANONICAL },
     { description: '3-byte digest', hash: `$argon2id$v=19$m=64,t=1,p=1$${SALT}$YWJj`, reason: digestBytes(3) },
-    { description: 'digest one character short', hash: `$argon2id$v=19$m=64,t=1,p=1$${SALT}$${DIGEST.slice(0, -1)}`, reason: NOT_CANONICAL },
-    { description: 'digest eight characters short', hash: `$argon2id$v=19$m=64,t=1,p=1$${SALT}$${DIGEST.slice(0, -8)}`, reason: digestBytes(18) },
+    {
+      description: 'digest one character short',
+      hash: `$argon2id$v=19$m=64,t=1,p=1$${SALT}$${DIGEST.slice(0, -1)}`,
+      reason: NOT_CANONICAL,
+    },
+    {
+      description: 'digest eight characters short',
+      hash: `$argon2id$v=19$m=64,t=1,p=1$${SALT}$${DIGEST.slice(0, -8)}`,
+      reason: digestBytes(18),
+    },
     { description: '17-byte digest', hash: `$argon2id$v=19$m=64,t=1,p=1$${SALT}$ZGlnZXN0ZGlnZXN0ZGlnZXM`, reason: digestBytes(17) },
-    { description: 'unused low bits set in the digest', hash: `$argon2id$v=19$m=64,t=1,p=1$${SALT}$${SALT.slice(0, -1)}B`, reason: NOT_CANONICAL },
-    { description: 'unused low bits set in the salt', hash: `$argon2id$v=19$m=64,t=1,p=1$${SALT.slice(0, -1)}B$${DIGEST}`, reason: 'salt is not valid unpadded base64' },
+    {
+      description: 'unused low bits set in the digest',
+      hash: `$argon2id$v=19$m=64,t=1,p=1$${SALT}$${SALT.slice(0, -1)}B`,
+      reason: NOT_CANONICAL,
+    },
+    {
+      description: 'unused low bits set in the salt',
+      hash: `$argon2id$v=19$m=64,t=1,p=1$${SALT.slice(0, -1)}B$${DIGEST}`,
+      reason: 'salt is not valid unpadded base64',
+    },
   ])('rejects $description', ({ hash, reason }) => {
     expect(parseArgon2(hash)).toEqual({ ok: false, reason, recognised: false });
   });

@@ -39,7 +39,8 @@ const CONVERTIBLE = [
     custom: {
       algorithm: 'SHA512',
       hash: {
-        value: '7970d94e2eae05320d420f5ff880498be860cffe1a2aac2319f743d2de0917afc0c385e755146ca19233572f28a63e78a55c79baba391afbcb71d5567203773c',
+        value:
+          '7970d94e2eae05320d420f5ff880498be860cffe1a2aac2319f743d2de0917afc0c385e755146ca19233572f28a63e78a55c79baba391afbcb71d5567203773c',
         encoding: 'hex',
       },
       salt: { value: 'salt-' },
@@ -74,13 +75,21 @@ describe("Auth0's custom_password_hash", () => {
   });
 
   it.each([
-    { description: 'md4', custom: { algorithm: 'md4', hash: { value: 'ab', encoding: 'hex' } }, problem: 'custom_password_hash algorithm md4 is not supported' },
+    {
+      description: 'md4',
+      custom: { algorithm: 'md4', hash: { value: 'ab', encoding: 'hex' } },
+      problem: 'custom_password_hash algorithm md4 is not supported',
+    },
     {
       description: 'a utf16le password',
       custom: { algorithm: 'md5', hash: { value: 'ab', encoding: 'hex' }, password: { encoding: 'utf16le' } },
       problem: 'custom_password_hash password.encoding utf16le is not supported (only utf8)',
     },
-    { description: 'bad hex', custom: { algorithm: 'md5', hash: { value: 'abc', encoding: 'hex' } }, problem: 'custom_password_hash hash is not valid hex' },
+    {
+      description: 'bad hex',
+      custom: { algorithm: 'md5', hash: { value: 'abc', encoding: 'hex' } },
+      problem: 'custom_password_hash hash is not valid hex',
+    },
     {
       description: 'hmac with ripemd160',
       custom: { algorithm: 'hmac', hash: { value: 'ab', encoding: 'hex', digest: 'ripemd160', key: { value: 'k' } } },

@@ -9,7 +9,11 @@ const PUBLISHED = [
     password: 'lètmein',
     hash: 'bcrypt_sha256$$2a$08$NDjSAIcas.EcoxCRiArvT.MkNiPYVhrsrnJsRkLueZOoV1bsQqlmC',
   },
-  { description: 'passlib v2 (passlib test suite)', password: 'password', hash: '$bcrypt-sha256$v=2,t=2b,r=5$5Hg1DKFqPE8C2aflZ5vVoe$wOK1VFFtS8IGTrGa7.h5fs0u84qyPbS' },
+  {
+    description: 'passlib v2 (passlib test suite)',
+    password: 'password',
+    hash: '$bcrypt-sha256$v=2,t=2b,r=5$5Hg1DKFqPE8C2aflZ5vVoe$wOK1VFFtS8IGTrGa7.h5fs0u84qyPbS',
+  },
 ];
 const VECTORS = [...PUBLISHED, ...independentVectors('BCRYPT_SHA256')];
 
@@ -41,18 +45,41 @@ describe('bcrypt-sha256', () => {
   });
 
   it.each([
-    { description: 'unknown passlib form', hash: '$bcrypt-sha256$v=3,t=2b,r=5$5Hg1DKFqPE8C2aflZ5vVoe$wOK1VFFtS8IGTrGa7.h5fs0u84qyPbS', reason: /^expected bcrypt_sha256\$/ },
-    { description: 'v2 with a leading zero cost', hash: '$bcrypt-sha256$v=2,t=2b,r=05$5Hg1DKFqPE8C2aflZ5vVoe$wOK1VFFtS8IGTrGa7.h5fs0u84qyPbS', reason: /^expected bcrypt_sha256\$/ },
-    { description: 'v2 checksum cut short', hash: '$bcrypt-sha256$v=2,t=2b,r=5$5Hg1DKFqPE8C2aflZ5vVoe$wOK1VFFtS8IGTrGa7.h5fs0u84qyPb', reason: /^expected bcrypt_sha256\$/ },
-    { description: 'v2 cost 3', hash: '$bcrypt-sha256$v=2,t=2b,r=3$5Hg1DKFqPE8C2aflZ5vVoe$wOK1VFFtS8IGTrGa7.h5fs0u84qyPbS', reason: /^the bcrypt part: cost must be between 04 and 31$/ },
-    { description: 'Django inner hash truncated', hash: PUBLISHED[0].hash.slice(0, -2), reason: /^the bcrypt part: salt and hash must be exactly 53 characters, got 51$/ },
+    {
+      description: 'unknown passlib form',
+      hash: '$bcrypt-sha256$v=3,t=2b,r=5$5Hg1DKFqPE8C2aflZ5vVoe$wOK1VFFtS8IGTrGa7.h5fs0u84qyPbS',
+      reason: /^expected bcrypt_sha256\$/,
+    },
+    {
+      description: 'v2 with a leading zero cost',
+      hash: '$bcrypt-sha256$v=2,t=2b,r=05$5Hg1DKFqPE8C2aflZ5vVoe$wOK1VFFtS8IGTrGa7.h5fs0u84qyPbS',
+      reason: /^expected bcrypt_sha256\$/,
+    },
+    {
+      description: 'v2 checksum cut short',
+      hash: '$bcrypt-sha256$v=2,t=2b,r=5$5Hg1DKFqPE8C2aflZ5vVoe$wOK1VFFtS8IGTrGa7.h5fs0u84qyPb',
+      reason: /^expected bcrypt_sha256\$/,
+    },
+    {
+      description: 'v2 cost 3',
+      hash: '$bcrypt-sha256$v=2,t=2b,r=3$5Hg1DKFqPE8C2aflZ5vVoe$wOK1VFFtS8IGTrGa7.h5fs0u84qyPbS',
+      reason: /^the bcrypt part: cost must be between 04 and 31$/,
+    },
+    {
+      description: 'Django inner hash truncated',
+      hash: PUBLISHED[0].hash.slice(0, -2),
+      reason: /^the bcrypt part: salt and hash must be exactly 53 characters, got 51$/,
+    },
   ])('refuses $description', ({ hash, reason }) => {
     const parsed = parseBcryptSha256(hash);
     expect(parsed.ok ? 'accepted' : parsed.reason).toMatch(reason);
   });
 
   it('holds the bcrypt cost bound at import, naming the key', () => {
-    const parsed = parseBcryptSha256('$bcrypt-sha256$v=2,t=2b,r=14$5Hg1DKFqPE8C2aflZ5vVoe$wOK1VFFtS8IGTrGa7.h5fs0u84qyPbS', DEFAULT_COST_LIMITS);
+    const parsed = parseBcryptSha256(
+      '$bcrypt-sha256$v=2,t=2b,r=14$5Hg1DKFqPE8C2aflZ5vVoe$wOK1VFFtS8IGTrGa7.h5fs0u84qyPbS',
+      DEFAULT_COST_LIMITS,
+    );
     expect(parsed.ok ? 'accepted' : parsed.reason).toBe(
       'the bcrypt part: cost = 14 is over the limit of 13 (raise imported_hash_max_bcrypt_cost to accept it)',
     );

@@ -46,8 +46,16 @@ describe('bcrypt parse', () => {
     { description: 'truncated', hash: `$2b$10$${VALID_TAIL.slice(0, 52)}`, reason: 'salt and hash must be exactly 53 characters, got 52' },
     { description: 'too long', hash: `$2b$10$${VALID_TAIL}a`, reason: 'salt and hash must be exactly 53 characters, got 54' },
     { description: 'nothing after cost', hash: '$2b$10$', reason: 'salt and hash must be exactly 53 characters, got 0' },
-    { description: 'base64 + character', hash: `$2b$10$+${VALID_TAIL.slice(1)}`, reason: 'salt and hash must use only the characters ./A-Za-z0-9' },
-    { description: 'trailing space', hash: `$2b$10$${VALID_TAIL.slice(1)} `, reason: 'salt and hash must use only the characters ./A-Za-z0-9' },
+    {
+      description: 'base64 + character',
+      hash: `$2b$10$+${VALID_TAIL.slice(1)}`,
+      reason: 'salt and hash must use only the characters ./A-Za-z0-9',
+    },
+    {
+      description: 'trailing space',
+      hash: `$2b$10$${VALID_TAIL.slice(1)} `,
+      reason: 'salt and hash must use only the characters ./A-Za-z0-9',
+    },
   ])('rejects $description', ({ hash, reason }) => {
     expect(parseBcrypt(hash)).toEqual({ ok: false, reason, recognised: false });
   });

@@ -54,11 +54,20 @@ describe('import cost bounds', () => {
   const hasher = new PasswordHasher(OPTIONS);
 
   it('default to the documented values', () => {
-    expect(DEFAULT_COST_LIMITS).toEqual({ maxMemoryKib: 262144, maxArgon2WorkKib: 524288, maxBcryptCost: 13, maxPbkdf2Iterations: 1000000 });
+    expect(DEFAULT_COST_LIMITS).toEqual({
+      maxMemoryKib: 262144,
+      maxArgon2WorkKib: 524288,
+      maxBcryptCost: 13,
+      maxPbkdf2Iterations: 1000000,
+    });
   });
 
   it.each(CASES)('$description is refused naming the parameter, the limit and the key', ({ hash, reason }) => {
-    expect(hasher.checkImport(hash)).toEqual({ status: 'INVALID', stage: 'FORMAT', message: `Password hash is in invalid format: ${reason}` });
+    expect(hasher.checkImport(hash)).toEqual({
+      status: 'INVALID',
+      stage: 'FORMAT',
+      message: `Password hash is in invalid format: ${reason}`,
+    });
   });
 
   it.each(CASES)('$description is accepted once the operator raises the bound', ({ hash, raised }) => {

@@ -5,8 +5,16 @@ import { independentVectors } from './independent/modern-vectors.js';
 
 // The published vectors of each grammar, with where they come from.
 const PUBLISHED = [
-  { description: 'passlib $pbkdf2-sha256$ (passlib test suite)', password: 'password', hash: '$pbkdf2-sha256$1212$4vjV83LKPjQzk31VI4E0Vw$hsYF68OiOUPdDZ1Fg.fJPeq1h/gXXY7acBp9/6c.tmQ' },
-  { description: 'passlib {PBKDF2} LDAP wrapper (passlib test suite)', password: 'password', hash: '{PBKDF2}1212$OB.dtnSEXZK8U5cgxU/GYQ$y5LKPOplRmok7CZp/aqVDVg8zGI' },
+  {
+    description: 'passlib $pbkdf2-sha256$ (passlib test suite)',
+    password: 'password',
+    hash: '$pbkdf2-sha256$1212$4vjV83LKPjQzk31VI4E0Vw$hsYF68OiOUPdDZ1Fg.fJPeq1h/gXXY7acBp9/6c.tmQ',
+  },
+  {
+    description: 'passlib {PBKDF2} LDAP wrapper (passlib test suite)',
+    password: 'password',
+    hash: '{PBKDF2}1212$OB.dtnSEXZK8U5cgxU/GYQ$y5LKPOplRmok7CZp/aqVDVg8zGI',
+  },
   {
     description: 'PHC as Kratos writes it (Kratos test suite)',
     password: 'test',
@@ -17,13 +25,21 @@ const PUBLISHED = [
     password: 'Kc8xL2mNp9Qr4vWy7zBf3jHa5dGe6tRu',
     hash: '$pbkdf2-sha256$i=27500,l=32$5Gi6jmiSgVj624ODftgGSw==$L4+4C3PodzGy43+hTbKmCED25RzQXmiYpOROnMK4jRg=',
   },
-  { description: 'Django pbkdf2_sha256 (Django test suite)', password: 'lètmein', hash: 'pbkdf2_sha256$390000$seasalt$8xBlGd3jVgvJ+92hWPxi5ww0uuAuAnKgC45eudxro7c=' },
+  {
+    description: 'Django pbkdf2_sha256 (Django test suite)',
+    password: 'lètmein',
+    hash: 'pbkdf2_sha256$390000$seasalt$8xBlGd3jVgvJ+92hWPxi5ww0uuAuAnKgC45eudxro7c=',
+  },
   {
     description: 'Werkzeug pbkdf2:sha256 (Go port of werkzeug.security, its test)',
     password: '123456',
     hash: 'pbkdf2:sha256:150000$iuAaxWvA$2f3831dc844683f87cd94786bb64c939d709f5a0518e0168bce150a19cc02f27',
   },
-  { description: 'Atlassian {PKCS5S2} (passlib test suite, made by Jira)', password: 'admin', hash: '{PKCS5S2}c4xaeTQM0lUieMS3V5voiexyX9XhqC2dBd5ecVy60IPksHChwoTAVYFrhsgoq8/p' },
+  {
+    description: 'Atlassian {PKCS5S2} (passlib test suite, made by Jira)',
+    password: 'admin',
+    hash: '{PKCS5S2}c4xaeTQM0lUieMS3V5voiexyX9XhqC2dBd5ecVy60IPksHChwoTAVYFrhsgoq8/p',
+  },
 ];
 const VECTORS = [...PUBLISHED, ...independentVectors('PBKDF2')];
 
@@ -85,17 +101,61 @@ describe('PBKDF2 family', () => {
   const KRATOS_KEY = 'QJxzfvdbHYBpydCbHoFg3GJEqMFULwskiuqiJctoYpI';
   it.each([
     { description: 'unknown shape', hash: '$pbkdf2-sha256$abc', reason: /^expected \$pbkdf2-<digest>/ },
-    { description: 'PHC sha224 is ambiguous', hash: `$pbkdf2-sha224$i=1000,l=32$${KRATOS_SALT}$${KRATOS_KEY}`, reason: '$pbkdf2-sha224$ is ambiguous (Kratos means SHA3, others SHA-2): write sha3-224 or use a SHA-2 form' },
-    { description: 'PHC md5', hash: `$pbkdf2-md5$i=1000,l=32$${KRATOS_SALT}$${KRATOS_KEY}`, reason: 'digest must be one of sha1, sha256, sha512, sha3-224, sha3-256, sha3-384, sha3-512' },
-    { description: 'PHC l disagrees', hash: `$pbkdf2-sha256$i=1000,l=31$${KRATOS_SALT}$${KRATOS_KEY}`, reason: 'l=31 must equal the decoded hash length, 32 bytes' },
-    { description: 'PHC key lost a character', hash: `$pbkdf2-sha256$i=1000,l=32$${KRATOS_SALT}$${KRATOS_KEY.slice(0, -1)}`, reason: 'PHC salt and hash must be canonical base64' },
-    { description: 'iterations with a leading zero', hash: `$pbkdf2-sha256$i=01000,l=32$${KRATOS_SALT}$${KRATOS_KEY}`, reason: 'iterations must be a decimal integer without leading zeros' },
-    { description: 'iterations over the hard limit', hash: `$pbkdf2-sha256$i=10000001,l=32$${KRATOS_SALT}$${KRATOS_KEY}`, reason: 'iterations must be at most 10000000' },
-    { description: 'passlib with + instead of .', hash: '$pbkdf2-sha256$1212$4vjV83LKPjQzk31VI4E0Vw$hsYF68OiOUPdDZ1Fg+fJPeq1h/gXXY7acBp9/6c.tmQ', reason: 'passlib salt and hash must be canonical unpadded base64 with . for +' },
-    { description: 'Django hash truncated', hash: 'pbkdf2_sha256$390000$seasalt$8xBlGd3jVgvJ+92hWPxi5ww0uuAuAnKgC45eudxr', reason: 'Django sha256 hash must be 32 bytes, got 30 (truncated?)' },
-    { description: 'Werkzeug upper-case hex', hash: 'pbkdf2:sha256:150000$iuAaxWvA$2F3831DC844683F87CD94786BB64C939D709F5A0518E0168BCE150A19CC02F27', reason: 'Werkzeug hash must be lower-case hex' },
-    { description: 'Werkzeug without iterations', hash: 'pbkdf2:sha256$iuAaxWvA$2f3831dc844683f87cd94786bb64c939d709f5a0518e0168bce150a19cc02f27', reason: /^expected/ },
-    { description: '{PKCS5S2} short', hash: '{PKCS5S2}c4xaeTQM0lUieMS3V5voiexyX9XhqC2dBd5ecVy60IPksHChwoTAVYFr', reason: '{PKCS5S2} must be padded base64 of 48 bytes (16-byte salt, 32-byte key)' },
+    {
+      description: 'PHC sha224 is ambiguous',
+      hash: `$pbkdf2-sha224$i=1000,l=32$${KRATOS_SALT}$${KRATOS_KEY}`,
+      reason: '$pbkdf2-sha224$ is ambiguous (Kratos means SHA3, others SHA-2): write sha3-224 or use a SHA-2 form',
+    },
+    {
+      description: 'PHC md5',
+      hash: `$pbkdf2-md5$i=1000,l=32$${KRATOS_SALT}$${KRATOS_KEY}`,
+      reason: 'digest must be one of sha1, sha256, sha512, sha3-224, sha3-256, sha3-384, sha3-512',
+    },
+    {
+      description: 'PHC l disagrees',
+      hash: `$pbkdf2-sha256$i=1000,l=31$${KRATOS_SALT}$${KRATOS_KEY}`,
+      reason: 'l=31 must equal the decoded hash length, 32 bytes',
+    },
+    {
+      description: 'PHC key lost a character',
+      hash: `$pbkdf2-sha256$i=1000,l=32$${KRATOS_SALT}$${KRATOS_KEY.slice(0, -1)}`,
+      reason: 'PHC salt and hash must be canonical base64',
+    },
+    {
+      description: 'iterations with a leading zero',
+      hash: `$pbkdf2-sha256$i=01000,l=32$${KRATOS_SALT}$${KRATOS_KEY}`,
+      reason: 'iterations must be a decimal integer without leading zeros',
+    },
+    {
+      description: 'iterations over the hard limit',
+      hash: `$pbkdf2-sha256$i=10000001,l=32$${KRATOS_SALT}$${KRATOS_KEY}`,
+      reason: 'iterations must be at most 10000000',
+    },
+    {
+      description: 'passlib with + instead of .',
+      hash: '$pbkdf2-sha256$1212$4vjV83LKPjQzk31VI4E0Vw$hsYF68OiOUPdDZ1Fg+fJPeq1h/gXXY7acBp9/6c.tmQ',
+      reason: 'passlib salt and hash must be canonical unpadded base64 with . for +',
+    },
+    {
+      description: 'Django hash truncated',
+      hash: 'pbkdf2_sha256$390000$seasalt$8xBlGd3jVgvJ+92hWPxi5ww0uuAuAnKgC45eudxr',
+      reason: 'Django sha256 hash must be 32 bytes, got 30 (truncated?)',
+    },
+    {
+      description: 'Werkzeug upper-case hex',
+      hash: 'pbkdf2:sha256:150000$iuAaxWvA$2F3831DC844683F87CD94786BB64C939D709F5A0518E0168BCE150A19CC02F27',
+      reason: 'Werkzeug hash must be lower-case hex',
+    },
+    {
+      description: 'Werkzeug without iterations',
+      hash: 'pbkdf2:sha256$iuAaxWvA$2f3831dc844683f87cd94786bb64c939d709f5a0518e0168bce150a19cc02f27',
+      reason: /^expected/,
+    },
+    {
+      description: '{PKCS5S2} short',
+      hash: '{PKCS5S2}c4xaeTQM0lUieMS3V5voiexyX9XhqC2dBd5ecVy60IPksHChwoTAVYFr',
+      reason: '{PKCS5S2} must be padded base64 of 48 bytes (16-byte salt, 32-byte key)',
+    },
   ])('refuses $description', ({ hash, reason }) => {
     const parsed = parsePbkdf2(hash);
     expect(parsed.ok).toBe(false);
@@ -103,7 +163,10 @@ describe('PBKDF2 family', () => {
   });
 
   it('bounds iterations × output blocks at import, naming the key', () => {
-    const sha1In64 = parsePbkdf2(`$pbkdf2-sha1$i=300000,l=64$${KRATOS_SALT}$${Buffer.alloc(64, 1).toString('base64')}`, DEFAULT_COST_LIMITS);
+    const sha1In64 = parsePbkdf2(
+      `$pbkdf2-sha1$i=300000,l=64$${KRATOS_SALT}$${Buffer.alloc(64, 1).toString('base64')}`,
+      DEFAULT_COST_LIMITS,
+    );
     expect(sha1In64).toEqual({
       ok: false,
       reason: 'iterations × output blocks = 1200000 is over the limit of 1000000 (raise imported_hash_max_pbkdf2_iterations to accept it)',

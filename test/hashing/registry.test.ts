@@ -40,7 +40,7 @@ const SCRYPT_MSG = 'Password hash is in invalid Firebase SCrypt format';
 const GENERIC_MSG = 'Password hash is in invalid format';
 const SCRYPT_SHAPE = 'expected $f_scrypt$<hash>$<salt>$m=<mem_cost>$r=<rounds>$s=<separator>';
 
-const ok = (hash: string, algorithm: string): ImportCheck => ({ status: 'OK', hash, algorithm } as ImportCheck);
+const ok = (hash: string, algorithm: string): ImportCheck => ({ status: 'OK', hash, algorithm }) as ImportCheck;
 const ACCEPTED = HASHING_ALGORITHM_NAMES.map((name) => name.toLowerCase()).join(', ');
 const UNSUPPORTED_MSG = `Unsupported password hashing algorithm: use one of ${ACCEPTED} (any case)`;
 const INPUT_STAGES: Record<string, ImportFailureStage> = {
@@ -57,37 +57,152 @@ const argon2With = (params: string) => ARGON2.replace(/m=\d+,t=\d+,p=\d+/, param
 describe('PasswordHasher.checkImport (§6.1 steps 4, 5 and 7)', () => {
   it.each([
     { description: 'empty hash', hash: '', algorithm: undefined, expected: invalid('Password hash cannot be an empty string') },
-    { description: 'whitespace-only hash', hash: ' \t\r\n\u0000 ', algorithm: 'BCRYPT', expected: invalid('Password hash cannot be an empty string') },
-    { description: 'empty hash wins over a bad algorithm', hash: ' ', algorithm: 'md5', expected: invalid('Password hash cannot be an empty string') },
+    {
+      description: 'whitespace-only hash',
+      hash: ' \t\r\n\u0000 ',
+      algorithm: 'BCRYPT',
+      expected: invalid('Password hash cannot be an empty string'),
+    },
+    {
+      description: 'empty hash wins over a bad algorithm',
+      hash: ' ',
+      algorithm: 'md5',
+      expected: invalid('Password hash cannot be an empty string'),
+    },
     { description: 'empty algorithm', hash: BCRYPT, algorithm: '', expected: invalid('Hashing Algorithm cannot be an empty string') },
     { description: 'blank algorithm', hash: 'x', algorithm: '  \t', expected: invalid('Hashing Algorithm cannot be an empty string') },
     { description: 'unsupported algorithm', hash: BCRYPT, algorithm: 'md5', expected: invalid(UNSUPPORTED_MSG) },
-    { description: 'dash instead of underscore', hash: PUBLISHED_SCRYPT_HASH, algorithm: 'firebase-scrypt', expected: invalid(UNSUPPORTED_MSG) },
+    {
+      description: 'dash instead of underscore',
+      hash: PUBLISHED_SCRYPT_HASH,
+      algorithm: 'firebase-scrypt',
+      expected: invalid(UNSUPPORTED_MSG),
+    },
     { description: 'non-breaking space is not trimmed', hash: BCRYPT, algorithm: '\u00a0BCRYPT', expected: invalid(UNSUPPORTED_MSG) },
     { description: 'BcRyPt', hash: BCRYPT, algorithm: 'BcRyPt', expected: ok(BCRYPT, 'BCRYPT') },
     { description: '" argon2 "', hash: ARGON2, algorithm: ' argon2 ', expected: ok(ARGON2, 'ARGON2') },
-    { description: 'firebase_scrypt', hash: PUBLISHED_SCRYPT_HASH, algorithm: 'firebase_scrypt', expected: ok(PUBLISHED_SCRYPT_HASH, 'IDP_SCRYPT') },
+    {
+      description: 'firebase_scrypt',
+      hash: PUBLISHED_SCRYPT_HASH,
+      algorithm: 'firebase_scrypt',
+      expected: ok(PUBLISHED_SCRYPT_HASH, 'IDP_SCRYPT'),
+    },
     { description: 'idp_scrypt', hash: PUBLISHED_SCRYPT_HASH, algorithm: 'idp_scrypt', expected: ok(PUBLISHED_SCRYPT_HASH, 'IDP_SCRYPT') },
     { description: 'hash is trimmed', hash: `\n ${BCRYPT}\t`, algorithm: undefined, expected: ok(BCRYPT, 'BCRYPT') },
-    { description: 'BCRYPT given an argon2 hash', hash: ARGON2, algorithm: 'BCRYPT', expected: invalid(`${BCRYPT_MSG}: the hash is in the ARGON2 format; set hashingAlgorithm to argon2`) },
-    { description: 'ARGON2 given a bcrypt hash', hash: BCRYPT, algorithm: 'ARGON2', expected: invalid(`${ARGON2_MSG}: the hash is in the BCRYPT format; set hashingAlgorithm to bcrypt`) },
-    { description: 'IDP_SCRYPT given a bcrypt hash', hash: BCRYPT, algorithm: 'IDP_SCRYPT', expected: invalid(`${SCRYPT_MSG}: the hash is in the BCRYPT format; set hashingAlgorithm to bcrypt`) },
-    { description: 'bcrypt cost 03', hash: `$2a$03${BCRYPT.slice(6)}`, algorithm: 'BCRYPT', expected: invalid(`${BCRYPT_MSG}: cost must be between 04 and 31`) },
-    { description: 'truncated bcrypt', hash: BCRYPT.slice(0, 50), algorithm: 'bcrypt', expected: invalid(`${BCRYPT_MSG}: salt and hash must be exactly 53 characters, got 43`) },
-    { description: 'argon2 m=4194305', hash: argon2With('m=4194305,t=1,p=1'), algorithm: 'ARGON2', expected: invalid(`${ARGON2_MSG}: memory must be at most 4194304 KiB`) },
-    { description: 'argon2 t=1025', hash: argon2With('m=64,t=1025,p=1'), algorithm: 'ARGON2', expected: invalid(`${ARGON2_MSG}: iterations must be at most 1024`) },
-    { description: 'argon2 p=256', hash: argon2With('m=4096,t=1,p=256'), algorithm: 'ARGON2', expected: invalid(`${ARGON2_MSG}: parallelism must be at most 255`) },
-    { description: 'argon2 m < 8p', hash: argon2With('m=15,t=1,p=2'), algorithm: 'ARGON2', expected: invalid(`${ARGON2_MSG}: memory must be at least 8 KiB per lane`) },
-    { description: 'scrypt m=21', hash: `${SCRYPT_PARAMS}$m=21$r=1$s=Bw==`, algorithm: 'IDP_SCRYPT', expected: invalid(`${SCRYPT_MSG}: mem_cost must be between 1 and 20`) },
-    { description: 'scrypt r=33', hash: `${SCRYPT_PARAMS}$m=14$r=33$s=Bw==`, algorithm: 'IDP_SCRYPT', expected: invalid(`${SCRYPT_MSG}: rounds must be between 1 and 32`) },
-    { description: 'scrypt over 1 GiB', hash: `${SCRYPT_PARAMS}$m=19$r=17$s=Bw==`, algorithm: 'IDP_SCRYPT', expected: invalid(`${SCRYPT_MSG}: 128 * 2^mem_cost * rounds must not exceed 1 GiB`) },
-    { description: 'scrypt without s=', hash: `${SCRYPT_PARAMS}$m=14$r=8`, algorithm: 'IDP_SCRYPT', expected: invalid(`${SCRYPT_MSG}: ${SCRYPT_SHAPE}`) },
-    { description: 'detected: unknown format', hash: 'plaintext', algorithm: undefined, expected: invalid(`${GENERIC_MSG}: ${PLAIN_REASON}`) },
-    { description: 'detected: $2c$ is not a bcrypt prefix', hash: `$2c${BCRYPT.slice(3)}`, algorithm: undefined, expected: invalid(`${GENERIC_MSG}: ${C_REASON}`) },
-    { description: 'detected: bcrypt cost 32', hash: `$2b$32${BCRYPT.slice(6)}`, algorithm: undefined, expected: invalid(`${GENERIC_MSG}: cost must be between 04 and 31`) },
-    { description: 'detected: argon2 p=256', hash: argon2With('m=4096,t=1,p=256'), algorithm: undefined, expected: invalid(`${GENERIC_MSG}: parallelism must be at most 255`) },
-    { description: 'detected: scrypt m=21', hash: `${SCRYPT_PARAMS}$m=21$r=1$s=Bw==`, algorithm: undefined, expected: invalid(`${GENERIC_MSG}: mem_cost must be between 1 and 20`) },
-    { description: 'detected: malformed scrypt', hash: '$f_scrypt$garbage', algorithm: undefined, expected: invalid(`${GENERIC_MSG}: ${SCRYPT_SHAPE}`) },
+    {
+      description: 'BCRYPT given an argon2 hash',
+      hash: ARGON2,
+      algorithm: 'BCRYPT',
+      expected: invalid(`${BCRYPT_MSG}: the hash is in the ARGON2 format; set hashingAlgorithm to argon2`),
+    },
+    {
+      description: 'ARGON2 given a bcrypt hash',
+      hash: BCRYPT,
+      algorithm: 'ARGON2',
+      expected: invalid(`${ARGON2_MSG}: the hash is in the BCRYPT format; set hashingAlgorithm to bcrypt`),
+    },
+    {
+      description: 'IDP_SCRYPT given a bcrypt hash',
+      hash: BCRYPT,
+      algorithm: 'IDP_SCRYPT',
+      expected: invalid(`${SCRYPT_MSG}: the hash is in the BCRYPT format; set hashingAlgorithm to bcrypt`),
+    },
+    {
+      description: 'bcrypt cost 03',
+      hash: `$2a$03${BCRYPT.slice(6)}`,
+      algorithm: 'BCRYPT',
+      expected: invalid(`${BCRYPT_MSG}: cost must be between 04 and 31`),
+    },
+    {
+      description: 'truncated bcrypt',
+      hash: BCRYPT.slice(0, 50),
+      algorithm: 'bcrypt',
+      expected: invalid(`${BCRYPT_MSG}: salt and hash must be exactly 53 characters, got 43`),
+    },
+    {
+      description: 'argon2 m=4194305',
+      hash: argon2With('m=4194305,t=1,p=1'),
+      algorithm: 'ARGON2',
+      expected: invalid(`${ARGON2_MSG}: memory must be at most 4194304 KiB`),
+    },
+    {
+      description: 'argon2 t=1025',
+      hash: argon2With('m=64,t=1025,p=1'),
+      algorithm: 'ARGON2',
+      expected: invalid(`${ARGON2_MSG}: iterations must be at most 1024`),
+    },
+    {
+      description: 'argon2 p=256',
+      hash: argon2With('m=4096,t=1,p=256'),
+      algorithm: 'ARGON2',
+      expected: invalid(`${ARGON2_MSG}: parallelism must be at most 255`),
+    },
+    {
+      description: 'argon2 m < 8p',
+      hash: argon2With('m=15,t=1,p=2'),
+      algorithm: 'ARGON2',
+      expected: invalid(`${ARGON2_MSG}: memory must be at least 8 KiB per lane`),
+    },
+    {
+      description: 'scrypt m=21',
+      hash: `${SCRYPT_PARAMS}$m=21$r=1$s=Bw==`,
+      algorithm: 'IDP_SCRYPT',
+      expected: invalid(`${SCRYPT_MSG}: mem_cost must be between 1 and 20`),
+    },
+    {
+      description: 'scrypt r=33',
+      hash: `${SCRYPT_PARAMS}$m=14$r=33$s=Bw==`,
+      algorithm: 'IDP_SCRYPT',
+      expected: invalid(`${SCRYPT_MSG}: rounds must be between 1 and 32`),
+    },
+    {
+      description: 'scrypt over 1 GiB',
+      hash: `${SCRYPT_PARAMS}$m=19$r=17$s=Bw==`,
+      algorithm: 'IDP_SCRYPT',
+      expected: invalid(`${SCRYPT_MSG}: 128 * 2^mem_cost * rounds must not exceed 1 GiB`),
+    },
+    {
+      description: 'scrypt without s=',
+      hash: `${SCRYPT_PARAMS}$m=14$r=8`,
+      algorithm: 'IDP_SCRYPT',
+      expected: invalid(`${SCRYPT_MSG}: ${SCRYPT_SHAPE}`),
+    },
+    {
+      description: 'detected: unknown format',
+      hash: 'plaintext',
+      algorithm: undefined,
+      expected: invalid(`${GENERIC_MSG}: ${PLAIN_REASON}`),
+    },
+    {
+      description: 'detected: $2c$ is not a bcrypt prefix',
+      hash: `$2c${BCRYPT.slice(3)}`,
+      algorithm: undefined,
+      expected: invalid(`${GENERIC_MSG}: ${C_REASON}`),
+    },
+    {
+      description: 'detected: bcrypt cost 32',
+      hash: `$2b$32${BCRYPT.slice(6)}`,
+      algorithm: undefined,
+      expected: invalid(`${GENERIC_MSG}: cost must be between 04 and 31`),
+    },
+    {
+      description: 'detected: argon2 p=256',
+      hash: argon2With('m=4096,t=1,p=256'),
+      algorithm: undefined,
+      expected: invalid(`${GENERIC_MSG}: parallelism must be at most 255`),
+    },
+    {
+      description: 'detected: scrypt m=21',
+      hash: `${SCRYPT_PARAMS}$m=21$r=1$s=Bw==`,
+      algorithm: undefined,
+      expected: invalid(`${GENERIC_MSG}: mem_cost must be between 1 and 20`),
+    },
+    {
+      description: 'detected: malformed scrypt',
+      hash: '$f_scrypt$garbage',
+      algorithm: undefined,
+      expected: invalid(`${GENERIC_MSG}: ${SCRYPT_SHAPE}`),
+    },
     ...[...BCRYPT_VECTORS, ...ARGON2_VECTORS, ...SCRYPT_VECTORS].map(({ description, hash }) => ({
       description: `detected: ${description}`,
       hash,
@@ -100,17 +215,34 @@ describe('PasswordHasher.checkImport (§6.1 steps 4, 5 and 7)', () => {
 
   it.each([
     { description: 'IDP_SCRYPT with a valid hash', hash: PUBLISHED_SCRYPT_HASH, algorithm: 'IDP_SCRYPT', expected: KEY_MISSING },
-    { description: 'FIREBASE_SCRYPT: the key is checked before the hash', hash: 'garbage', algorithm: 'FIREBASE_SCRYPT', expected: KEY_MISSING },
+    {
+      description: 'FIREBASE_SCRYPT: the key is checked before the hash',
+      hash: 'garbage',
+      algorithm: 'FIREBASE_SCRYPT',
+      expected: KEY_MISSING,
+    },
     { description: 'detected scrypt hash', hash: PUBLISHED_SCRYPT_HASH, algorithm: undefined, expected: KEY_MISSING },
-    { description: 'detected scrypt hash out of bounds', hash: `${SCRYPT_PARAMS}$m=21$r=1$s=Bw==`, algorithm: undefined, expected: KEY_MISSING },
-    { description: 'detected: not the scrypt shape, so no key needed', hash: '$f_scrypt$garbage', algorithm: undefined, expected: invalid(`${GENERIC_MSG}: ${SCRYPT_SHAPE}`) },
+    {
+      description: 'detected scrypt hash out of bounds',
+      hash: `${SCRYPT_PARAMS}$m=21$r=1$s=Bw==`,
+      algorithm: undefined,
+      expected: KEY_MISSING,
+    },
+    {
+      description: 'detected: not the scrypt shape, so no key needed',
+      hash: '$f_scrypt$garbage',
+      algorithm: undefined,
+      expected: invalid(`${GENERIC_MSG}: ${SCRYPT_SHAPE}`),
+    },
     { description: 'bcrypt needs no key', hash: BCRYPT, algorithm: undefined, expected: ok(BCRYPT, 'BCRYPT') },
     { description: 'unsupported algorithm wins', hash: PUBLISHED_SCRYPT_HASH, algorithm: 'md5', expected: invalid(UNSUPPORTED_MSG) },
     {
       description: 'standard SCRYPT named for a scrypt-variant hash needs no key',
       hash: PUBLISHED_SCRYPT_HASH,
       algorithm: 'scrypt',
-      expected: invalid('Password hash is in invalid SCrypt format: the hash is in the IDP_SCRYPT format; set hashingAlgorithm to idp_scrypt'),
+      expected: invalid(
+        'Password hash is in invalid SCrypt format: the hash is in the IDP_SCRYPT format; set hashingAlgorithm to idp_scrypt',
+      ),
     },
   ])('without a signer key: $description', ({ hash, algorithm, expected }) => {
     expect(withoutKey.checkImport(hash, algorithm)).toEqual(expected);

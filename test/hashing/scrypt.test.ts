@@ -4,7 +4,11 @@ import { parseScrypt, scryptFormat } from '../../src/hashing/scrypt.js';
 import { independentVectors } from './independent/modern-vectors.js';
 
 const PUBLISHED = [
-  { description: 'passlib PHC form (passlib test suite)', password: 'test', hash: '$scrypt$ln=8,r=8,p=1$wlhLyXmP8b53bm1NKYVQqg$mTpvG8lzuuDk+DWz8HZIB6Vum6erDuUm0As5yU+VxWA' },
+  {
+    description: 'passlib PHC form (passlib test suite)',
+    password: 'test',
+    hash: '$scrypt$ln=8,r=8,p=1$wlhLyXmP8b53bm1NKYVQqg$mTpvG8lzuuDk+DWz8HZIB6Vum6erDuUm0As5yU+VxWA',
+  },
   {
     description: 'Kratos form, ln holds N (Kratos test suite)',
     password: 'test',
@@ -58,16 +62,49 @@ describe('standard scrypt', () => {
   const SALT = 'wlhLyXmP8b53bm1NKYVQqg';
   const KEY = 'mTpvG8lzuuDk+DWz8HZIB6Vum6erDuUm0As5yU+VxWA';
   it.each([
-    { description: 'unknown shape', hash: '$scrypt$n=8$abc', reason: 'expected $scrypt$ln=<log2 N or N>,r=<r>,p=<p>$<salt>$<hash>, scrypt:<N>:<r>:<p>$<salt>$<hex> or scrypt$<N>$<salt>$<r>$<p>$<hash>' },
-    { description: 'ln that is neither', hash: `$scrypt$ln=1000,r=8,p=1$${SALT}$${KEY}`, reason: 'ln=1000 is neither log2(N) (up to 31) nor a power of two (Kratos writes N)' },
-    { description: 'N over 2^20', hash: `$scrypt$ln=21,r=8,p=1$${SALT}$${KEY}`, reason: 'N must be a power of two from 2 to 2^20, got 2097152' },
+    {
+      description: 'unknown shape',
+      hash: '$scrypt$n=8$abc',
+      reason:
+        'expected $scrypt$ln=<log2 N or N>,r=<r>,p=<p>$<salt>$<hash>, scrypt:<N>:<r>:<p>$<salt>$<hex> or scrypt$<N>$<salt>$<r>$<p>$<hash>',
+    },
+    {
+      description: 'ln that is neither',
+      hash: `$scrypt$ln=1000,r=8,p=1$${SALT}$${KEY}`,
+      reason: 'ln=1000 is neither log2(N) (up to 31) nor a power of two (Kratos writes N)',
+    },
+    {
+      description: 'N over 2^20',
+      hash: `$scrypt$ln=21,r=8,p=1$${SALT}$${KEY}`,
+      reason: 'N must be a power of two from 2 to 2^20, got 2097152',
+    },
     { description: 'r over 32', hash: `$scrypt$ln=8,r=33,p=1$${SALT}$${KEY}`, reason: 'r must be at most 32' },
     { description: 'p over 16', hash: `$scrypt$ln=8,r=8,p=17$${SALT}$${KEY}`, reason: 'p must be at most 16' },
-    { description: 'r=0', hash: `$scrypt$ln=8,r=0,p=1$${SALT}$${KEY}`, reason: 'N, r and p must be positive decimal integers without leading zeros' },
-    { description: 'hash lost a character', hash: `$scrypt$ln=8,r=8,p=1$${SALT}$${KEY.slice(0, -1)}`, reason: 'salt and hash must be canonical base64' },
-    { description: 'hash of 8 bytes', hash: `$scrypt$ln=8,r=8,p=1$${SALT}$AAAAAAAAAAA`, reason: 'hash must be 16 to 128 bytes, got 8 (truncated?)' },
-    { description: 'Werkzeug hash truncated', hash: PUBLISHED[2].hash.slice(0, -2), reason: 'Werkzeug hash must be 128 lower-case hex characters, got 126' },
-    { description: 'Django N not a power of two', hash: PUBLISHED[3].hash.replace('16384', '16000'), reason: 'N must be a power of two from 2 to 2^20, got 16000' },
+    {
+      description: 'r=0',
+      hash: `$scrypt$ln=8,r=0,p=1$${SALT}$${KEY}`,
+      reason: 'N, r and p must be positive decimal integers without leading zeros',
+    },
+    {
+      description: 'hash lost a character',
+      hash: `$scrypt$ln=8,r=8,p=1$${SALT}$${KEY.slice(0, -1)}`,
+      reason: 'salt and hash must be canonical base64',
+    },
+    {
+      description: 'hash of 8 bytes',
+      hash: `$scrypt$ln=8,r=8,p=1$${SALT}$AAAAAAAAAAA`,
+      reason: 'hash must be 16 to 128 bytes, got 8 (truncated?)',
+    },
+    {
+      description: 'Werkzeug hash truncated',
+      hash: PUBLISHED[2].hash.slice(0, -2),
+      reason: 'Werkzeug hash must be 128 lower-case hex characters, got 126',
+    },
+    {
+      description: 'Django N not a power of two',
+      hash: PUBLISHED[3].hash.replace('16384', '16000'),
+      reason: 'N must be a power of two from 2 to 2^20, got 16000',
+    },
   ])('refuses $description', ({ hash, reason }) => {
     const parsed = parseScrypt(hash);
     expect(parsed.ok ? 'accepted' : parsed.reason).toBe(reason);

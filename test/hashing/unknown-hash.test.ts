@@ -9,7 +9,11 @@ const PLAIN = 'this is not a hash format this core knows (a plain-text password,
 
 describe('reasons for strings no format recognises', () => {
   it.each([
-    { description: '$2c$', hash: `$2c${BCRYPT.slice(3)}`, reason: '$2c$ is not a bcrypt variant this core verifies (bcrypt writes $2a$, $2b$, $2x$ or $2y$)' },
+    {
+      description: '$2c$',
+      hash: `$2c${BCRYPT.slice(3)}`,
+      reason: '$2c$ is not a bcrypt variant this core verifies (bcrypt writes $2a$, $2b$, $2x$ or $2y$)',
+    },
     { description: 'plain-text password', hash: 'correct horse battery staple', reason: PLAIN },
     { description: 'bare hex digest', hash: '5f4dcc3b5aa765d61d8327deb882cf99', reason: PLAIN },
     // What `echo "$2b$10$N9qo8…"` prints: $2, $1 and $N9qo8… expand to nothing.

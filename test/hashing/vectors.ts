@@ -50,7 +50,14 @@ export const ARGON2_VECTORS: Vector[] = [
   {
     description: 'argon2d v19, 4 lanes, 16-byte hash',
     password: 'tr0ub4dor&3',
-    hash: nodeRsArgon2Hash('tr0ub4dor&3', { memoryCost: 128, timeCost: 1, parallelism: 4, outputLen: 16, algorithm: ARGON2D, version: V0X13 }),
+    hash: nodeRsArgon2Hash('tr0ub4dor&3', {
+      memoryCost: 128,
+      timeCost: 1,
+      parallelism: 4,
+      outputLen: 16,
+      algorithm: ARGON2D,
+      version: V0X13,
+    }),
   },
   { description: 'argon2id without v= (version 16)', password: 'no version field', hash: argon2idV16.replace('$v=16', '') },
   {
@@ -68,8 +75,7 @@ export const PUBLISHED_SCRYPT = {
   salt: '/cj0jC1br5o4+w==',
   separator: 'Bw==',
 };
-export const PUBLISHED_SCRYPT_HASH =
-  `$f_scrypt$${PUBLISHED_SCRYPT.hash}$${PUBLISHED_SCRYPT.salt}$m=14$r=8$s=${PUBLISHED_SCRYPT.separator}`;
+export const PUBLISHED_SCRYPT_HASH = `$f_scrypt$${PUBLISHED_SCRYPT.hash}$${PUBLISHED_SCRYPT.salt}$m=14$r=8$s=${PUBLISHED_SCRYPT.separator}`;
 
 export function toUrlSafeUnpadded(base64: string): string {
   return base64.replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');

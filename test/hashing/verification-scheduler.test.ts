@@ -168,8 +168,19 @@ describe('VerificationScheduler', () => {
 
   it('a failing operation frees its slot and memory', async () => {
     const scheduler = new VerificationScheduler({ ...unlimited, concurrency: 1 });
-    await expect(scheduler.schedule({ lane: 'a', kind: 'BCRYPT', memoryBytes: 10, run: () => Promise.reject(new Error('boom')) })).rejects.toThrow('boom');
-    await expect(scheduler.schedule({ lane: 'a', kind: 'BCRYPT', memoryBytes: 10, run: () => { throw new Error('sync'); } })).rejects.toThrow('sync');
+    await expect(
+      scheduler.schedule({ lane: 'a', kind: 'BCRYPT', memoryBytes: 10, run: () => Promise.reject(new Error('boom')) }),
+    ).rejects.toThrow('boom');
+    await expect(
+      scheduler.schedule({
+        lane: 'a',
+        kind: 'BCRYPT',
+        memoryBytes: 10,
+        run: () => {
+          throw new Error('sync');
+        },
+      }),
+    ).rejects.toThrow('sync');
     expect([scheduler.running, scheduler.memoryInUseBytes]).toEqual([0, 0]);
     expect(await scheduler.schedule({ lane: 'a', kind: 'BCRYPT', memoryBytes: 10, run: async () => 'ok' })).toBe('ok');
   });

@@ -30,13 +30,15 @@ interface Tally {
 const baseSeed = process.env.FUZZ_SEED === 'random' ? Date.now() : Number(process.env.FUZZ_SEED ?? 20261122);
 
 // Counterexamples can hold megabytes of generated text: report the request as the property described it.
-const reporter = (lane: number) => (details: fc.RunDetails<[FuzzCase]>): void => {
-  if (!details.failed) return;
-  const error = details.errorInstance;
-  // Assertion failures describe the request; anything else is a failure of the harness: show where.
-  const cause = error instanceof Error ? (error.name === 'AssertionError' ? error.message : String(error.stack)) : String(error);
-  throw new Error(`fuzz failed (FUZZ_SEED=${baseSeed}, lane ${lane}, run ${details.numRuns}): ${cause.slice(0, 3000)}`);
-};
+const reporter =
+  (lane: number) =>
+  (details: fc.RunDetails<[FuzzCase]>): void => {
+    if (!details.failed) return;
+    const error = details.errorInstance;
+    // Assertion failures describe the request; anything else is a failure of the harness: show where.
+    const cause = error instanceof Error ? (error.name === 'AssertionError' ? error.message : String(error.stack)) : String(error);
+    throw new Error(`fuzz failed (FUZZ_SEED=${baseSeed}, lane ${lane}, run ${details.numRuns}): ${cause.slice(0, 3000)}`);
+  };
 
 async function runLane(lane: number, runs: number, tally: Tally, apps: TestApp[]): Promise<void> {
   const t = await createTestApp({ api_keys: fuzzApiKey, idp_password_hashing_signer_key: fuzzSignerKey, log_level: 'ERROR' });
@@ -95,18 +97,22 @@ describe('fuzzing every route', () => {
     await Promise.all(apps.map((t) => t.close()));
   });
 
-  it(`answers ${totalRuns} hostile requests with contract errors or statuses, and rejected ones write nothing`, async () => {
-    const tally: Tally = { requests: 0, byStatus: {} };
-    const perLane = Math.ceil(totalRuns / lanes);
-    const started = Date.now();
-    await Promise.all(Array.from({ length: lanes }, (_, lane) => runLane(lane, perLane, tally, apps)));
-    for (const t of apps) {
-      expect((await t.app.inject({ method: 'GET', url: '/hello' })).body).toBe('Hello\n');
-    }
-    expect(tally.requests).toBeGreaterThanOrEqual(totalRuns);
-    // Both sides of the oracle must be exercised in volume.
-    expect(tally.byStatus[200]).toBeGreaterThan(totalRuns / 10);
-    expect(tally.byStatus[400]).toBeGreaterThan(totalRuns / 10);
-    console.info(`fuzz: ${tally.requests} requests in ${Date.now() - started} ms`, JSON.stringify(tally.byStatus));
-  }, Math.max(120_000, totalRuns * 30));
+  it(
+    `answers ${totalRuns} hostile requests with contract errors or statuses, and rejected ones write nothing`,
+    async () => {
+      const tally: Tally = { requests: 0, byStatus: {} };
+      const perLane = Math.ceil(totalRuns / lanes);
+      const started = Date.now();
+      await Promise.all(Array.from({ length: lanes }, (_, lane) => runLane(lane, perLane, tally, apps)));
+      for (const t of apps) {
+        expect((await t.app.inject({ method: 'GET', url: '/hello' })).body).toBe('Hello\n');
+      }
+      expect(tally.requests).toBeGreaterThanOrEqual(totalRuns);
+      // Both sides of the oracle must be exercised in volume.
+      expect(tally.byStatus[200]).toBeGreaterThan(totalRuns / 10);
+      expect(tally.byStatus[400]).toBeGreaterThan(totalRuns / 10);
+      console.info(`fuzz: ${tally.requests} requests in ${Date.now() - started} ms`, JSON.stringify(tally.byStatus));
+    },
+    Math.max(120_000, totalRuns * 30),
+  );
 });

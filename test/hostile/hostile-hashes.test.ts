@@ -73,7 +73,9 @@ describe('hostile hashes are refused at import', () => {
     'bulk import (dryRun $dryRun): $description',
     async ({ hash, algorithm, named, reason, dryRun }) => {
       const before = await snapshot(core.t.db);
-      const user = { loginMethods: [{ recipeId: 'emailpassword', email: 'h@example.com', passwordHash: hash, hashingAlgorithm: algorithm }] };
+      const user = {
+        loginMethods: [{ recipeId: 'emailpassword', email: 'h@example.com', passwordHash: hash, hashingAlgorithm: algorithm }],
+      };
       const query: Record<string, string> = dryRun ? { dryRun: 'true' } : {};
       const reply = await call(core.t.app, 'POST', '/bulk-import/users', { query, body: { users: [user] }, headers });
       expect([reply.statusCode, reply.json]).toEqual([
@@ -87,7 +89,7 @@ describe('hostile hashes are refused at import', () => {
     },
   );
 
-  it('the migration command\'s dry run reports each with its reason and writes nothing', async () => {
+  it("the migration command's dry run reports each with its reason and writes nothing", async () => {
     const lines = HOSTILE.map(({ hash, algorithm }, index) => ({
       externalUserId: `hostile-${index}`,
       email: `h${index}@example.com`,

@@ -8,7 +8,12 @@ const MiB = 1024 * 1024;
 
 // Speaks raw HTTP/1.1: sends `head` and then `body` (possibly nothing), and resolves with what the server
 // answered and when, once it closes the connection or after `waitMs`.
-function rawRequest(port: number, head: string, body: Buffer | string, waitMs: number): Promise<{ text: string; elapsedMs: number; closed: boolean }> {
+function rawRequest(
+  port: number,
+  head: string,
+  body: Buffer | string,
+  waitMs: number,
+): Promise<{ text: string; elapsedMs: number; closed: boolean }> {
   return new Promise((resolve, reject) => {
     const started = Date.now();
     const socket = net.connect(port, '127.0.0.1');
@@ -51,12 +56,17 @@ describe('body size limits', () => {
     const before = await snapshot(t.db);
     const body = JSON.stringify({ email: 'big@example.com', password: 'x'.repeat(10 * MiB) });
     const reply = await call(t.app, 'POST', '/recipe/signup', { body });
-    expect([reply.statusCode, reply.body, reply.contentType]).toEqual([413, 'Request body is larger than the limit of 1048576 bytes\n', 'text/html; charset=UTF-8']);
+    expect([reply.statusCode, reply.body, reply.contentType]).toEqual([
+      413,
+      'Request body is larger than the limit of 1048576 bytes\n',
+      'text/html; charset=UTF-8',
+    ]);
     expect(await snapshot(t.db)).toEqual(before);
   });
 
   it('answers 413 from the Content-Length alone on a real socket, before the body is sent', async () => {
-    const head = 'POST /recipe/user/passwordhash/import HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 10485760\r\n\r\n';
+    const head =
+      'POST /recipe/user/passwordhash/import HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 10485760\r\n\r\n';
     const answer = await rawRequest(port, head, '', 5000);
     expect(answer.text).toMatch(/^HTTP\/1\.1 413 /);
     expect(answer.text.split('\r\n\r\n')[1]).toBe('Request body is larger than the limit of 1048576 bytes\n');

@@ -60,7 +60,9 @@ describe('PostgreSQL restart under load', () => {
   it('survives a checked-out connection dying between two queries', async () => {
     const client = await pool.connect();
     const { rows } = await client.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
-    const closed = new Promise((resolve) => (client as unknown as { connection: { stream: net.Socket } }).connection.stream.once('close', resolve));
+    const closed = new Promise((resolve) =>
+      (client as unknown as { connection: { stream: net.Socket } }).connection.stream.once('close', resolve),
+    );
     await pool.query('SELECT pg_terminate_backend($1)', [rows[0].pid]);
     await closed;
     await expect(client.query('SELECT 1')).rejects.toThrow();
@@ -68,76 +70,86 @@ describe('PostgreSQL restart under load', () => {
     expect((await pool.query<{ one: number }>('SELECT 1 AS one')).rows).toEqual([{ one: 1 }]);
   });
 
-  it(`fails fast during a ${outageMs} ms outage, recovers without a restart and loses no acknowledged write`, async () => {
-    const outcomes: Outcome[] = [];
-    let counter = 0;
-    let running = true;
-    const request = async (kind: Outcome['kind']) => {
-      const key = `${kind}-${counter++}@example.com`;
-      const startedAt = Date.now();
-      const { url, payload } = {
-        import: { url: '/recipe/user/passwordhash/import', payload: { email: key, passwordHash: bcryptHash } },
-        code: { url: '/recipe/signinup/code', payload: { email: key } },
-        bulk: { url: '/bulk-import/users', payload: { users: [{ loginMethods: [{ recipeId: 'emailpassword', email: key, passwordHash: bcryptHash, hashingAlgorithm: 'bcrypt' }] }] } },
-      }[kind];
-      const response = await app.inject({ method: 'POST', url, payload });
-      outcomes.push({ kind, key, statusCode: response.statusCode, body: response.body, startedAt, latencyMs: Date.now() - startedAt });
-    };
-    const load = Promise.all(
-      Array.from({ length: loops }, async (_, loop) => {
-        while (running) await request((['import', 'code', 'bulk'] as const)[loop % 3]);
-      }),
-    );
+  it(
+    `fails fast during a ${outageMs} ms outage, recovers without a restart and loses no acknowledged write`,
+    async () => {
+      const outcomes: Outcome[] = [];
+      let counter = 0;
+      let running = true;
+      const request = async (kind: Outcome['kind']) => {
+        const key = `${kind}-${counter++}@example.com`;
+        const startedAt = Date.now();
+        const { url, payload } = {
+          import: { url: '/recipe/user/passwordhash/import', payload: { email: key, passwordHash: bcryptHash } },
+          code: { url: '/recipe/signinup/code', payload: { email: key } },
+          bulk: {
+            url: '/bulk-import/users',
+            payload: {
+              users: [{ loginMethods: [{ recipeId: 'emailpassword', email: key, passwordHash: bcryptHash, hashingAlgorithm: 'bcrypt' }] }],
+            },
+          },
+        }[kind];
+        const response = await app.inject({ method: 'POST', url, payload });
+        outcomes.push({ kind, key, statusCode: response.statusCode, body: response.body, startedAt, latencyMs: Date.now() - startedAt });
+      };
+      const load = Promise.all(
+        Array.from({ length: loops }, async (_, loop) => {
+          while (running) await request((['import', 'code', 'bulk'] as const)[loop % 3]);
+        }),
+      );
 
-    const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-    await wait(700);
-    const stoppedAt = Date.now();
-    await database.stop();
-    const downAt = Date.now();
-    await wait(outageMs);
-    const restartAt = Date.now();
-    database = await startEmbeddedDatabase(path.join(dir, 'data'), () => {}, database.port);
-    const upAt = Date.now();
-    // Serve again within a deadline, then a little longer so recovery is not a fluke.
-    const recoveredBy = upAt + 15_000;
-    while (Date.now() < recoveredBy && !outcomes.some((outcome) => outcome.startedAt >= upAt && outcome.statusCode === 200)) await wait(50);
-    await wait(1500);
-    running = false;
-    await load;
+      const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+      await wait(700);
+      const stoppedAt = Date.now();
+      await database.stop();
+      const downAt = Date.now();
+      await wait(outageMs);
+      const restartAt = Date.now();
+      database = await startEmbeddedDatabase(path.join(dir, 'data'), () => {}, database.port);
+      const upAt = Date.now();
+      // Serve again within a deadline, then a little longer so recovery is not a fluke.
+      const recoveredBy = upAt + 15_000;
+      while (Date.now() < recoveredBy && !outcomes.some((outcome) => outcome.startedAt >= upAt && outcome.statusCode === 200))
+        await wait(50);
+      await wait(1500);
+      running = false;
+      await load;
 
-    const during = outcomes.filter((outcome) => outcome.startedAt >= downAt && outcome.startedAt < restartAt);
-    const failures = outcomes.filter((outcome) => outcome.statusCode !== 200);
-    const firstRecovery = outcomes.find((outcome) => outcome.startedAt >= upAt && outcome.statusCode === 200);
-    // Once one request got through, every later one must: no dead connection may linger in the pool.
-    const recoveredAt = firstRecovery ? firstRecovery.startedAt + firstRecovery.latencyMs : Infinity;
-    const after = outcomes.filter((outcome) => outcome.startedAt > recoveredAt);
+      const during = outcomes.filter((outcome) => outcome.startedAt >= downAt && outcome.startedAt < restartAt);
+      const failures = outcomes.filter((outcome) => outcome.statusCode !== 200);
+      const firstRecovery = outcomes.find((outcome) => outcome.startedAt >= upAt && outcome.statusCode === 200);
+      // Once one request got through, every later one must: no dead connection may linger in the pool.
+      const recoveredAt = firstRecovery ? firstRecovery.startedAt + firstRecovery.latencyMs : Infinity;
+      const after = outcomes.filter((outcome) => outcome.startedAt > recoveredAt);
 
-    expect(during.length).toBeGreaterThan(10);
-    expect(during.every((outcome) => outcome.statusCode === 500 && outcome.body === 'Internal Error\n')).toBe(true);
-    expect(failures.every((outcome) => [500, 503].includes(outcome.statusCode))).toBe(true);
-    expect(Math.max(...outcomes.map((outcome) => outcome.latencyMs))).toBeLessThan(latencyBoundMs);
-    expect(firstRecovery).toBeDefined();
-    expect(after.length).toBeGreaterThan(10);
-    expect(after.every((outcome) => outcome.statusCode === 200)).toBe(true);
+      expect(during.length).toBeGreaterThan(10);
+      expect(during.every((outcome) => outcome.statusCode === 500 && outcome.body === 'Internal Error\n')).toBe(true);
+      expect(failures.every((outcome) => [500, 503].includes(outcome.statusCode))).toBe(true);
+      expect(Math.max(...outcomes.map((outcome) => outcome.latencyMs))).toBeLessThan(latencyBoundMs);
+      expect(firstRecovery).toBeDefined();
+      expect(after.length).toBeGreaterThan(10);
+      expect(after.every((outcome) => outcome.statusCode === 200)).toBe(true);
 
-    // Queued users acknowledged before or during the outage are imported once the worker runs again.
-    await app.services.bulkImport.processUntilEmpty();
-    const acknowledged = outcomes.filter((outcome) => outcome.statusCode === 200);
-    const keysOf = (kind: Outcome['kind']) => acknowledged.filter((outcome) => outcome.kind === kind).map((outcome) => outcome.key);
-    const stored = await pool.query<{ users: number; devices: number; queued: number }>(
-      `SELECT (SELECT count(*)::int FROM users WHERE email = ANY($1)) AS users,
+      // Queued users acknowledged before or during the outage are imported once the worker runs again.
+      await app.services.bulkImport.processUntilEmpty();
+      const acknowledged = outcomes.filter((outcome) => outcome.statusCode === 200);
+      const keysOf = (kind: Outcome['kind']) => acknowledged.filter((outcome) => outcome.kind === kind).map((outcome) => outcome.key);
+      const stored = await pool.query<{ users: number; devices: number; queued: number }>(
+        `SELECT (SELECT count(*)::int FROM users WHERE email = ANY($1)) AS users,
               (SELECT count(*)::int FROM passwordless_devices WHERE email = ANY($2)) AS devices,
               (SELECT count(*)::int FROM bulk_import_users) AS queued`,
-      [[...keysOf('import'), ...keysOf('bulk')], keysOf('code')],
-    );
-    expect(stored.rows[0]).toEqual({ users: keysOf('import').length + keysOf('bulk').length, devices: keysOf('code').length, queued: 0 });
-    console.info(
-      `outage: stop took ${downAt - stoppedAt} ms, down ${restartAt - downAt} ms, start took ${upAt - restartAt} ms, ` +
-        `first 200 ${firstRecovery!.startedAt + firstRecovery!.latencyMs - upAt} ms after start; ${outcomes.length} requests, ` +
-        `${failures.length} failed (max latency ${Math.max(...failures.map((outcome) => outcome.latencyMs))} ms), ` +
-        `${acknowledged.length} acknowledged writes all present`,
-    );
-  }, 60_000 + outageMs);
+        [[...keysOf('import'), ...keysOf('bulk')], keysOf('code')],
+      );
+      expect(stored.rows[0]).toEqual({ users: keysOf('import').length + keysOf('bulk').length, devices: keysOf('code').length, queued: 0 });
+      console.info(
+        `outage: stop took ${downAt - stoppedAt} ms, down ${restartAt - downAt} ms, start took ${upAt - restartAt} ms, ` +
+          `first 200 ${firstRecovery!.startedAt + firstRecovery!.latencyMs - upAt} ms after start; ${outcomes.length} requests, ` +
+          `${failures.length} failed (max latency ${Math.max(...failures.map((outcome) => outcome.latencyMs))} ms), ` +
+          `${acknowledged.length} acknowledged writes all present`,
+      );
+    },
+    60_000 + outageMs,
+  );
 
   it('bounds the wait when the database accepts connections but never answers', async () => {
     // A black hole where PostgreSQL should be: TCP connects, nothing ever comes back.
@@ -152,7 +164,11 @@ describe('PostgreSQL restart under load', () => {
       const started = Date.now();
       const answers = await Promise.all([
         deadApp.inject({ method: 'POST', url: '/recipe/signinup/code', payload: { email: 'a@example.com' } }),
-        deadApp.inject({ method: 'POST', url: '/recipe/user/passwordhash/import', payload: { email: 'b@example.com', passwordHash: bcryptHash } }),
+        deadApp.inject({
+          method: 'POST',
+          url: '/recipe/user/passwordhash/import',
+          payload: { email: 'b@example.com', passwordHash: bcryptHash },
+        }),
         deadApp.inject({ method: 'GET', url: '/user/id?userId=x' }),
         deadApp.inject({ method: 'GET', url: '/hello' }),
       ]);

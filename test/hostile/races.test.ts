@@ -36,7 +36,8 @@ async function racePairs(count: number, race: (index: number) => Promise<void>):
   await Promise.all(Array.from({ length: concurrency }, worker));
 }
 
-const statuses = (pair: Answer[]) => pair.map((answer) => `${answer.statusCode} ${answer.json?.status ?? JSON.stringify(answer.json)}`).sort();
+const statuses = (pair: Answer[]) =>
+  pair.map((answer) => `${answer.statusCode} ${answer.json?.status ?? JSON.stringify(answer.json)}`).sort();
 
 describe('racing pairs', () => {
   let t: TestApp;
@@ -61,7 +62,9 @@ describe('racing pairs', () => {
       expect(pair[0].json.user.id, email).toBe(pair[1].json.user.id);
       raced++;
     });
-    const { rows } = await t.db.pool.query("SELECT count(*)::int AS n, count(DISTINCT email)::int AS emails FROM users WHERE email LIKE 'import-%'");
+    const { rows } = await t.db.pool.query(
+      "SELECT count(*)::int AS n, count(DISTINCT email)::int AS emails FROM users WHERE email LIKE 'import-%'",
+    );
     expect(rows[0]).toEqual({ n: pairsPerKind, emails: pairsPerKind });
   });
 
@@ -81,20 +84,29 @@ describe('racing pairs', () => {
 
   it(`same-code consumes: one OK, one RESTART_FLOW_ERROR, one user (${pairsPerKind} pairs)`, async () => {
     const codes = await Promise.all(
-      Array.from({ length: pairsPerKind }, async (_, i) => (await send(t.app, '/recipe/signinup/code', { email: `consume-${i}@example.com` })).json),
+      Array.from(
+        { length: pairsPerKind },
+        async (_, i) => (await send(t.app, '/recipe/signinup/code', { email: `consume-${i}@example.com` })).json,
+      ),
     );
     await racePairs(pairsPerKind, async (i) => {
       const code = codes[i];
       // Half the pairs race on the link, half on the device id and user input code.
-      const body = i % 2 === 0
-        ? { preAuthSessionId: code.preAuthSessionId, linkCode: code.linkCode }
-        : { preAuthSessionId: code.preAuthSessionId, deviceId: code.deviceId, userInputCode: code.userInputCode };
-      const pair = await Promise.all([send(t.app, '/recipe/signinup/code/consume', body), send(t.app, '/recipe/signinup/code/consume', body)]);
+      const body =
+        i % 2 === 0
+          ? { preAuthSessionId: code.preAuthSessionId, linkCode: code.linkCode }
+          : { preAuthSessionId: code.preAuthSessionId, deviceId: code.deviceId, userInputCode: code.userInputCode };
+      const pair = await Promise.all([
+        send(t.app, '/recipe/signinup/code/consume', body),
+        send(t.app, '/recipe/signinup/code/consume', body),
+      ]);
       expect(statuses(pair), code.preAuthSessionId).toEqual(['200 OK', '200 RESTART_FLOW_ERROR']);
       expect(pair.find((answer) => answer.json.status === 'OK')!.json.createdNewUser).toBe(true);
       raced++;
     });
-    const { rows } = await t.db.pool.query("SELECT count(*)::int AS n, count(DISTINCT email)::int AS emails FROM users WHERE email LIKE 'consume-%'");
+    const { rows } = await t.db.pool.query(
+      "SELECT count(*)::int AS n, count(DISTINCT email)::int AS emails FROM users WHERE email LIKE 'consume-%'",
+    );
     expect(rows[0]).toEqual({ n: pairsPerKind, emails: pairsPerKind });
     const devices = await t.db.pool.query("SELECT count(*)::int AS n FROM passwordless_devices WHERE email LIKE 'consume-%'");
     expect(devices.rows[0].n).toBe(0);
@@ -103,15 +115,25 @@ describe('racing pairs', () => {
   it(`same-pair third-party sign-in-ups: both OK, one creates (${pairsPerKind} pairs)`, async () => {
     await racePairs(pairsPerKind, async (i) => {
       const pair = await Promise.all([
-        send(t.app, '/recipe/signinup', { thirdPartyId: 'google', thirdPartyUserId: `race-${i}`, email: { id: `tp-${i}@example.com`, isVerified: true } }),
-        send(t.app, '/recipe/signinup', { thirdPartyId: 'google', thirdPartyUserId: `race-${i}`, email: { id: `tp-${i}@example.com`, isVerified: false } }),
+        send(t.app, '/recipe/signinup', {
+          thirdPartyId: 'google',
+          thirdPartyUserId: `race-${i}`,
+          email: { id: `tp-${i}@example.com`, isVerified: true },
+        }),
+        send(t.app, '/recipe/signinup', {
+          thirdPartyId: 'google',
+          thirdPartyUserId: `race-${i}`,
+          email: { id: `tp-${i}@example.com`, isVerified: false },
+        }),
       ]);
       expect(statuses(pair), `race-${i}`).toEqual(['200 OK', '200 OK']);
       expect(pair.map((answer) => answer.json.createdNewUser).sort(), `race-${i}`).toEqual([false, true]);
       expect(pair[0].json.user.id).toBe(pair[1].json.user.id);
       raced++;
     });
-    const { rows } = await t.db.pool.query("SELECT count(*)::int AS n, count(DISTINCT third_party_user_id)::int AS ids FROM users WHERE third_party_user_id LIKE 'race-%'");
+    const { rows } = await t.db.pool.query(
+      "SELECT count(*)::int AS n, count(DISTINCT third_party_user_id)::int AS ids FROM users WHERE third_party_user_id LIKE 'race-%'",
+    );
     expect(rows[0]).toEqual({ n: pairsPerKind, ids: pairsPerKind });
     const verified = await t.db.pool.query("SELECT count(*)::int AS n FROM email_verifications WHERE email LIKE 'tp-%'");
     expect(verified.rows[0].n).toBe(pairsPerKind);
@@ -119,18 +141,32 @@ describe('racing pairs', () => {
 
   it(`concurrent mappings: one external id for two users, or two for one user: one wins (${pairsPerKind} pairs)`, async () => {
     const users = await Promise.all(
-      Array.from({ length: pairsPerKind * 2 }, async (_, i) => (await send(t.app, '/recipe/user/passwordhash/import', { email: `map-${i}@example.com`, passwordHash: bcryptHash })).json.user.id as string),
+      Array.from(
+        { length: pairsPerKind * 2 },
+        async (_, i) =>
+          (await send(t.app, '/recipe/user/passwordhash/import', { email: `map-${i}@example.com`, passwordHash: bcryptHash })).json.user
+            .id as string,
+      ),
     );
     await racePairs(pairsPerKind, async (i) => {
       const [first, second] = [users[2 * i], users[2 * i + 1]];
-      const bodies = i % 2 === 0
-        ? [{ superTokensUserId: first, externalUserId: `ext-${i}` }, { superTokensUserId: second, externalUserId: `ext-${i}` }]
-        : [{ superTokensUserId: first, externalUserId: `ext-${i}-a` }, { superTokensUserId: first, externalUserId: `ext-${i}-b` }];
+      const bodies =
+        i % 2 === 0
+          ? [
+              { superTokensUserId: first, externalUserId: `ext-${i}` },
+              { superTokensUserId: second, externalUserId: `ext-${i}` },
+            ]
+          : [
+              { superTokensUserId: first, externalUserId: `ext-${i}-a` },
+              { superTokensUserId: first, externalUserId: `ext-${i}-b` },
+            ];
       const pair = await Promise.all(bodies.map((body) => send(t.app, '/recipe/userid/map', body)));
       expect(statuses(pair), `ext-${i}`).toEqual(['200 OK', '200 USER_ID_MAPPING_ALREADY_EXISTS_ERROR']);
       raced++;
     });
-    const { rows } = await t.db.pool.query("SELECT count(*)::int AS n, count(DISTINCT user_id)::int AS users FROM user_id_mappings WHERE external_user_id LIKE 'ext-%'");
+    const { rows } = await t.db.pool.query(
+      "SELECT count(*)::int AS n, count(DISTINCT user_id)::int AS users FROM user_id_mappings WHERE external_user_id LIKE 'ext-%'",
+    );
     expect(rows[0]).toEqual({ n: pairsPerKind, users: pairsPerKind });
   });
 
@@ -140,7 +176,10 @@ describe('racing pairs', () => {
         externalUserId,
         loginMethods: [{ recipeId: 'emailpassword', email: `bulk-${i}@example.com`, passwordHash: bcryptHash, hashingAlgorithm: 'bcrypt' }],
       });
-      const pair = await Promise.all([send(t.app, '/bulk-import/import', user(`bulk-a-${i}`)), send(t.app, '/bulk-import/import', user(`bulk-b-${i}`))]);
+      const pair = await Promise.all([
+        send(t.app, '/bulk-import/import', user(`bulk-a-${i}`)),
+        send(t.app, '/bulk-import/import', user(`bulk-b-${i}`)),
+      ]);
       expect(statuses(pair), `bulk-${i}`).toEqual([
         '200 OK',
         `400 ${JSON.stringify({ errors: [`E003: A user with email bulk-${i}@example.com already exists in emailpassword loginMethod.`] })}`,

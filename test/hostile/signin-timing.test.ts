@@ -17,9 +17,13 @@ beforeAll(async () => {
     'scrypt@example.com': PUBLISHED_SCRYPT_HASH,
   };
   for (const [email, passwordHash] of Object.entries(imports)) {
-    expect((await t.app.inject({ method: 'POST', url: '/recipe/user/passwordhash/import', payload: { email, passwordHash } })).statusCode).toBe(200);
+    expect(
+      (await t.app.inject({ method: 'POST', url: '/recipe/user/passwordhash/import', payload: { email, passwordHash } })).statusCode,
+    ).toBe(200);
   }
-  expect((await t.app.inject({ method: 'POST', url: '/recipe/signup', payload: { email: 'native@example.com', password: 'right' } })).statusCode).toBe(200);
+  expect(
+    (await t.app.inject({ method: 'POST', url: '/recipe/signup', payload: { email: 'native@example.com', password: 'right' } })).statusCode,
+  ).toBe(200);
 });
 afterAll(() => t.close());
 

@@ -26,7 +26,11 @@ describe('two core instances on one database', () => {
     pools.push(...[0, 1].map(() => createPool({ connectionString: databaseUrl, schema, size: 8 })));
     applied = await Promise.all(pools.map((pool) => migrate(pool, schema)));
     // Small batches and one loop each, so both workers keep claiming from the same queue.
-    const config = testConfig({ bulk_migration_batch_size: 50, bulk_migration_parallelism: 2, bulk_migration_sleep_between_rounds_in_batch_ms: 10 });
+    const config = testConfig({
+      bulk_migration_batch_size: 50,
+      bulk_migration_parallelism: 2,
+      bulk_migration_sleep_between_rounds_in_batch_ms: 10,
+    });
     for (const pool of pools) {
       const core = await buildApp({ config, pool, logger: createLogger(config) });
       await core.ready();
@@ -55,7 +59,12 @@ describe('two core instances on one database', () => {
 
   it(`shares imports, sign-ups, third-party sign-ins and consumes without duplicates (${pairs} of each)`, async () => {
     const [a, b] = cores;
-    const codes = await Promise.all(Array.from({ length: pairs }, async (_, i) => (await post(i % 2 ? a : b, '/recipe/signinup/code', { email: `c${i}@example.com` })).json));
+    const codes = await Promise.all(
+      Array.from(
+        { length: pairs },
+        async (_, i) => (await post(i % 2 ? a : b, '/recipe/signinup/code', { email: `c${i}@example.com` })).json,
+      ),
+    );
     const outcomes = await Promise.all(
       Array.from({ length: pairs }, async (_, i) => {
         const consume = { preAuthSessionId: codes[i].preAuthSessionId, linkCode: codes[i].linkCode };
@@ -80,7 +89,9 @@ describe('two core instances on one database', () => {
       expect(statuses.slice(6, 8).sort()).toEqual(['200 OK', '200 RESTART_FLOW_ERROR']);
     }
     expect(await count(`SELECT count(*)::int AS n FROM users`)).toBe(4 * pairs);
-    expect(await count(`SELECT count(DISTINCT (recipe_id, coalesce(email, ''), coalesce(third_party_user_id, '')))::int AS n FROM users`)).toBe(4 * pairs);
+    expect(
+      await count(`SELECT count(DISTINCT (recipe_id, coalesce(email, ''), coalesce(third_party_user_id, '')))::int AS n FROM users`),
+    ).toBe(4 * pairs);
     expect(await count('SELECT count(*)::int AS n FROM passwordless_devices')).toBe(0);
   });
 
@@ -99,7 +110,13 @@ describe('two core instances on one database', () => {
               loginMethods: [
                 i % 3 === 0
                   ? { recipeId: 'passwordless', email: `bp${i}@example.com` }
-                  : { recipeId: 'emailpassword', email: `bulk${i}@example.com`, passwordHash: bcryptHash, hashingAlgorithm: 'bcrypt', isVerified: true },
+                  : {
+                      recipeId: 'emailpassword',
+                      email: `bulk${i}@example.com`,
+                      passwordHash: bcryptHash,
+                      hashingAlgorithm: 'bcrypt',
+                      isVerified: true,
+                    },
               ],
             };
           }),
@@ -112,7 +129,9 @@ describe('two core instances on one database', () => {
     expect(await count('SELECT count(*)::int AS n FROM bulk_import_users')).toBe(0);
     expect(await count("SELECT count(*)::int AS n FROM users WHERE email LIKE 'b%'")).toBe(queued);
     expect(await count("SELECT count(*)::int AS n FROM user_id_mappings WHERE external_user_id LIKE 'legacy-%'")).toBe(queued);
-    expect(await count("SELECT count(DISTINCT external_user_id)::int AS n FROM user_id_mappings WHERE external_user_id LIKE 'legacy-%'")).toBe(queued);
+    expect(
+      await count("SELECT count(DISTINCT external_user_id)::int AS n FROM user_id_mappings WHERE external_user_id LIKE 'legacy-%'"),
+    ).toBe(queued);
     const emailPasswordUsers = Array.from({ length: queued }, (_, i) => i).filter((i) => i % 3 !== 0).length;
     expect(await count("SELECT count(*)::int AS n FROM email_verifications WHERE email LIKE 'bulk%'")).toBe(emailPasswordUsers);
   });

@@ -80,7 +80,14 @@ describe('bulk-import queue', () => {
     for (const row of failed.json.users) {
       expect(row.errorMessage).toBe('E003: A user with email taken@example.com already exists in emailpassword loginMethod.');
       expect(Object.keys(row.loginMethods[0]).sort()).toEqual([
-        'email', 'hashingAlgorithm', 'isPrimary', 'isVerified', 'recipeId', 'superTokensUserId', 'tenantIds', 'timeJoinedInMSSinceEpoch',
+        'email',
+        'hashingAlgorithm',
+        'isPrimary',
+        'isVerified',
+        'recipeId',
+        'superTokensUserId',
+        'tenantIds',
+        'timeJoinedInMSSinceEpoch',
       ]);
     }
     expect(failed.body).not.toMatch(/secret|\$2[aby]\$/);

@@ -21,13 +21,34 @@ describe('characters PostgreSQL cannot store', () => {
     ['user id', 'POST', '/user/remove', { userId: '\u0000' }, 'userId'],
     ['mapping info', 'PUT', '/recipe/userid/external-user-id-info', { userId: 'u', externalUserIdInfo: 'i\u0000' }, 'externalUserIdInfo'],
     [
-      'bulk metadata (jsonb)', 'POST', '/bulk-import/users',
-      { users: [{ userMetadata: { note: 'x\u0000' }, loginMethods: [{ recipeId: 'emailpassword', email: 'n@example.com', passwordHash: bcryptHash, hashingAlgorithm: 'bcrypt' }] }] },
+      'bulk metadata (jsonb)',
+      'POST',
+      '/bulk-import/users',
+      {
+        users: [
+          {
+            userMetadata: { note: 'x\u0000' },
+            loginMethods: [{ recipeId: 'emailpassword', email: 'n@example.com', passwordHash: bcryptHash, hashingAlgorithm: 'bcrypt' }],
+          },
+        ],
+      },
       'note',
     ],
-    ['lone high surrogate in jsonb', 'POST', '/bulk-import/import', { userMetadata: { note: 'x\uD83Dy' }, loginMethods: [{ recipeId: 'passwordless', email: 's@example.com' }] }, 'note'],
+    [
+      'lone high surrogate in jsonb',
+      'POST',
+      '/bulk-import/import',
+      { userMetadata: { note: 'x\uD83Dy' }, loginMethods: [{ recipeId: 'passwordless', email: 's@example.com' }] },
+      'note',
+    ],
     ['lone low surrogate', 'POST', '/recipe/signinup/code', { email: '\uDE00@example.com' }, 'email'],
-    ['surrogate in a queued user', 'POST', '/bulk-import/users', { users: [{ externalUserId: 'x\uDBFF', loginMethods: [] }] }, 'externalUserId'],
+    [
+      'surrogate in a queued user',
+      'POST',
+      '/bulk-import/users',
+      { users: [{ externalUserId: 'x\uDBFF', loginMethods: [] }] },
+      'externalUserId',
+    ],
   ] as const)('rejects an unstorable character in a body (%s) with the field name', async (_name, method, url, body, field) => {
     const before = await snapshot(t.db);
     const reply = await call(t.app, method, url, { body });
@@ -61,7 +82,11 @@ describe('characters PostgreSQL cannot store', () => {
   });
 
   it('answers lookups whose other parameters are fine', async () => {
-    const reply = await call(t.app, 'GET', '/users/by-accountinfo?email=nobody%40example.com&phoneNumber=%2B1%00&doUnionOfAccountInfo=true');
+    const reply = await call(
+      t.app,
+      'GET',
+      '/users/by-accountinfo?email=nobody%40example.com&phoneNumber=%2B1%00&doUnionOfAccountInfo=true',
+    );
     expect([reply.statusCode, reply.json]).toEqual([200, { status: 'OK', users: [] }]);
   });
 });

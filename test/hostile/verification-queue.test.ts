@@ -13,7 +13,11 @@ afterAll(() => t.close());
 beforeEach(() => truncateAll(t.db));
 
 async function importWithStoredHash(email: string, storedHash: string): Promise<void> {
-  const reply = await t.app.inject({ method: 'POST', url: '/recipe/user/passwordhash/import', payload: { email, passwordHash: bcryptjs.hashSync('pw', 4) } });
+  const reply = await t.app.inject({
+    method: 'POST',
+    url: '/recipe/user/passwordhash/import',
+    payload: { email, passwordHash: bcryptjs.hashSync('pw', 4) },
+  });
   expect(reply.statusCode).toBe(200);
   await t.db.pool.query('UPDATE users SET password_hash = $1 WHERE email = $2', [storedHash, email]);
 }
@@ -47,7 +51,9 @@ describe('sign-in queue', () => {
     const scheduler = t.app.services.verificationScheduler;
     const [started, shared] = [scheduler.startedCount, scheduler.sharedCount];
     const answers = await Promise.all(Array.from({ length: 20 }, () => signIn('shared@example.com', 'same guess')));
-    expect(answers.map((answer) => [answer.statusCode, answer.body])).toEqual(Array(20).fill([200, '{"status":"WRONG_CREDENTIALS_ERROR"}\n']));
+    expect(answers.map((answer) => [answer.statusCode, answer.body])).toEqual(
+      Array(20).fill([200, '{"status":"WRONG_CREDENTIALS_ERROR"}\n']),
+    );
     expect([scheduler.startedCount - started, scheduler.sharedCount - shared]).toEqual([1, 19]);
     expect([scheduler.running, scheduler.queueDepth, scheduler.memoryInUseBytes]).toEqual([0, 0, 0]);
   });

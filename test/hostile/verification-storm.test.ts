@@ -36,7 +36,11 @@ describe('verification storm', () => {
     });
     const ordinary = [
       { email: 'bcrypt@example.com', password: 'bcrypt pw', hash: bcryptjs.hashSync('bcrypt pw', 10) },
-      { email: 'argon2@example.com', password: 'argon2 pw', hash: await argon2Hash('argon2 pw', { memoryCost: 19456, timeCost: 2, parallelism: 1 }) },
+      {
+        email: 'argon2@example.com',
+        password: 'argon2 pw',
+        hash: await argon2Hash('argon2 pw', { memoryCost: 19456, timeCost: 2, parallelism: 1 }),
+      },
       { email: 'scrypt@example.com', password: PUBLISHED_SCRYPT.password, hash: PUBLISHED_SCRYPT_HASH },
     ];
     for (const user of ordinary) await importUser(core, user.email, user.hash);
@@ -90,7 +94,12 @@ describe('verification storm', () => {
 
 describe('shutdown with a verification in flight', () => {
   it('exits within its bound: waiting sign-ins get 503, a running one a closed connection', async () => {
-    const core = await start({ PASSWORD_VERIFICATION_CONCURRENCY: '1', SHUTDOWN_GRACE_MS: '1500', SIGNIN_FAILURE_MIN_DURATION_MS: '0', BCRYPT_LOG_ROUNDS: '4' });
+    const core = await start({
+      PASSWORD_VERIFICATION_CONCURRENCY: '1',
+      SHUTDOWN_GRACE_MS: '1500',
+      SIGNIN_FAILURE_MIN_DURATION_MS: '0',
+      BCRYPT_LOG_ROUNDS: '4',
+    });
     await importUser(core, 'ordinary@example.com', bcryptjs.hashSync('pw', 4));
     await importUser(core, 'hostile@example.com', bcryptjs.hashSync('pw', 4));
     // About a minute per verification on this machine.
@@ -105,7 +114,9 @@ describe('shutdown with a verification in flight', () => {
     core.child.kill('SIGTERM');
     const refused = await waiting;
     expect([refused.status, refused.headers.get('retry-after'), refused.text]).toEqual([
-      503, '5', 'Password verification is busy, retry after 5 seconds\n',
+      503,
+      '5',
+      'Password verification is busy, retry after 5 seconds\n',
     ]);
     await core.exited;
     const exitMs = performance.now() - signalledAt;

@@ -46,7 +46,10 @@ describe.each(sourceKinds)('%s adapter against a fake provider on loopback', (ki
 
   it('a throttling provider is rate limited, not a mismatch', async () => {
     fake.mode = 'throttled';
-    const outcome = kind === 'firebase' ? await threeThrottledUsers(configFor(kind, fake.url)) : await ask(configFor(kind, fake.url), 'alice@example.com', 'correct horse');
+    const outcome =
+      kind === 'firebase'
+        ? await threeThrottledUsers(configFor(kind, fake.url))
+        : await ask(configFor(kind, fake.url), 'alice@example.com', 'correct horse');
     fake.mode = 'normal';
     expect(outcome.kind).toBe('RATE_LIMITED');
   });
@@ -90,7 +93,9 @@ describe('provider specifics', () => {
     for (const kind of ['firebase', 'auth0', 'cognito', 'okta'] as const) {
       const fake = await FakeProvider.start(kind, accounts);
       expect((await ask(configFor(kind, fake.url), 'mia@example.com', 'pw-mia')).kind, kind).toBe('MATCH');
-      expect((await ask(configFor(kind, fake.url, { accept_mfa_challenge: false }), 'mia@example.com', 'pw-mia')).kind, kind).toBe('MISMATCH');
+      expect((await ask(configFor(kind, fake.url, { accept_mfa_challenge: false }), 'mia@example.com', 'pw-mia')).kind, kind).toBe(
+        'MISMATCH',
+      );
       await fake.close();
     }
   });

@@ -15,14 +15,35 @@ describe('lazy_migration config', () => {
   });
 
   it.each([
-    [{ sources: { legacy: { kind: 'ldap' } } }, "'lazy_migration.sources.legacy.kind' must be one of webhook, firebase, auth0, cognito, okta, supabase"],
-    [{ sources: { Legacy: { kind: 'webhook', url: 'https://x' } } }, "'lazy_migration.sources.Legacy': a source name must be 1 to 32 characters of a-z, 0-9, _ and -"],
+    [
+      { sources: { legacy: { kind: 'ldap' } } },
+      "'lazy_migration.sources.legacy.kind' must be one of webhook, firebase, auth0, cognito, okta, supabase",
+    ],
+    [
+      { sources: { Legacy: { kind: 'webhook', url: 'https://x' } } },
+      "'lazy_migration.sources.Legacy': a source name must be 1 to 32 characters of a-z, 0-9, _ and -",
+    ],
     [{ sources: { legacy: { kind: 'webhook' } } }, "'lazy_migration.sources.legacy.url' is required for kind webhook"],
-    [{ sources: { legacy: { kind: 'webhook', url: 'http://legacy.example/verify' } } }, "'lazy_migration.sources.legacy.url' must be an https URL (plain http only to loopback, or with allow_http: true)"],
-    [{ sources: { legacy: { kind: 'webhook', url: 'https://x', timeout_ms: 50 } } }, "'lazy_migration.sources.legacy.timeout_ms' must be an integer from 100 to 10000"],
-    [{ sources: { legacy: { kind: 'webhook', url: 'https://x', hmac_secret: 'env:MISSING' } } }, "'lazy_migration.sources.legacy.hmac_secret' names the environment variable MISSING, which is not set"],
-    [{ sources: { legacy: { kind: 'webhook', url: 'https://x', deadline: 'soon' } } }, "'lazy_migration.sources.legacy.deadline' must be an ISO 8601 date and time"],
-    [{ sources: { legacy: { kind: 'webhook', url: 'https://x', realm: 'y' } } }, "'lazy_migration.sources.legacy.realm' is not a known key"],
+    [
+      { sources: { legacy: { kind: 'webhook', url: 'http://legacy.example/verify' } } },
+      "'lazy_migration.sources.legacy.url' must be an https URL (plain http only to loopback, or with allow_http: true)",
+    ],
+    [
+      { sources: { legacy: { kind: 'webhook', url: 'https://x', timeout_ms: 50 } } },
+      "'lazy_migration.sources.legacy.timeout_ms' must be an integer from 100 to 10000",
+    ],
+    [
+      { sources: { legacy: { kind: 'webhook', url: 'https://x', hmac_secret: 'env:MISSING' } } },
+      "'lazy_migration.sources.legacy.hmac_secret' names the environment variable MISSING, which is not set",
+    ],
+    [
+      { sources: { legacy: { kind: 'webhook', url: 'https://x', deadline: 'soon' } } },
+      "'lazy_migration.sources.legacy.deadline' must be an ISO 8601 date and time",
+    ],
+    [
+      { sources: { legacy: { kind: 'webhook', url: 'https://x', realm: 'y' } } },
+      "'lazy_migration.sources.legacy.realm' is not a known key",
+    ],
     [{ sources: { c: { kind: 'cognito', client_id: 'x' } } }, "'lazy_migration.sources.c.region' is required for kind cognito"],
   ])('refuses %j naming the key', (block, message) => {
     expect(() => parseLazyMigrationConfig(block, {})).toThrow(message);
@@ -56,7 +77,10 @@ describe('lazy pointer', () => {
     const text = formatLazyPointer({ source: 'cognito-prod', legacyLogin: 'Alice_1', legacyUserId: '3f2a-ü' });
     expect(text).toBe(`$lazy$cognito-prod$QWxpY2VfMQ$M2YyYS3DvA`);
     expect(parseLazyPointer(text)).toEqual({ ok: true, value: { source: 'cognito-prod', legacyLogin: 'Alice_1', legacyUserId: '3f2a-ü' } });
-    expect(parseLazyPointer('$lazy$legacy')).toEqual({ ok: true, value: { source: 'legacy', legacyLogin: undefined, legacyUserId: undefined } });
+    expect(parseLazyPointer('$lazy$legacy')).toEqual({
+      ok: true,
+      value: { source: 'legacy', legacyLogin: undefined, legacyUserId: undefined },
+    });
   });
 
   it.each([

@@ -97,7 +97,8 @@ export class FakeProvider {
 
   // Kratos-shaped password migration hook, authenticated by a bearer token and an HMAC signature.
   private webhook(request: http.IncomingMessage, body: string): Answer {
-    if (request.headers.authorization !== `Bearer ${fakeSecrets.hookToken}` || this.mode === 'bad-credentials') return { status: 401, body: { error: 'unauthorized' } };
+    if (request.headers.authorization !== `Bearer ${fakeSecrets.hookToken}` || this.mode === 'bad-credentials')
+      return { status: 401, body: { error: 'unauthorized' } };
     const timestamp = String(request.headers['x-identitycore-timestamp'] ?? '');
     const expected = crypto.createHmac('sha256', fakeSecrets.hookHmacSecret).update(`${timestamp}.${body}`).digest('hex');
     const given = String(request.headers['x-identitycore-signature'] ?? '');
@@ -116,7 +117,8 @@ export class FakeProvider {
     if (url.searchParams.get('key') !== fakeSecrets.firebaseApiKey || this.mode === 'bad-credentials') {
       return firebaseError('API key not valid. Please pass a valid API key.');
     }
-    if (this.mode === 'throttled') return firebaseError('TOO_MANY_ATTEMPTS_TRY_LATER : Access to this account has been temporarily disabled');
+    if (this.mode === 'throttled')
+      return firebaseError('TOO_MANY_ATTEMPTS_TRY_LATER : Access to this account has been temporarily disabled');
     const { email, password } = JSON.parse(body) as { email: string; password: string };
     const { account, right } = this.check(email, password);
     if (!account) return firebaseError('EMAIL_NOT_FOUND');
@@ -124,14 +126,22 @@ export class FakeProvider {
     if (!right) return firebaseError('INVALID_PASSWORD');
     if (this.mode === 'odd-answer') return { status: 200, body: { localId: account.id } };
     if (account.state === 'mfa') return { status: 200, body: { localId: account.id, mfaPendingCredential: 'pending', mfaInfo: [] } };
-    return { status: 200, body: { localId: account.id, email, idToken: 'token', refreshToken: 'refresh', expiresIn: '3600', registered: true } };
+    return {
+      status: 200,
+      body: { localId: account.id, email, idToken: 'token', refreshToken: 'refresh', expiresIn: '3600', registered: true },
+    };
   }
 
   private auth0(request: http.IncomingMessage, body: string): Answer {
     if (request.url !== '/oauth/token') return { status: 404, body: {} };
-    if (!String(request.headers['content-type']).startsWith('application/x-www-form-urlencoded')) return { status: 400, body: { error: 'invalid_request' } };
+    if (!String(request.headers['content-type']).startsWith('application/x-www-form-urlencoded'))
+      return { status: 400, body: { error: 'invalid_request' } };
     const form = new URLSearchParams(body);
-    if (form.get('client_id') !== fakeSecrets.auth0ClientId || form.get('client_secret') !== fakeSecrets.auth0ClientSecret || this.mode === 'bad-credentials') {
+    if (
+      form.get('client_id') !== fakeSecrets.auth0ClientId ||
+      form.get('client_secret') !== fakeSecrets.auth0ClientSecret ||
+      this.mode === 'bad-credentials'
+    ) {
       return { status: 401, body: { error: 'access_denied', error_description: 'Unauthorized' } };
     }
     if (form.get('grant_type') !== 'http://auth0.com/oauth/grant-type/password-realm' || form.get('realm') !== fakeSecrets.auth0Realm) {
@@ -141,20 +151,32 @@ export class FakeProvider {
     const { account, right } = this.check(form.get('username') ?? '', form.get('password') ?? '');
     if (!account || !right) return { status: 403, body: { error: 'invalid_grant', error_description: 'Wrong email or password.' } };
     if (account.state === 'disabled') return { status: 403, body: { error: 'invalid_grant', error_description: 'user is blocked' } };
-    if (account.state === 'mfa') return { status: 403, body: { error: 'mfa_required', error_description: 'Multifactor authentication required', mfa_token: 'x' } };
+    if (account.state === 'mfa')
+      return { status: 403, body: { error: 'mfa_required', error_description: 'Multifactor authentication required', mfa_token: 'x' } };
     if (this.mode === 'odd-answer') return { status: 200, body: { token_type: 'Bearer' } };
-    return { status: 200, body: { access_token: 'at', id_token: unsignedJwt({ sub: account.id }), token_type: 'Bearer', expires_in: 86400 } };
+    return {
+      status: 200,
+      body: { access_token: 'at', id_token: unsignedJwt({ sub: account.id }), token_type: 'Bearer', expires_in: 86400 },
+    };
   }
 
   private cognito(request: http.IncomingMessage, body: string): Answer {
-    const error = (type: string, message: string): Answer => ({ status: 400, body: { __type: type, message }, headers: { 'x-amzn-errortype': type } });
+    const error = (type: string, message: string): Answer => ({
+      status: 400,
+      body: { __type: type, message },
+      headers: { 'x-amzn-errortype': type },
+    });
     if (request.headers['content-type'] !== 'application/x-amz-json-1.1') return error('SerializationException', 'bad content type');
     if (request.headers['x-amz-target'] !== 'AWSCognitoIdentityProviderService.InitiateAuth') return error('UnknownOperationException', '');
     const input = JSON.parse(body) as { AuthFlow: string; ClientId: string; AuthParameters: Record<string, string> };
     if (input.ClientId !== fakeSecrets.cognitoClientId) return error('ResourceNotFoundException', 'User pool client does not exist.');
-    if (input.AuthFlow !== 'USER_PASSWORD_AUTH') return error('InvalidParameterException', 'USER_PASSWORD_AUTH flow not enabled for this client');
+    if (input.AuthFlow !== 'USER_PASSWORD_AUTH')
+      return error('InvalidParameterException', 'USER_PASSWORD_AUTH flow not enabled for this client');
     const { USERNAME: username, PASSWORD: password, SECRET_HASH: given } = input.AuthParameters;
-    const expected = crypto.createHmac('sha256', fakeSecrets.cognitoClientSecret).update(username + input.ClientId).digest('base64');
+    const expected = crypto
+      .createHmac('sha256', fakeSecrets.cognitoClientSecret)
+      .update(username + input.ClientId)
+      .digest('base64');
     if (given !== expected || this.mode === 'bad-credentials') {
       return error('NotAuthorizedException', `Unable to verify secret hash for client ${input.ClientId}`);
     }
@@ -173,12 +195,19 @@ export class FakeProvider {
 
   private okta(request: http.IncomingMessage, body: string): Answer {
     if (request.url !== '/api/v1/authn') return { status: 404, body: {} };
-    if (this.mode === 'bad-credentials' || (request.headers.authorization && request.headers.authorization !== `SSWS ${fakeSecrets.oktaApiToken}`)) {
+    if (
+      this.mode === 'bad-credentials' ||
+      (request.headers.authorization && request.headers.authorization !== `SSWS ${fakeSecrets.oktaApiToken}`)
+    ) {
       return { status: 401, body: { errorCode: 'E0000011', errorSummary: 'Invalid token provided' } };
     }
     if (this.mode === 'throttled') {
       const reset = String(Math.floor(Date.now() / 1000) + 30);
-      return { status: 429, body: { errorCode: 'E0000047', errorSummary: 'API call exceeded rate limit' }, headers: { 'x-rate-limit-reset': reset } };
+      return {
+        status: 429,
+        body: { errorCode: 'E0000047', errorSummary: 'API call exceeded rate limit' },
+        headers: { 'x-rate-limit-reset': reset },
+      };
     }
     const { username, password } = JSON.parse(body) as { username: string; password: string };
     const { account, right } = this.check(username, password);
@@ -207,7 +236,10 @@ export class FakeProvider {
     if (!account || !right) return error(400, 'invalid_credentials', 'Invalid login credentials');
     if (account.state === 'unconfirmed') return error(400, 'email_not_confirmed', 'Email not confirmed');
     if (this.mode === 'odd-answer') return { status: 200, body: { token_type: 'bearer' } };
-    return { status: 200, body: { access_token: 'at', token_type: 'bearer', expires_in: 3600, refresh_token: 'r', user: { id: account.id, email } } };
+    return {
+      status: 200,
+      body: { access_token: 'at', token_type: 'bearer', expires_in: 3600, refresh_token: 'r', user: { id: account.id, email } },
+    };
   }
 }
 

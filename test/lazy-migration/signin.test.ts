@@ -7,7 +7,9 @@ import { sourceEntry } from './sources.js';
 const alice = { login: 'alice@example.com', password: 'correct horse battery', id: 'old-alice' };
 
 async function importPending(app: TestApp['app'], email: string, pointer = formatLazyPointer({ source: 'legacy' })) {
-  const reply = await call(app, 'POST', '/recipe/user/passwordhash/import', { body: { email, passwordHash: pointer, hashingAlgorithm: 'lazy' } });
+  const reply = await call(app, 'POST', '/recipe/user/passwordhash/import', {
+    body: { email, passwordHash: pointer, hashingAlgorithm: 'lazy' },
+  });
   expect(reply.statusCode, reply.body).toBe(200);
   return reply.json.user as { id: string };
 }
@@ -17,13 +19,16 @@ function signIn(app: TestApp['app'], email: string, password: string) {
 }
 
 async function storedHash(db: TestDatabase, userId: string): Promise<string> {
-  return (await db.pool.query<{ password_hash: string }>('SELECT password_hash FROM users WHERE user_id = $1', [userId])).rows[0].password_hash;
+  return (await db.pool.query<{ password_hash: string }>('SELECT password_hash FROM users WHERE user_id = $1', [userId])).rows[0]
+    .password_hash;
 }
 
 describe('sign-in of a user imported for lazy migration', () => {
   let fake: FakeProvider;
   let t: TestApp;
-  const lazy = (extra: Record<string, unknown> = {}) => ({ lazy_migration: { sources: { legacy: sourceEntry('webhook', fake.url, extra) } } });
+  const lazy = (extra: Record<string, unknown> = {}) => ({
+    lazy_migration: { sources: { legacy: sourceEntry('webhook', fake.url, extra) } },
+  });
 
   beforeAll(async () => {
     fake = await FakeProvider.start('webhook', [alice]);
@@ -68,7 +73,9 @@ describe('sign-in of a user imported for lazy migration', () => {
     const user = await importPending(t.app, 'long@example.com');
     expect((await signIn(t.app, 'long@example.com', long)).json.status).toBe('OK');
     expect(await storedHash(t.db, user.id)).toMatch(/^\$argon2id\$/);
-    expect((await signIn(t.app, 'long@example.com', `${'x'.repeat(72)}-something-else`)).json).toEqual({ status: 'WRONG_CREDENTIALS_ERROR' });
+    expect((await signIn(t.app, 'long@example.com', `${'x'.repeat(72)}-something-else`)).json).toEqual({
+      status: 'WRONG_CREDENTIALS_ERROR',
+    });
     fake.accounts.delete('long@example.com');
   });
 
@@ -120,7 +127,12 @@ describe('sign-in of a user imported for lazy migration', () => {
       enabled: true,
       sources: [
         {
-          name: 'legacy', configured: true, kind: 'webhook', pending: 1, migrated: { signin: 1, replaced: 0 }, breaker: 'closed',
+          name: 'legacy',
+          configured: true,
+          kind: 'webhook',
+          pending: 1,
+          migrated: { signin: 1, replaced: 0 },
+          breaker: 'closed',
           migratedPerDay: [{ day: new Date().toISOString().slice(0, 10), signin: 1, replaced: 0 }],
         },
       ],
@@ -185,14 +197,23 @@ describe('the pending list for a reset campaign', () => {
     const seen: unknown[] = [];
     let token: string | undefined;
     do {
-      const page = await call(t.app, 'GET', '/lazy-migration/pending', { query: { source: 'legacy', limit: '2', ...(token && { paginationToken: token }) } });
+      const page = await call(t.app, 'GET', '/lazy-migration/pending', {
+        query: { source: 'legacy', limit: '2', ...(token && { paginationToken: token }) },
+      });
       expect(page.statusCode, page.body).toBe(200);
       seen.push(...page.json.users);
       token = page.json.nextPaginationToken;
     } while (token);
     expect(seen).toEqual(
       ids
-        .map((userId, i) => ({ userId, externalUserId: null, email: `user${i + 1}@example.com`, legacyLogin: `login${i + 1}`, legacyUserId: `old-${i + 1}`, timeJoined: t.clock.nowMs }))
+        .map((userId, i) => ({
+          userId,
+          externalUserId: null,
+          email: `user${i + 1}@example.com`,
+          legacyLogin: `login${i + 1}`,
+          legacyUserId: `old-${i + 1}`,
+          timeJoined: t.clock.nowMs,
+        }))
         .sort((a, b) => (a.userId < b.userId ? -1 : 1)),
     );
     const bad = await call(t.app, 'GET', '/lazy-migration/pending', { query: { source: 'legacy', limit: '5000' } });
@@ -211,7 +232,11 @@ describe('lazy migration when the old provider fails', () => {
     const reply = await signIn(t.app, alice.login, alice.password);
     expect(reply.statusCode).toBe(503);
     expect(expectText(reply)).toBe('Legacy password verification is unavailable; try again later');
-    expect((await t.app.inject({ method: 'POST', url: '/recipe/signin', payload: { email: alice.login, password: alice.password } })).headers['retry-after']).toBeDefined();
+    expect(
+      (await t.app.inject({ method: 'POST', url: '/recipe/signin', payload: { email: alice.login, password: alice.password } })).headers[
+        'retry-after'
+      ],
+    ).toBeDefined();
     expect(await storedHash(t.db, user.id)).toMatch(/^\$lazy\$/);
     await t.close();
     await fake.close();
@@ -220,7 +245,9 @@ describe('lazy migration when the old provider fails', () => {
   it('times out within the configured timeout, then the breaker answers 503 without calling', async () => {
     const fake = await FakeProvider.start('webhook', [alice]);
     const t = await createTestApp({
-      lazy_migration: { sources: { legacy: sourceEntry('webhook', fake.url, { timeout_ms: 300, breaker: { consecutive_failures: 2, open_ms: 60_000 } }) } },
+      lazy_migration: {
+        sources: { legacy: sourceEntry('webhook', fake.url, { timeout_ms: 300, breaker: { consecutive_failures: 2, open_ms: 60_000 } }) },
+      },
     });
     await importPending(t.app, alice.login);
     fake.latencyMs = 2000;
@@ -238,7 +265,9 @@ describe('lazy migration when the old provider fails', () => {
 
   it('after the deadline the source is never called and the user must reset', async () => {
     const fake = await FakeProvider.start('webhook', [alice]);
-    const t = await createTestApp({ lazy_migration: { sources: { legacy: sourceEntry('webhook', fake.url, { deadline: '2030-01-01T00:00:00Z' }) } } });
+    const t = await createTestApp({
+      lazy_migration: { sources: { legacy: sourceEntry('webhook', fake.url, { deadline: '2030-01-01T00:00:00Z' }) } },
+    });
     await importPending(t.app, alice.login);
     t.clock.nowMs = Date.parse('2030-01-01T00:00:01Z');
     expect((await signIn(t.app, alice.login, alice.password)).json).toEqual({ status: 'WRONG_CREDENTIALS_ERROR' });
@@ -300,11 +329,18 @@ describe('importing pending users and resetting their passwords', () => {
 
   it('bulk import takes pending users too; the first sign-in adopts them with the mapping kept', async () => {
     const pointer = formatLazyPointer({ source: 'legacy', legacyUserId: 'old-alice' });
-    const user = { externalUserId: 'ext-alice', loginMethods: [{ recipeId: 'emailpassword', email: alice.login, passwordHash: pointer, hashingAlgorithm: 'lazy' }] };
+    const user = {
+      externalUserId: 'ext-alice',
+      loginMethods: [{ recipeId: 'emailpassword', email: alice.login, passwordHash: pointer, hashingAlgorithm: 'lazy' }],
+    };
     const imported = await call(t.app, 'POST', '/bulk-import/import', { body: user });
     expect(imported.json).toMatchObject({ status: 'OK', user: { id: 'ext-alice' } });
     expect((await signIn(t.app, alice.login, alice.password)).json).toMatchObject({ status: 'OK', user: { id: 'ext-alice' } });
-    expect(JSON.parse(fake.requests[0].body)).toMatchObject({ identifier: alice.login, externalUserId: 'ext-alice', legacyUserId: 'old-alice' });
+    expect(JSON.parse(fake.requests[0].body)).toMatchObject({
+      identifier: alice.login,
+      externalUserId: 'ext-alice',
+      legacyUserId: 'old-alice',
+    });
   });
 
   it('refuses a pointer to a source this core does not know, and a malformed one, naming the reason', async () => {
@@ -345,9 +381,13 @@ describe('importing pending users and resetting their passwords', () => {
     const user = await importPending(t.app, alice.login);
     const token = await call(t.app, 'POST', '/recipe/user/password/reset/token', { body: { userId: user.id, email: alice.login } });
     expect(token.json).toEqual({ status: 'OK', token: expect.stringMatching(/^[A-Za-z0-9_-]{64}$/) });
-    const consumed = await call(t.app, 'POST', '/recipe/user/password/reset/token/consume', { body: { method: 'token', token: token.json.token } });
+    const consumed = await call(t.app, 'POST', '/recipe/user/password/reset/token/consume', {
+      body: { method: 'token', token: token.json.token },
+    });
     expect(consumed.json).toEqual({ status: 'OK', userId: user.id, email: alice.login });
-    const reused = await call(t.app, 'POST', '/recipe/user/password/reset/token/consume', { body: { method: 'token', token: token.json.token } });
+    const reused = await call(t.app, 'POST', '/recipe/user/password/reset/token/consume', {
+      body: { method: 'token', token: token.json.token },
+    });
     expect(reused.json).toEqual({ status: 'RESET_PASSWORD_INVALID_TOKEN_ERROR' });
     const put = await call(t.app, 'PUT', '/recipe/user', { body: { recipeUserId: user.id, password: 'a brand new one' } });
     expect(put.json).toEqual({ status: 'OK' });
@@ -366,7 +406,9 @@ describe('importing pending users and resetting their passwords', () => {
 
     const late = (await call(t.app, 'POST', '/recipe/user/password/reset/token', { body: { userId: user.id } })).json.token as string;
     t.clock.advance(t.config.password_reset_token_lifetime + 1);
-    expect((await call(t.app, 'POST', '/recipe/user/password/reset/token/consume', { body: { method: 'token', token: late } })).json).toEqual({
+    expect(
+      (await call(t.app, 'POST', '/recipe/user/password/reset/token/consume', { body: { method: 'token', token: late } })).json,
+    ).toEqual({
       status: 'RESET_PASSWORD_INVALID_TOKEN_ERROR',
     });
     expect((await call(t.app, 'POST', '/recipe/user/password/reset/token', { body: { userId: 'no-such-user' } })).json).toEqual({
@@ -383,10 +425,15 @@ describe('the canary', () => {
     const fake = await FakeProvider.start('cognito', [{ login: 'alice_1', password: 'pw-alice', id: 'sub-1' }]);
     const entry = { legacy: sourceEntry('cognito', fake.url) };
     const off = await createTestApp({ lazy_migration: { sources: entry } });
-    expect((await call(off.app, 'POST', '/lazy-migration/verify', { body: { source: 'legacy', login: 'alice_1', password: 'pw-alice' } })).statusCode).toBe(404);
+    expect(
+      (await call(off.app, 'POST', '/lazy-migration/verify', { body: { source: 'legacy', login: 'alice_1', password: 'pw-alice' } }))
+        .statusCode,
+    ).toBe(404);
     await off.close();
     const on = await createTestApp({ lazy_migration: { allow_canary: true, sources: entry } });
-    const right = await call(on.app, 'POST', '/lazy-migration/verify', { body: { source: 'legacy', login: 'alice_1', password: 'pw-alice' } });
+    const right = await call(on.app, 'POST', '/lazy-migration/verify', {
+      body: { source: 'legacy', login: 'alice_1', password: 'pw-alice' },
+    });
     expect(right.json).toEqual({ status: 'OK', outcome: 'MATCH' });
     const tooSoon = await call(on.app, 'POST', '/lazy-migration/verify', { body: { source: 'legacy', login: 'alice_1', password: 'x' } });
     expect(tooSoon.statusCode).toBe(503);

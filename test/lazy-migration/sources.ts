@@ -6,13 +6,31 @@ export function sourceEntry(kind: SourceKind, url: string, extra: Record<string,
   const base = { kind, timeout_ms: 1000, ...extra };
   switch (kind) {
     case 'webhook':
-      return { ...base, url: `${url}/verify-password`, headers: { Authorization: `Bearer ${fakeSecrets.hookToken}` }, hmac_secret: fakeSecrets.hookHmacSecret };
+      return {
+        ...base,
+        url: `${url}/verify-password`,
+        headers: { Authorization: `Bearer ${fakeSecrets.hookToken}` },
+        hmac_secret: fakeSecrets.hookHmacSecret,
+      };
     case 'firebase':
       return { ...base, api_key: fakeSecrets.firebaseApiKey, base_url: url };
     case 'auth0':
-      return { ...base, domain: 'tenant.example', client_id: fakeSecrets.auth0ClientId, client_secret: fakeSecrets.auth0ClientSecret, realm: fakeSecrets.auth0Realm, base_url: url };
+      return {
+        ...base,
+        domain: 'tenant.example',
+        client_id: fakeSecrets.auth0ClientId,
+        client_secret: fakeSecrets.auth0ClientSecret,
+        realm: fakeSecrets.auth0Realm,
+        base_url: url,
+      };
     case 'cognito':
-      return { ...base, region: 'eu-west-1', client_id: fakeSecrets.cognitoClientId, client_secret: fakeSecrets.cognitoClientSecret, endpoint: `${url}/` };
+      return {
+        ...base,
+        region: 'eu-west-1',
+        client_id: fakeSecrets.cognitoClientId,
+        client_secret: fakeSecrets.cognitoClientSecret,
+        endpoint: `${url}/`,
+      };
     case 'okta':
       return { ...base, domain: 'example.okta.com', api_token: fakeSecrets.oktaApiToken, base_url: url };
     case 'supabase':

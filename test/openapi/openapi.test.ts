@@ -8,15 +8,48 @@ const text = 'text/html; charset=UTF-8';
 
 // The routes of the wire contract, the migration command's helpers, lazy migration, the document itself and the metrics.
 const contractRoutes = [
-  'GET /', 'POST /', 'PUT /', 'DELETE /', 'GET /hello', 'POST /hello', 'PUT /hello', 'DELETE /hello', 'GET /apiversion',
-  'POST /recipe/signinup/code', 'POST /recipe/signinup/code/consume', 'POST /recipe/signinup/code/check',
-  'POST /recipe/signinup/code/remove', 'POST /recipe/signinup/codes/remove', 'GET /recipe/signinup/codes',
-  'GET /recipe/user', 'PUT /recipe/user', 'POST /recipe/signin', 'POST /recipe/signup', 'POST /recipe/user/passwordhash/import',
-  'POST /recipe/signinup', 'GET /recipe/users/by-email', 'GET /user/id', 'POST /user/remove', 'GET /users', 'GET /users/by-accountinfo',
-  'GET /users/count', 'POST /recipe/userid/map', 'GET /recipe/userid/map', 'POST /recipe/userid/map/remove',
-  'PUT /recipe/userid/external-user-id-info', 'POST /bulk-import/users', 'GET /bulk-import/users', 'GET /bulk-import/users/count',
-  'POST /bulk-import/users/remove', 'POST /bulk-import/import', 'GET /bulk-import/core-identity', 'POST /bulk-import/users/lookup',
-  'GET /lazy-migration/status', 'POST /lazy-migration/verify', 'GET /openapi.json', 'GET /metrics',
+  'GET /',
+  'POST /',
+  'PUT /',
+  'DELETE /',
+  'GET /hello',
+  'POST /hello',
+  'PUT /hello',
+  'DELETE /hello',
+  'GET /apiversion',
+  'POST /recipe/signinup/code',
+  'POST /recipe/signinup/code/consume',
+  'POST /recipe/signinup/code/check',
+  'POST /recipe/signinup/code/remove',
+  'POST /recipe/signinup/codes/remove',
+  'GET /recipe/signinup/codes',
+  'GET /recipe/user',
+  'PUT /recipe/user',
+  'POST /recipe/signin',
+  'POST /recipe/signup',
+  'POST /recipe/user/passwordhash/import',
+  'POST /recipe/signinup',
+  'GET /recipe/users/by-email',
+  'GET /user/id',
+  'POST /user/remove',
+  'GET /users',
+  'GET /users/by-accountinfo',
+  'GET /users/count',
+  'POST /recipe/userid/map',
+  'GET /recipe/userid/map',
+  'POST /recipe/userid/map/remove',
+  'PUT /recipe/userid/external-user-id-info',
+  'POST /bulk-import/users',
+  'GET /bulk-import/users',
+  'GET /bulk-import/users/count',
+  'POST /bulk-import/users/remove',
+  'POST /bulk-import/import',
+  'GET /bulk-import/core-identity',
+  'POST /bulk-import/users/lookup',
+  'GET /lazy-migration/status',
+  'POST /lazy-migration/verify',
+  'GET /openapi.json',
+  'GET /metrics',
 ];
 
 // Every method + path Fastify's router holds, read from its printed tree (a node's label extends its parent's path).
@@ -63,8 +96,10 @@ describe('GET /openapi.json', () => {
     expect([reply.statusCode, reply.body]).toEqual([401, 'Invalid API key\n']);
   });
 
-  it('lists exactly the registered routes, the contract\'s among them', () => {
-    const documented = operations().map(({ route }) => route).sort();
+  it("lists exactly the registered routes, the contract's among them", () => {
+    const documented = operations()
+      .map(({ route }) => route)
+      .sort();
     expect(registeredRoutes(t.app).sort()).toEqual(documented);
     // Independently of the router: every route the contract names is there (routes added since are checked above).
     expect(contractRoutes.filter((route) => !documented.includes(route))).toEqual([]);

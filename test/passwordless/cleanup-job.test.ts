@@ -15,7 +15,8 @@ describe('deleting expired passwordless devices', () => {
   beforeEach(() => truncateAll(t.db));
 
   const sweep = () => t.app.services.passwordless.deleteExpiredDevices();
-  const remaining = async () => (await t.db.pool.query('SELECT coalesce(email, phone_number) AS c FROM passwordless_devices ORDER BY 1')).rows.map((r) => r.c);
+  const remaining = async () =>
+    (await t.db.pool.query('SELECT coalesce(email, phone_number) AS c FROM passwordless_devices ORDER BY 1')).rows.map((r) => r.c);
 
   it('deletes a device once all its codes expired, not a moment earlier', async () => {
     await createCode(t.app, { email: 'a@example.com' });
@@ -64,10 +65,14 @@ describe('the cleanup timer', () => {
   it('sweeps every interval, never two sweeps at once, and stops', async () => {
     let started = 0;
     let finish: (() => void) | undefined;
-    const job = startCleanupJob(1000, () => {
-      started++;
-      return new Promise<number>((resolve) => (finish = () => resolve(3)));
-    }, log);
+    const job = startCleanupJob(
+      1000,
+      () => {
+        started++;
+        return new Promise<number>((resolve) => (finish = () => resolve(3)));
+      },
+      log,
+    );
     await vi.advanceTimersByTimeAsync(999);
     expect(started).toBe(0);
     await vi.advanceTimersByTimeAsync(1);
@@ -92,10 +97,14 @@ describe('the cleanup timer', () => {
   it('logs a failed sweep and keeps going', async () => {
     const err = new Error('database down');
     let calls = 0;
-    const job = startCleanupJob(1000, async () => {
-      calls++;
-      throw err;
-    }, log);
+    const job = startCleanupJob(
+      1000,
+      async () => {
+        calls++;
+        throw err;
+      },
+      log,
+    );
     await vi.advanceTimersByTimeAsync(2000);
     expect(calls).toBe(2);
     expect(lines.map((line) => [JSON.parse(line).msg, JSON.parse(line).err.message])).toEqual([

@@ -28,7 +28,10 @@ describe('passwordless code scheme (contract §5.1)', () => {
   it('matches an independent computation of each step', () => {
     const deviceIdBytes = crypto.randomBytes(32);
     const linkCodeSalt = crypto.randomBytes(32);
-    const hmac = crypto.createHmac('sha256', Buffer.concat([deviceIdBytes, linkCodeSalt])).update('ünïcode-code').digest();
+    const hmac = crypto
+      .createHmac('sha256', Buffer.concat([deviceIdBytes, linkCodeSalt]))
+      .update('ünïcode-code')
+      .digest();
     expect(linkCodeBytesOf(deviceIdBytes, linkCodeSalt, 'ünïcode-code')).toEqual(hmac);
     expect(preAuthSessionIdOf(deviceIdBytes)).toBe(crypto.createHash('sha256').update(deviceIdBytes).digest('base64url'));
     const hash = linkCodeHashOf(hmac);

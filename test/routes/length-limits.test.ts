@@ -29,7 +29,9 @@ describe('length limits', () => {
   it('on a user-id mapping', async () => {
     const signUp = await call(t.app, 'POST', '/recipe/signup', { body: { email: 'mapped@example.com', password: 'secret' } });
     const before = await snapshot(t.db);
-    const reply = await call(t.app, 'POST', '/recipe/userid/map', { body: { superTokensUserId: signUp.json.user.id, externalUserId: 'é'.repeat(129) } });
+    const reply = await call(t.app, 'POST', '/recipe/userid/map', {
+      body: { superTokensUserId: signUp.json.user.id, externalUserId: 'é'.repeat(129) },
+    });
     expect([reply.statusCode, reply.body]).toEqual([400, 'externalUserId is too long. Max length is 128.\n']);
     expect(await snapshot(t.db)).toEqual(before);
   });

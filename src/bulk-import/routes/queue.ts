@@ -1,7 +1,12 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { defineRoute } from '../../http/route.js';
 import {
-  CountUsersResponse, ListUsersQuery, ListUsersResponse, QueueStatusQuery, RemoveUsersBody, RemoveUsersResponse,
+  CountUsersResponse,
+  ListUsersQuery,
+  ListUsersResponse,
+  QueueStatusQuery,
+  RemoveUsersBody,
+  RemoveUsersResponse,
 } from '../schemas.js';
 import { parseListLimit, parseQueueStatus, parseRemoveIds } from '../queue-query.js';
 
@@ -11,7 +16,11 @@ const queueRoutes: FastifyPluginAsync = async (app) => {
     method: 'GET',
     url: '/bulk-import/users',
     schema: { querystring: ListUsersQuery, response: { 200: ListUsersResponse } },
-    parse: ({ query }) => ({ limit: parseListLimit(query), status: parseQueueStatus(query.status), paginationToken: query.paginationToken }),
+    parse: ({ query }) => ({
+      limit: parseListLimit(query),
+      status: parseQueueStatus(query.status),
+      paginationToken: query.paginationToken,
+    }),
     scope: 'app',
     handle: async (listing) => app.services.bulkImport.listUsers(listing),
   });

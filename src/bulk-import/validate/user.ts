@@ -57,7 +57,6 @@ function readUserRoles(input: JsonObject, errors: string[], context: ValidationC
   return result;
 }
 
-
 function checkExternalUserId(externalUserId: string | undefined, errors: string[], context: ValidationContext): string | undefined {
   if (externalUserId === undefined) return undefined;
   if (externalUserId.length > 128) errors.push(`externalUserId ${externalUserId} is too long. Max length is 128.`);

@@ -23,7 +23,8 @@ interface Identity {
 }
 
 // Database (password) identities first, social ones next, passwordless last: see assembleRecord.
-const RANK = (identity: Identity) => (identity.provider === 'auth0' ? 0 : identity.provider === 'email' || identity.provider === 'sms' ? 2 : 1);
+const RANK = (identity: Identity) =>
+  identity.provider === 'auth0' ? 0 : identity.provider === 'email' || identity.provider === 'sms' ? 2 : 1;
 
 export async function* readAuth0(source: FileSource, options: Auth0Options): AsyncGenerator<SourceRecord> {
   let index = 0;
@@ -52,9 +53,10 @@ export function auth0Record(user: Record<string, unknown>, index: number, option
     externalUserId: userId,
     candidates,
     invalidReason: timeJoined !== undefined && Number.isNaN(timeJoined) ? `created_at ${String(user.created_at)} is not a time` : undefined,
-    skipReason: parseBoolean(user.blocked) === true && !options.includeDisabled
-      ? 'blocked in the source (pass --include-disabled to import blocked users)'
-      : undefined,
+    skipReason:
+      parseBoolean(user.blocked) === true && !options.includeDisabled
+        ? 'blocked in the source (pass --include-disabled to import blocked users)'
+        : undefined,
     metadata: {
       userMetadata: objectOrUndefined(user.user_metadata),
       appMetadata: objectOrUndefined(user.app_metadata),
@@ -96,11 +98,17 @@ function candidateFor(
   if (identity.provider === 'email' || identity.provider === 'sms') {
     const method: LoginMethod = compact({
       recipeId: 'passwordless' as const,
-      email: identity.provider === 'email' ? identity.email ?? email : undefined,
-      phoneNumber: identity.provider === 'sms' ? identity.phoneNumber ?? phoneNumber : undefined,
+      email: identity.provider === 'email' ? (identity.email ?? email) : undefined,
+      phoneNumber: identity.provider === 'sms' ? (identity.phoneNumber ?? phoneNumber) : undefined,
       ...common,
     });
-    return { method, problem: method.email || method.phoneNumber ? undefined : `${identity.provider} identity without ${identity.provider === 'sms' ? 'a phone number' : 'an email'}` };
+    return {
+      method,
+      problem:
+        method.email || method.phoneNumber
+          ? undefined
+          : `${identity.provider} identity without ${identity.provider === 'sms' ? 'a phone number' : 'an email'}`,
+    };
   }
   const method: LoginMethod = compact({
     recipeId: 'thirdparty' as const,
@@ -111,7 +119,9 @@ function candidateFor(
   });
   const problem = !method.thirdPartyUserId
     ? `${identity.provider} identity has no user_id`
-    : !method.email ? `${identity.provider} identity has no email (the core needs one for third-party users)` : undefined;
+    : !method.email
+      ? `${identity.provider} identity has no email (the core needs one for third-party users)`
+      : undefined;
   return { method, problem };
 }
 

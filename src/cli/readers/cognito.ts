@@ -23,9 +23,11 @@ const NO_USABLE_PASSWORD: Record<string, string> = {
 export async function* readCognito(source: FileSource, options: PendingReaderOptions): AsyncGenerator<SourceRecord> {
   let index = 0;
   try {
-    for await (const user of streamJsonArray(source.chunks(), 'Users')) yield cognitoRecord(user as Record<string, unknown>, index++, options);
+    for await (const user of streamJsonArray(source.chunks(), 'Users'))
+      yield cognitoRecord(user as Record<string, unknown>, index++, options);
   } catch (error) {
-    if (error instanceof JsonStreamError) throw new CliError(`${source.path}: ${error.message} (expected the list-users output: {"Users": [...]})`);
+    if (error instanceof JsonStreamError)
+      throw new CliError(`${source.path}: ${error.message} (expected the list-users output: {"Users": [...]})`);
     throw error;
   }
 }
@@ -52,12 +54,14 @@ export function cognitoRecord(user: Record<string, unknown>, index: number, opti
     index,
     externalUserId: sub ?? username,
     candidates: [{ method, problem }],
-    invalidReason: timeJoined !== undefined && Number.isNaN(timeJoined) ? `UserCreateDate ${String(user.UserCreateDate)} is not a time` : undefined,
-    skipReason: unusable !== undefined
-      ? `UserStatus ${status}: the user ${unusable}, so there is no password to adopt (send a reset instead)`
-      : user.Enabled === false && !options.includeDisabled
-        ? 'disabled in the source (pass --include-disabled to import disabled users)'
-        : undefined,
+    invalidReason:
+      timeJoined !== undefined && Number.isNaN(timeJoined) ? `UserCreateDate ${String(user.UserCreateDate)} is not a time` : undefined,
+    skipReason:
+      unusable !== undefined
+        ? `UserStatus ${status}: the user ${unusable}, so there is no password to adopt (send a reset instead)`
+        : user.Enabled === false && !options.includeDisabled
+          ? 'disabled in the source (pass --include-disabled to import disabled users)'
+          : undefined,
     metadata: compact({ cognitoUsername: username, name: attributes.get('name') }),
   });
 }

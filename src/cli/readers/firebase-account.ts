@@ -65,7 +65,11 @@ export function firebaseRecord(account: FirebaseAccount, index: number, options:
   const candidates: Candidate[] = [];
 
   const hasPassword = nonEmpty(account.passwordHash) !== undefined;
-  if (options.lazySource !== undefined && (account.providers.some((p) => p.providerId === 'password') || hasPassword) && (!hasPassword || !options.hashConfig)) {
+  if (
+    options.lazySource !== undefined &&
+    (account.providers.some((p) => p.providerId === 'password') || hasPassword) &&
+    (!hasPassword || !options.hashConfig)
+  ) {
     const method = pendingMethod(options.lazySource, email, common, { legacyUserId: nonEmpty(account.localId) });
     candidates.push({ method, problem: email ? undefined : 'password user without an email' });
   } else if (hasPassword) {
@@ -81,7 +85,9 @@ export function firebaseRecord(account: FirebaseAccount, index: number, options:
     });
     const problem = !method.thirdPartyUserId
       ? `${provider.providerId} identity has no rawId`
-      : !method.email ? `${provider.providerId} identity has no email (the core needs one for third-party users)` : undefined;
+      : !method.email
+        ? `${provider.providerId} identity has no email (the core needs one for third-party users)`
+        : undefined;
     candidates.push({ method, problem });
   }
   // Email-link users have an email and nothing else; phone users may also have an email on file.
@@ -93,16 +99,20 @@ export function firebaseRecord(account: FirebaseAccount, index: number, options:
       });
     }
   }
-  const timeProblem = timeJoined !== undefined && Number.isNaN(timeJoined) ? `createdAt ${String(account.createdAt)} is not a time` : undefined;
+  const timeProblem =
+    timeJoined !== undefined && Number.isNaN(timeJoined) ? `createdAt ${String(account.createdAt)} is not a time` : undefined;
   const claims = parseClaims(account.customAttributes);
   return assembleRecord({
     index,
     externalUserId: nonEmpty(account.localId),
     candidates,
     invalidReason: timeProblem,
-    skipReason: account.disabled === true && !options.includeDisabled
-      ? 'disabled in the source (pass --include-disabled to import disabled users)'
-      : candidates.length === 0 ? 'anonymous user: no email, phone number, password or identity provider to sign in with' : undefined,
+    skipReason:
+      account.disabled === true && !options.includeDisabled
+        ? 'disabled in the source (pass --include-disabled to import disabled users)'
+        : candidates.length === 0
+          ? 'anonymous user: no email, phone number, password or identity provider to sign in with'
+          : undefined,
     metadata: {
       displayName: nonEmpty(account.displayName),
       photoUrl: nonEmpty(account.photoUrl),
@@ -137,10 +147,13 @@ function passwordCandidate(
   const salt = standardBase64(account.salt);
   const problem = !email
     ? 'password user without an email'
-    : !hash ? 'passwordHash is not valid Base64' : !salt ? 'salt is missing or not valid Base64' : undefined;
-  const passwordHash = hash && salt
-    ? `$f_scrypt$${hash}$${salt}$m=${hashConfig.memCost}$r=${hashConfig.rounds}$s=${hashConfig.saltSeparator}`
-    : undefined;
+    : !hash
+      ? 'passwordHash is not valid Base64'
+      : !salt
+        ? 'salt is missing or not valid Base64'
+        : undefined;
+  const passwordHash =
+    hash && salt ? `$f_scrypt$${hash}$${salt}$m=${hashConfig.memCost}$r=${hashConfig.rounds}$s=${hashConfig.saltSeparator}` : undefined;
   return {
     method: compact({ recipeId: 'emailpassword' as const, email, passwordHash, hashingAlgorithm: 'idp_scrypt', ...common }),
     problem,

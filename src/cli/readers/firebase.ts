@@ -41,7 +41,11 @@ export async function* readFirebase(source: FileSource, format: FirebaseFormat, 
     }
     first = false;
     yield row.length < LEGACY_CSV_FIELDS || row.length > CSV_COLUMN_COUNT + 1
-      ? assembleRecord({ index: index++, candidates: [], invalidReason: `has ${row.length} fields; the auth:export CSV layout has ${CSV_COLUMN_COUNT}` })
+      ? assembleRecord({
+          index: index++,
+          candidates: [],
+          invalidReason: `has ${row.length} fields; the auth:export CSV layout has ${CSV_COLUMN_COUNT}`,
+        })
       : firebaseRecord(fromCsvRow(row), index++, options);
   }
 }

@@ -31,7 +31,11 @@ type Column = (typeof GENERIC_FIELDS)[number];
 // the spreadsheet does not read it as a formula; the ' is not part of the value.
 const FORMULA_GUARD = /^'(?=[=+\-@\t\r])/;
 
-export async function* readGenericCsv(source: FileSource, warn: (message: string) => void, lazySource?: string): AsyncGenerator<SourceRecord> {
+export async function* readGenericCsv(
+  source: FileSource,
+  warn: (message: string) => void,
+  lazySource?: string,
+): AsyncGenerator<SourceRecord> {
   let columns: (Column | undefined)[] | undefined;
   let index = 0;
   for await (const cells of streamCsvRecords(source.chunks())) {
@@ -40,13 +44,21 @@ export async function* readGenericCsv(source: FileSource, warn: (message: string
       if (!columns.some((column) => column === 'email' || column === 'phoneNumber' || column === 'thirdPartyUserId')) {
         throw new CliError(`${source.path}: the first line must be a header naming the columns (${GENERIC_FIELDS.join(', ')})`);
       }
-      warnUnknown(cells.filter((_, i) => columns?.[i] === undefined).map((name) => name.trim()), source.path, warn);
+      warnUnknown(
+        cells.filter((_, i) => columns?.[i] === undefined).map((name) => name.trim()),
+        source.path,
+        warn,
+      );
       continue;
     }
     // A row that does not line up with the header (an unquoted comma in a hash, say) would shift values into
     // other columns, where a salt could pass for a phone number: refuse it without showing its content.
     if (cells.length !== columns.length) {
-      yield assembleRecord({ index: index++, candidates: [], invalidReason: `has ${cells.length} fields; the header has ${columns.length}` });
+      yield assembleRecord({
+        index: index++,
+        candidates: [],
+        invalidReason: `has ${cells.length} fields; the header has ${columns.length}`,
+      });
       continue;
     }
     const row: GenericRow = {};
@@ -58,7 +70,11 @@ export async function* readGenericCsv(source: FileSource, warn: (message: string
   }
 }
 
-export async function* readGenericNdjson(source: FileSource, warn: (message: string) => void, lazySource?: string): AsyncGenerator<SourceRecord> {
+export async function* readGenericNdjson(
+  source: FileSource,
+  warn: (message: string) => void,
+  lazySource?: string,
+): AsyncGenerator<SourceRecord> {
   let index = 0;
   const unknown = new Set<string>();
   for await (const line of source.lines()) {
@@ -69,7 +85,8 @@ export async function* readGenericNdjson(source: FileSource, warn: (message: str
     } catch {
       throw new CliError(`${source.path} record ${index + 1} is not JSON`);
     }
-    if (row === null || typeof row !== 'object' || Array.isArray(row)) throw new CliError(`${source.path} record ${index + 1} is not a JSON object`);
+    if (row === null || typeof row !== 'object' || Array.isArray(row))
+      throw new CliError(`${source.path} record ${index + 1} is not a JSON object`);
     const fresh = Object.keys(row).filter((key) => !(GENERIC_FIELDS as readonly string[]).includes(key) && !unknown.has(key));
     if (fresh.length > 0) {
       fresh.forEach((key) => unknown.add(key));
@@ -81,7 +98,9 @@ export async function* readGenericNdjson(source: FileSource, warn: (message: str
 
 function warnUnknown(names: string[], path: string, warn: (message: string) => void): void {
   if (names.length === 0) return;
-  warn(`warning: ${path}: ignoring unknown field(s) ${names.map((name) => JSON.stringify(name)).join(', ')} (known: ${GENERIC_FIELDS.join(', ')})`);
+  warn(
+    `warning: ${path}: ignoring unknown field(s) ${names.map((name) => JSON.stringify(name)).join(', ')} (known: ${GENERIC_FIELDS.join(', ')})`,
+  );
 }
 
 /** With `lazySource`, a row with an email and no hash nor third-party account is a password user to adopt lazily. */
@@ -101,18 +120,24 @@ export function genericRecord(row: GenericRow, index: number, lazySource?: strin
   if (passwordHash !== undefined || custom !== undefined) {
     const hashingAlgorithm = nonEmpty(row.hashingAlgorithm) ?? (passwordHash === undefined ? undefined : detectAlgorithm(passwordHash));
     const method: LoginMethod = compact({ recipeId: 'emailpassword' as const, email, passwordHash, hashingAlgorithm, ...common });
-    const problem = custom && 'problem' in custom
-      ? custom.problem
-      : !email
-        ? 'passwordHash without an email'
-        : !hashingAlgorithm ? 'hashingAlgorithm is missing and the hash is in no format the core detects' : undefined;
+    const problem =
+      custom && 'problem' in custom
+        ? custom.problem
+        : !email
+          ? 'passwordHash without an email'
+          : !hashingAlgorithm
+            ? 'hashingAlgorithm is missing and the hash is in no format the core detects'
+            : undefined;
     candidates.push({ method, problem });
   }
   if (thirdPartyId !== undefined || thirdPartyUserId !== undefined) {
     const method: LoginMethod = compact({ recipeId: 'thirdparty' as const, email, thirdPartyId, thirdPartyUserId, ...common });
-    const problem = !thirdPartyId || !thirdPartyUserId
-      ? 'thirdPartyId and thirdPartyUserId must be given together'
-      : !email ? 'a third-party user needs an email' : undefined;
+    const problem =
+      !thirdPartyId || !thirdPartyUserId
+        ? 'thirdPartyId and thirdPartyUserId must be given together'
+        : !email
+          ? 'a third-party user needs an email'
+          : undefined;
     candidates.push({ method, problem });
   }
   if (lazySource !== undefined && candidates.length === 0 && email !== undefined) {
@@ -122,12 +147,15 @@ export function genericRecord(row: GenericRow, index: number, lazySource?: strin
   // beside those is a second login method.
   if (phoneNumber !== undefined || (candidates.length === 0 && email !== undefined)) {
     const onlyMethod = candidates.length === 0;
-    candidates.push({ method: compact({ recipeId: 'passwordless' as const, email: onlyMethod ? email : undefined, phoneNumber, ...common }) });
+    candidates.push({
+      method: compact({ recipeId: 'passwordless' as const, email: onlyMethod ? email : undefined, phoneNumber, ...common }),
+    });
   }
   const timeProblem = 'problem' in time ? time.problem : undefined;
-  const verifiedProblem = nonEmpty(row.emailVerified) !== undefined && verified === undefined
-    ? `emailVerified ${String(row.emailVerified)} is not true or false`
-    : undefined;
+  const verifiedProblem =
+    nonEmpty(row.emailVerified) !== undefined && verified === undefined
+      ? `emailVerified ${String(row.emailVerified)} is not true or false`
+      : undefined;
   return assembleRecord({ index, externalUserId: nonEmpty(row.externalUserId), candidates, invalidReason: timeProblem ?? verifiedProblem });
 }
 

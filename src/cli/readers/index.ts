@@ -41,7 +41,11 @@ export function openSource(source: SourceName, file: string, options: ReaderOpti
   } catch {
     throw new CliError(`cannot read ${file}`);
   }
-  return { records: firstRecordWins(recordsOf(source, fileSource, options)), totalBytes: fileSource.totalBytes, bytesRead: () => fileSource.bytesRead() };
+  return {
+    records: firstRecordWins(recordsOf(source, fileSource, options)),
+    totalBytes: fileSource.totalBytes,
+    bytesRead: () => fileSource.bytesRead(),
+  };
 }
 
 function recordsOf(source: SourceName, file: FileSource, options: ReaderOptions): AsyncGenerator<SourceRecord> {

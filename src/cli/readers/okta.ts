@@ -22,7 +22,8 @@ export async function* readOkta(source: FileSource, options: PendingReaderOption
   try {
     for await (const user of streamJsonArray(source.chunks(), 'users')) yield oktaRecord(user as Record<string, unknown>, index++, options);
   } catch (error) {
-    if (error instanceof JsonStreamError) throw new CliError(`${source.path}: ${error.message} (expected the users API answer: a JSON array)`);
+    if (error instanceof JsonStreamError)
+      throw new CliError(`${source.path}: ${error.message} (expected the users API answer: a JSON array)`);
     throw error;
   }
 }
@@ -44,11 +45,12 @@ export function oktaRecord(user: Record<string, unknown>, index: number, options
     externalUserId: id,
     candidates: [{ method, problem }],
     invalidReason: timeJoined !== undefined && Number.isNaN(timeJoined) ? `created ${String(user.created)} is not a time` : undefined,
-    skipReason: unusable !== undefined
-      ? `status ${status}: the user ${unusable}, so there is no password to adopt (send a reset instead)`
-      : !OKTA_PASSWORD_PROVIDERS.has(providerType)
-        ? `credentials.provider.type ${providerType}: Okta does not check this user's password itself`
-        : undefined,
+    skipReason:
+      unusable !== undefined
+        ? `status ${status}: the user ${unusable}, so there is no password to adopt (send a reset instead)`
+        : !OKTA_PASSWORD_PROVIDERS.has(providerType)
+          ? `credentials.provider.type ${providerType}: Okta does not check this user's password itself`
+          : undefined,
     metadata: compact({ firstName: nonEmpty(profile.firstName), lastName: nonEmpty(profile.lastName) }),
   });
 }

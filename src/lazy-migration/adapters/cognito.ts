@@ -28,7 +28,10 @@ export function cognitoAdapter(source: SourceConfig): SourceAdapter {
 
 /** Base64(HMAC-SHA256(client secret, username + client id)), over the same username string that is sent. */
 export function secretHash(clientSecret: string, username: string, clientId: string): string {
-  return crypto.createHmac('sha256', clientSecret).update(username + clientId).digest('base64');
+  return crypto
+    .createHmac('sha256', clientSecret)
+    .update(username + clientId)
+    .digest('base64');
 }
 
 function successOf(json: unknown, acceptMfa: boolean): AdapterOutcome {

@@ -15,7 +15,8 @@ export function firebaseAdapter(source: SourceConfig): SourceAdapter {
       if (isOutcome(response)) return response;
       if (response.status === 200) {
         if (text(response.json, 'idToken')) return match(text(response.json, 'localId'));
-        if (text(response.json, 'mfaPendingCredential')) return source.acceptMfaChallenge ? match(text(response.json, 'localId')) : mismatch('mfa');
+        if (text(response.json, 'mfaPendingCredential'))
+          return source.acceptMfaChallenge ? match(text(response.json, 'localId')) : mismatch('mfa');
         return unavailable('unexpected answer');
       }
       if (response.status === 403) return configError('HTTP 403');

@@ -30,7 +30,10 @@ export function oktaAdapter(source: SourceConfig): SourceAdapter {
       }
       if (response.status === 429) {
         const reset = Number(response.headers.get('x-rate-limit-reset'));
-        return { kind: 'RATE_LIMITED', retryAfterMs: Number.isFinite(reset) && reset > 0 ? Math.max(0, reset * 1000 - Date.now()) : undefined };
+        return {
+          kind: 'RATE_LIMITED',
+          retryAfterMs: Number.isFinite(reset) && reset > 0 ? Math.max(0, reset * 1000 - Date.now()) : undefined,
+        };
       }
       const code = text(response.json, 'errorCode');
       if (response.status === 401 && code === 'E0000004') return mismatch();

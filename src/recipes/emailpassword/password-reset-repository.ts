@@ -16,7 +16,11 @@ export async function insertResetToken(
  * Spends a token: when it exists and has not expired, every token of its user is deleted (one reset ends them all)
  * and the user and email it was made for are returned. One statement, so two consumers of one token cannot both win.
  */
-export async function consumeResetToken(db: Queryable, tokenHash: string, now: number): Promise<{ userId: string; email: string } | undefined> {
+export async function consumeResetToken(
+  db: Queryable,
+  tokenHash: string,
+  now: number,
+): Promise<{ userId: string; email: string } | undefined> {
   const { rows } = await db.query<{ user_id: string; email: string }>(
     `WITH spent AS (DELETE FROM emailpassword_reset_tokens WHERE token_hash = $1 RETURNING user_id, email, expires_at),
      rest AS (DELETE FROM emailpassword_reset_tokens t USING spent WHERE t.user_id = spent.user_id)

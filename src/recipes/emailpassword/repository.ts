@@ -46,11 +46,7 @@ export async function upsertEmailPasswordUser(
 }
 
 /** Undefined when the email is taken; `verified` marks the email verified in the same statement. */
-export async function insertEmailPasswordUser(
-  db: Queryable,
-  user: NewEmailPasswordUser,
-  verified: boolean,
-): Promise<UserRow | undefined> {
+export async function insertEmailPasswordUser(db: Queryable, user: NewEmailPasswordUser, verified: boolean): Promise<UserRow | undefined> {
   const { rows } = await db.query<UserRow>(
     `WITH u AS (
        INSERT INTO users (user_id, tenant_id, recipe_id, time_joined, email, password_hash)

@@ -36,7 +36,10 @@ export function preAuthSessionIdOf(deviceIdBytes: Buffer): string {
 
 /** L = HMAC-SHA256(key = D ‖ S, message = UTF-8(U)). */
 export function linkCodeBytesOf(deviceIdBytes: Buffer, linkCodeSalt: Buffer, userInputCode: string): Buffer {
-  return crypto.createHmac('sha256', Buffer.concat([deviceIdBytes, linkCodeSalt])).update(userInputCode, 'utf8').digest();
+  return crypto
+    .createHmac('sha256', Buffer.concat([deviceIdBytes, linkCodeSalt]))
+    .update(userInputCode, 'utf8')
+    .digest();
 }
 
 export function encodeLinkCode(linkCodeBytes: Buffer): string {

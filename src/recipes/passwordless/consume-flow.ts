@@ -71,7 +71,13 @@ export class CodeRedeemer {
       const verifyEmail = options.markEmailVerified && contact.kind === 'email';
       let user = await deleteDevicesAndFindUserByContact(tx, input.tenantId, contact);
       if (!user) {
-        const newUser = { userId: crypto.randomUUID(), tenantId: input.tenantId, timeJoined: this.deps.clock(), contact, markEmailVerified: verifyEmail };
+        const newUser = {
+          userId: crypto.randomUUID(),
+          tenantId: input.tenantId,
+          timeJoined: this.deps.clock(),
+          contact,
+          markEmailVerified: verifyEmail,
+        };
         user = await insertPasswordlessUser(tx, newUser);
         // Another request created a passwordless user with this contact first; the devices stay deleted.
         if (!user) return restartFlow;
@@ -92,7 +98,11 @@ export class CodeRedeemer {
   private async verify(tx: pg.PoolClient, input: RedeemInput, proof: Proof): Promise<Verification> {
     const { tenantId } = input;
     const { passwordless_max_code_input_attempts: maxAttempts, passwordless_code_lifetime: lifetime } = this.deps.config;
-    const located = await lockContactOfDevice(tx, tenantId, 'linkCodeHash' in proof ? { linkCodeHash: proof.linkCodeHash } : { deviceIdHash: proof.deviceIdHash });
+    const located = await lockContactOfDevice(
+      tx,
+      tenantId,
+      'linkCodeHash' in proof ? { linkCodeHash: proof.linkCodeHash } : { deviceIdHash: proof.deviceIdHash },
+    );
     if (!located) return restartFlow;
     const linkCodeHash =
       'linkCodeHash' in proof

@@ -45,7 +45,8 @@ const phoneOrNull = (contact: Contact) => (contact.kind === 'phoneNumber' ? cont
 // Everything that changes several devices of one email or phone number (consume, removal by contact, contact
 // updates) first takes this transaction-scoped lock, so those flows run one at a time per contact and never
 // wait on each other's row locks in opposite orders.
-const contactLockKey = (tenant: string, kind: string, value: string) => `hashtextextended(${tenant} || ':' || ${kind} || ':' || ${value}, 5)`;
+const contactLockKey = (tenant: string, kind: string, value: string) =>
+  `hashtextextended(${tenant} || ':' || ${kind} || ':' || ${value}, 5)`;
 const deviceContactLock = `pg_advisory_xact_lock(${contactLockKey('d.tenant_id', "CASE WHEN d.email IS NULL THEN 'phoneNumber' ELSE 'email' END", 'coalesce(d.email, d.phone_number)')})`;
 
 export async function lockContacts(db: Queryable, tenantId: string, contacts: Contact[]): Promise<void> {
@@ -99,7 +100,13 @@ export async function findDeviceByHash(db: Queryable, tenantId: string, deviceId
 }
 
 /** One statement, so a device never exists without its first code; false on an id collision. */
-export async function insertDeviceWithCode(db: Queryable, tenantId: string, contact: Contact, linkCodeSalt: string, code: NewCode): Promise<boolean> {
+export async function insertDeviceWithCode(
+  db: Queryable,
+  tenantId: string,
+  contact: Contact,
+  linkCodeSalt: string,
+  code: NewCode,
+): Promise<boolean> {
   try {
     await db.query(
       `WITH device AS (
@@ -107,7 +114,16 @@ export async function insertDeviceWithCode(db: Queryable, tenantId: string, cont
          VALUES ($1, $2, $3, $4, $5, 0, $6) RETURNING tenant_id, device_id_hash)
        INSERT INTO passwordless_codes (tenant_id, code_id, device_id_hash, link_code_hash, created_at)
        SELECT tenant_id, $7, device_id_hash, $8, $6 FROM device`,
-      [tenantId, code.deviceIdHash, emailOrNull(contact), phoneOrNull(contact), linkCodeSalt, code.createdAt, code.codeId, code.linkCodeHash],
+      [
+        tenantId,
+        code.deviceIdHash,
+        emailOrNull(contact),
+        phoneOrNull(contact),
+        linkCodeSalt,
+        code.createdAt,
+        code.codeId,
+        code.linkCodeHash,
+      ],
     );
     return true;
   } catch (error) {
@@ -283,6 +299,11 @@ export async function findContactOwners(
   return { emailTaken: rows[0]?.email_taken === true, phoneNumberTaken: rows[0]?.phone_taken === true };
 }
 
-export async function updatePasswordlessUserContacts(db: Queryable, userId: string, email: string | null, phoneNumber: string | null): Promise<void> {
+export async function updatePasswordlessUserContacts(
+  db: Queryable,
+  userId: string,
+  email: string | null,
+  phoneNumber: string | null,
+): Promise<void> {
   await db.query('UPDATE users SET email = $2, phone_number = $3 WHERE user_id = $1', [userId, email, phoneNumber]);
 }

@@ -102,7 +102,10 @@ export const ConsumeCodeResponse = Type.Union([
   ...CodeAttemptFailures,
 ]);
 
-export const CheckCodeResponse = Type.Union([Type.Object({ status: Type.Literal('OK'), consumedDevice: ConsumedDevice }), ...CodeAttemptFailures]);
+export const CheckCodeResponse = Type.Union([
+  Type.Object({ status: Type.Literal('OK'), consumedDevice: ConsumedDevice }),
+  ...CodeAttemptFailures,
+]);
 
 export const ListCodesResponse = Type.Object({
   status: Type.Literal('OK'),

@@ -66,4 +66,5 @@ export type UpdateUserResult = {
   status: 'OK' | 'UNKNOWN_USER_ID_ERROR' | 'EMAIL_ALREADY_EXISTS_ERROR' | 'PHONE_NUMBER_ALREADY_EXISTS_ERROR';
 };
 
-export type FindUserResult = { status: 'OK'; user: UserRow } | { status: 'UNKNOWN_USER_ID_ERROR' | 'UNKNOWN_EMAIL_ERROR' | 'UNKNOWN_PHONE_NUMBER_ERROR' };
+export type FindUserResult =
+  { status: 'OK'; user: UserRow } | { status: 'UNKNOWN_USER_ID_ERROR' | 'UNKNOWN_EMAIL_ERROR' | 'UNKNOWN_PHONE_NUMBER_ERROR' };

@@ -23,9 +23,7 @@ export interface SignInUpInput {
 
 export type SignInUpResult = { status: 'OK'; createdNewUser: boolean; user: UserRow };
 export type GetThirdPartyUserResult =
-  | { status: 'OK'; user: UserRow }
-  | { status: 'UNKNOWN_USER_ID_ERROR' }
-  | { status: 'UNKNOWN_THIRD_PARTY_USER_ERROR' };
+  { status: 'OK'; user: UserRow } | { status: 'UNKNOWN_USER_ID_ERROR' } | { status: 'UNKNOWN_THIRD_PARTY_USER_ERROR' };
 
 // A row can vanish between the insert and the read only if the user is removed at that moment; a retry then
 // creates it afresh.
@@ -42,7 +40,8 @@ export class ThirdPartyService {
     for (let attempt = 1; attempt <= maxSignInUpAttempts; attempt++) {
       const result = await withTransaction(this.deps.pool, (client) => this.signInUpOnce(client, { ...input, email }));
       if (!result) continue;
-      if (result.createdNewUser) this.deps.log.info({ userId: result.user.user_id, thirdPartyId: input.thirdPartyId }, 'third-party user created');
+      if (result.createdNewUser)
+        this.deps.log.info({ userId: result.user.user_id, thirdPartyId: input.thirdPartyId }, 'third-party user created');
       return result;
     }
     throw new Error('third-party user disappeared during sign-in-up on every attempt');

@@ -14,10 +14,9 @@ export async function findMappingByUserId(db: Queryable, userId: string): Promis
 }
 
 export async function findMappingByExternalId(db: Queryable, externalUserId: string): Promise<UserIdMappingRow | undefined> {
-  const { rows } = await db.query<UserIdMappingRow>(
-    `SELECT ${mappingColumns} FROM user_id_mappings WHERE external_user_id = $1`,
-    [externalUserId],
-  );
+  const { rows } = await db.query<UserIdMappingRow>(`SELECT ${mappingColumns} FROM user_id_mappings WHERE external_user_id = $1`, [
+    externalUserId,
+  ]);
   return rows[0];
 }
 
@@ -41,7 +40,10 @@ export async function findMappingsByUserIdOrExternalId(db: Queryable, userId: st
   return rows;
 }
 
-export async function insertMapping(db: Queryable, mapping: { userId: string; externalUserId: string; info: string | null }): Promise<void> {
+export async function insertMapping(
+  db: Queryable,
+  mapping: { userId: string; externalUserId: string; info: string | null },
+): Promise<void> {
   await db.query('INSERT INTO user_id_mappings (user_id, external_user_id, external_user_id_info) VALUES ($1, $2, $3)', [
     mapping.userId,
     mapping.externalUserId,

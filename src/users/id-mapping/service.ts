@@ -35,8 +35,7 @@ export type CreateMappingResult =
   | { status: 'USER_ID_MAPPING_ALREADY_EXISTS_ERROR'; doesSuperTokensUserIdExist: boolean; doesExternalUserIdExist: boolean };
 
 export type GetMappingResult =
-  | { status: 'OK'; superTokensUserId: string; externalUserId: string; externalUserIdInfo?: string }
-  | { status: 'UNKNOWN_MAPPING_ERROR' };
+  { status: 'OK'; superTokensUserId: string; externalUserId: string; externalUserIdInfo?: string } | { status: 'UNKNOWN_MAPPING_ERROR' };
 
 function nonEmpty(field: string, value: string): string {
   const trimmed = javaTrim(value);
@@ -56,7 +55,6 @@ export function parseUserIdType(value: string | undefined): UserIdType {
 }
 
 const mappingKeys = new Set<ConstraintName>(['user_id_mappings__pkey', 'user_id_mappings__external_user_id_key']);
-
 
 export class UserIdMappingService {
   constructor(private readonly deps: ServiceDependencies) {}
@@ -99,7 +97,11 @@ export class UserIdMappingService {
 
   // The external id taken by any mapping is reported first; the internal id's own mapping only when asked, since
   // the reference checks it after user existence and the force-able 400s.
-  private async findConflict(superTokensUserId: string, externalUserId: string, includeOwn: boolean): Promise<CreateMappingResult | undefined> {
+  private async findConflict(
+    superTokensUserId: string,
+    externalUserId: string,
+    includeOwn: boolean,
+  ): Promise<CreateMappingResult | undefined> {
     const mappings = await findMappingsByUserIdOrExternalId(this.deps.pool, superTokensUserId, externalUserId);
     const byExternal = mappings.find((mapping) => mapping.external_user_id === externalUserId);
     if (byExternal) {
@@ -144,13 +146,18 @@ export class UserIdMappingService {
     if (!mapping) return { status: 'OK', didMappingExist: false };
     let removed: boolean;
     if (await userExists(db, mapping.external_user_id)) removed = await deleteMappingByUserId(db, mapping.user_id);
-    else if (type === 'SUPERTOKENS' || (type === 'ANY' && (await userExists(db, userId)))) removed = await deleteMappingByUserId(db, userId);
+    else if (type === 'SUPERTOKENS' || (type === 'ANY' && (await userExists(db, userId))))
+      removed = await deleteMappingByUserId(db, userId);
     else removed = await deleteMappingByExternalId(db, userId);
     if (removed) this.deps.log.info({ userId: mapping.user_id }, 'user id mapping removed');
     return { status: 'OK', didMappingExist: removed };
   }
 
-  async updateExternalUserIdInfo(rawUserId: string, rawType: string | undefined, rawInfo: string | null): Promise<{ status: 'OK' | 'UNKNOWN_MAPPING_ERROR' }> {
+  async updateExternalUserIdInfo(
+    rawUserId: string,
+    rawType: string | undefined,
+    rawInfo: string | null,
+  ): Promise<{ status: 'OK' | 'UNKNOWN_MAPPING_ERROR' }> {
     const userId = nonEmpty('userId', rawUserId);
     const type = parseUserIdType(rawType);
     const info = optionalInfo(rawInfo);

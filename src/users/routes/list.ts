@@ -27,7 +27,9 @@ const usersPage: FastifyPluginAsync = async (app) => {
       const wrap = !cdiAtLeast(cdiVersion, '4.0');
       return {
         status: result.status,
-        users: result.users.map((user) => (wrap ? { recipeId: user.recipe_id, user: toUserObject(user, cdiVersion) } : toUserObject(user, cdiVersion))),
+        users: result.users.map((user) =>
+          wrap ? { recipeId: user.recipe_id, user: toUserObject(user, cdiVersion) } : toUserObject(user, cdiVersion),
+        ),
         ...(result.nextPaginationToken !== undefined && { nextPaginationToken: result.nextPaginationToken }),
       };
     },

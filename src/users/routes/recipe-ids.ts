@@ -3,8 +3,20 @@ import { coreError } from '../../errors.js';
 const authRecipeIds = new Set(['emailpassword', 'thirdparty', 'passwordless']);
 // Recipe ids the reference knows; the non-auth ones are accepted and match no user.
 const knownRecipeIds = new Set([
-  ...authRecipeIds, 'webauthn', 'session', 'emailverification', 'jwt', 'usermetadata', 'userroles', 'useridmapping',
-  'dashboard', 'totp', 'multitenancy', 'accountlinking', 'mfa', 'oauth',
+  ...authRecipeIds,
+  'webauthn',
+  'session',
+  'emailverification',
+  'jwt',
+  'usermetadata',
+  'userroles',
+  'useridmapping',
+  'dashboard',
+  'totp',
+  'multitenancy',
+  'accountlinking',
+  'mfa',
+  'oauth',
 ]);
 
 // `includeRecipeIds`: a comma list, items trimmed, empties dropped, compared case-insensitively (contract §8.3).

@@ -30,7 +30,7 @@ function applyBody(body: unknown, mutation: BodyMutation): unknown {
   const spot = locate(body, mutation.path);
   if (mutation.op === 'add') {
     const child = spot && (spot.parent as Record<string, unknown>)[spot.key];
-    const target = isContainer(child) ? child : spot?.parent ?? body;
+    const target = isContainer(child) ? child : (spot?.parent ?? body);
     // An array gets one more item: a named property on it would be invisible to JSON (and confuse Array methods).
     if (Array.isArray(target)) target.push(mutation.value);
     else define(target, mutation.key, mutation.value);
@@ -60,7 +60,9 @@ function serialise(body: unknown, raw: RawMutation | undefined): Buffer {
   }
   let bytes = Buffer.from(text);
   if (raw?.op === 'bytesInString') {
-    bytes = Buffer.concat(text.split(marker).flatMap((part, index) => (index === 0 ? [Buffer.from(part)] : [Buffer.from(raw.bytes), Buffer.from(part)])));
+    bytes = Buffer.concat(
+      text.split(marker).flatMap((part, index) => (index === 0 ? [Buffer.from(part)] : [Buffer.from(raw.bytes), Buffer.from(part)])),
+    );
   } else if (raw?.op === 'truncate') {
     bytes = bytes.subarray(0, raw.at % (bytes.length + 1));
   } else if (raw?.op === 'insert') {
@@ -93,7 +95,11 @@ function applyQuery(entries: [string, string][], mutation: QueryMutation): strin
 
 // encodeURIComponent throws on lone surrogates; a client sending bytes does not care.
 function percentEncode(text: string): string {
-  return [...Buffer.from(text)].map((byte) => (/[A-Za-z0-9_.~-]/.test(String.fromCharCode(byte)) ? String.fromCharCode(byte) : `%${byte.toString(16).padStart(2, '0')}`)).join('');
+  return [...Buffer.from(text)]
+    .map((byte) =>
+      /[A-Za-z0-9_.~-]/.test(String.fromCharCode(byte)) ? String.fromCharCode(byte) : `%${byte.toString(16).padStart(2, '0')}`,
+    )
+    .join('');
 }
 
 export function buildRequest(route: RouteCase, seed: Seed, fuzz: FuzzCase): InjectOptions & { description: string } {
@@ -116,6 +122,9 @@ export function buildRequest(route: RouteCase, seed: Seed, fuzz: FuzzCase): Inje
 
   const method = fuzz.method ?? route.method;
   const url = `${fuzz.prefix ?? ''}${route.path}${query === '' ? '' : `?${query}`}`;
-  const shown = payload === undefined ? '' : ` ${payload.length > 400 ? `${payload.subarray(0, 400).toString()}… (${payload.length} bytes)` : payload.toString()}`;
+  const shown =
+    payload === undefined
+      ? ''
+      : ` ${payload.length > 400 ? `${payload.subarray(0, 400).toString()}… (${payload.length} bytes)` : payload.toString()}`;
   return { method, url, headers, payload, description: `${route.name}: ${method} ${url} ${JSON.stringify(headers)}${shown}` };
 }

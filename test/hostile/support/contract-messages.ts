@@ -16,7 +16,9 @@ const badRequest: RegExp[] = [
   text('cdi-version header is invalid'),
   new RegExp(`^cdi-version ${anyText} not supported$`),
   new RegExp(`^cdi-version ${anyText} is lower than the minimum allowed version ${anyText}$`),
-  new RegExp(`^AppId or tenantId not found => Tenant with the following connectionURIDomain, appId and tenantId combination not found: \\(, ${anyText}, ${anyText}\\)$`),
+  new RegExp(
+    `^AppId or tenantId not found => Tenant with the following connectionURIDomain, appId and tenantId combination not found: \\(, ${anyText}, ${anyText}\\)$`,
+  ),
   // Passwordless
   text('Please provide exactly one of email, phoneNumber or deviceId'),
   text('userInputCode cannot be an empty string.'),
@@ -99,7 +101,9 @@ function isBulkJsonError(body: string): boolean {
   if (keys === 'errors') return Array.isArray(record.errors) && record.errors.every((item) => typeof item === 'string');
   if (keys === 'error') return record.error === 'You can only add 10000 users at a time.';
   if (keys === 'error,users') {
-    return record.error === 'Data has missing or invalid fields. Please check the users field for more details.' && Array.isArray(record.users);
+    return (
+      record.error === 'Data has missing or invalid fields. Please check the users field for more details.' && Array.isArray(record.users)
+    );
   }
   return false;
 }

@@ -1,8 +1,15 @@
 import type { Queryable } from '../../../src/db/pool.js';
 
 export const fingerprintTables = [
-  'users', 'user_id_mappings', 'email_verifications', 'user_metadata', 'user_roles', 'roles',
-  'passwordless_devices', 'passwordless_codes', 'bulk_import_users',
+  'users',
+  'user_id_mappings',
+  'email_verifications',
+  'user_metadata',
+  'user_roles',
+  'roles',
+  'passwordless_devices',
+  'passwordless_codes',
+  'bulk_import_users',
 ] as const;
 
 export type Fingerprint = Record<(typeof fingerprintTables)[number], string>;
@@ -13,7 +20,8 @@ export type Fingerprint = Record<(typeof fingerprintTables)[number], string>;
 // enough to take after each of thousands of requests.
 export async function fingerprint(db: Queryable): Promise<Fingerprint> {
   const columns = fingerprintTables.map(
-    (table) => `(SELECT count(*) || ':' || coalesce(max(xmin::text::bigint), 0) || ':' || coalesce(sum(xmin::text::bigint), 0) FROM ${table}) AS ${table}`,
+    (table) =>
+      `(SELECT count(*) || ':' || coalesce(max(xmin::text::bigint), 0) || ':' || coalesce(sum(xmin::text::bigint), 0) FROM ${table}) AS ${table}`,
   );
   const { rows } = await db.query<Fingerprint>({ name: 'hostile-fingerprint', text: `SELECT ${columns.join(', ')}` });
   return rows[0];

@@ -53,7 +53,11 @@ export async function seed(app: FastifyInstance, n: number): Promise<Seed> {
   const pwl = await post(app, '/recipe/signinup/code', { email: `pwl${n}@example.com` });
   const consumed = await post(app, '/recipe/signinup/code/consume', { preAuthSessionId: pwl.preAuthSessionId, linkCode: pwl.linkCode });
   const ep = await post(app, '/recipe/user/passwordhash/import', { email: `ep${n}@example.com`, passwordHash: bcryptHash });
-  const tp = await post(app, '/recipe/signinup', { thirdPartyId: 'google', thirdPartyUserId: `g-${n}`, email: { id: `tp${n}@example.com`, isVerified: true } });
+  const tp = await post(app, '/recipe/signinup', {
+    thirdPartyId: 'google',
+    thirdPartyUserId: `g-${n}`,
+    email: { id: `tp${n}@example.com`, isVerified: true },
+  });
   await post(app, '/recipe/userid/map', { superTokensUserId: tp.user.id, externalUserId: `ext-${n}` });
   const queued = await post(app, '/bulk-import/users', { users: [bulkUser(`queued-${n}`)] });
   return {
@@ -75,7 +79,14 @@ function bulkUser(tag: string) {
     externalUserId: `bulk-${tag}`,
     userMetadata: { source: 'fuzz', nested: { level: 1 } },
     loginMethods: [
-      { recipeId: 'emailpassword', email: `bulk-${tag}@example.com`, passwordHash: bcryptHash, hashingAlgorithm: 'bcrypt', isVerified: true, timeJoinedInMSSinceEpoch: 1506523117518 },
+      {
+        recipeId: 'emailpassword',
+        email: `bulk-${tag}@example.com`,
+        passwordHash: bcryptHash,
+        hashingAlgorithm: 'bcrypt',
+        isVerified: true,
+        timeJoinedInMSSinceEpoch: 1506523117518,
+      },
     ],
   };
 }
@@ -88,65 +99,166 @@ const bulkUsers = (tag: string) => [
 ];
 
 export const routeCases: RouteCase[] = [
-  { name: 'apiversion', method: 'GET', path: '/apiversion', query: () => ({ websiteDomain: 'https://a.example', apiDomain: 'https://b.example' }) },
+  {
+    name: 'apiversion',
+    method: 'GET',
+    path: '/apiversion',
+    query: () => ({ websiteDomain: 'https://a.example', apiDomain: 'https://b.example' }),
+  },
   { name: 'hello', method: 'GET', path: '/hello' },
   { name: 'create code by email', method: 'POST', path: '/recipe/signinup/code', body: () => ({ email: `Fuzz-${next()}@Example.com` }) },
-  { name: 'create code by phone', method: 'POST', path: '/recipe/signinup/code', body: () => ({ phoneNumber: '+44 20 7183 8750', userInputCode: next() }) },
-  { name: 'resend code', method: 'POST', path: '/recipe/signinup/code', body: (s) => ({ deviceId: s.emailCode.deviceId, userInputCode: next() }) },
-  { name: 'consume by link', method: 'POST', path: '/recipe/signinup/code/consume', body: (s) => ({ preAuthSessionId: s.emailCode.preAuthSessionId, linkCode: s.emailCode.linkCode }) },
   {
-    name: 'consume by code', method: 'POST', path: '/recipe/signinup/code/consume',
-    body: (s) => ({ preAuthSessionId: s.phoneCode.preAuthSessionId, deviceId: s.phoneCode.deviceId, userInputCode: s.phoneCode.userInputCode }),
+    name: 'create code by phone',
+    method: 'POST',
+    path: '/recipe/signinup/code',
+    body: () => ({ phoneNumber: '+44 20 7183 8750', userInputCode: next() }),
   },
   {
-    name: 'check code', method: 'POST', path: '/recipe/signinup/code/check',
-    body: (s) => ({ preAuthSessionId: s.emailCode.preAuthSessionId, deviceId: s.emailCode.deviceId, userInputCode: s.emailCode.userInputCode }),
+    name: 'resend code',
+    method: 'POST',
+    path: '/recipe/signinup/code',
+    body: (s) => ({ deviceId: s.emailCode.deviceId, userInputCode: next() }),
+  },
+  {
+    name: 'consume by link',
+    method: 'POST',
+    path: '/recipe/signinup/code/consume',
+    body: (s) => ({ preAuthSessionId: s.emailCode.preAuthSessionId, linkCode: s.emailCode.linkCode }),
+  },
+  {
+    name: 'consume by code',
+    method: 'POST',
+    path: '/recipe/signinup/code/consume',
+    body: (s) => ({
+      preAuthSessionId: s.phoneCode.preAuthSessionId,
+      deviceId: s.phoneCode.deviceId,
+      userInputCode: s.phoneCode.userInputCode,
+    }),
+  },
+  {
+    name: 'check code',
+    method: 'POST',
+    path: '/recipe/signinup/code/check',
+    body: (s) => ({
+      preAuthSessionId: s.emailCode.preAuthSessionId,
+      deviceId: s.emailCode.deviceId,
+      userInputCode: s.emailCode.userInputCode,
+    }),
   },
   { name: 'remove code', method: 'POST', path: '/recipe/signinup/code/remove', body: (s) => ({ codeId: s.phoneCode.codeId }) },
-  { name: 'remove device', method: 'POST', path: '/recipe/signinup/code/remove', body: (s) => ({ preAuthSessionId: s.phoneCode.preAuthSessionId }) },
+  {
+    name: 'remove device',
+    method: 'POST',
+    path: '/recipe/signinup/code/remove',
+    body: (s) => ({ preAuthSessionId: s.phoneCode.preAuthSessionId }),
+  },
   { name: 'remove codes', method: 'POST', path: '/recipe/signinup/codes/remove', body: () => ({ email: 'nobody@example.com' }) },
   { name: 'list codes by device', method: 'GET', path: '/recipe/signinup/codes', query: (s) => ({ deviceId: s.emailCode.deviceId }) },
   { name: 'list codes by phone', method: 'GET', path: '/recipe/signinup/codes', query: () => ({ phoneNumber: '+14155550000' }) },
-  { name: 'list codes by session', method: 'GET', path: '/recipe/signinup/codes', query: (s) => ({ preAuthSessionId: s.emailCode.preAuthSessionId }) },
   {
-    name: 'passwordless update', method: 'PUT', path: '/recipe/user', rid: 'passwordless',
+    name: 'list codes by session',
+    method: 'GET',
+    path: '/recipe/signinup/codes',
+    query: (s) => ({ preAuthSessionId: s.emailCode.preAuthSessionId }),
+  },
+  {
+    name: 'passwordless update',
+    method: 'PUT',
+    path: '/recipe/user',
+    rid: 'passwordless',
     body: (s) => ({ recipeUserId: s.passwordlessUserId, phoneNumber: '+1 650 555 0101', email: null }),
   },
   { name: 'passwordless get', method: 'GET', path: '/recipe/user', rid: 'passwordless', query: (s) => ({ userId: s.passwordlessUserId }) },
-  { name: 'import bcrypt', method: 'POST', path: '/recipe/user/passwordhash/import', body: () => ({ email: `imp-${next()}@example.com`, passwordHash: bcryptHash }) },
   {
-    name: 'import argon2', method: 'POST', path: '/recipe/user/passwordhash/import',
+    name: 'import bcrypt',
+    method: 'POST',
+    path: '/recipe/user/passwordhash/import',
+    body: () => ({ email: `imp-${next()}@example.com`, passwordHash: bcryptHash }),
+  },
+  {
+    name: 'import argon2',
+    method: 'POST',
+    path: '/recipe/user/passwordhash/import',
     body: () => ({ email: `arg-${next()}@example.com`, passwordHash: argon2idHash, hashingAlgorithm: 'ARGON2' }),
   },
   {
-    name: 'import scrypt', method: 'POST', path: '/recipe/user/passwordhash/import',
+    name: 'import scrypt',
+    method: 'POST',
+    path: '/recipe/user/passwordhash/import',
     body: () => ({ email: `scr-${next()}@example.com`, passwordHash: scryptHash, hashingAlgorithm: 'idp_scrypt' }),
   },
   { name: 'sign in', method: 'POST', path: '/recipe/signin', body: () => ({ email: 'nobody@example.com', password: 'fuzz password' }) },
-  { name: 'sign up', method: 'POST', path: '/recipe/signup', body: () => ({ email: `up-${next()}@example.com`, password: 'fuzz password' }) },
-  { name: 'emailpassword get', method: 'GET', path: '/recipe/user', query: (s) => ({ userId: s.emailPasswordUserId }) },
-  { name: 'emailpassword update', method: 'PUT', path: '/recipe/user', body: (s) => ({ recipeUserId: s.emailPasswordUserId, email: `moved-${next()}@example.com` }) },
   {
-    name: 'third-party sign in up', method: 'POST', path: '/recipe/signinup',
+    name: 'sign up',
+    method: 'POST',
+    path: '/recipe/signup',
+    body: () => ({ email: `up-${next()}@example.com`, password: 'fuzz password' }),
+  },
+  { name: 'emailpassword get', method: 'GET', path: '/recipe/user', query: (s) => ({ userId: s.emailPasswordUserId }) },
+  {
+    name: 'emailpassword update',
+    method: 'PUT',
+    path: '/recipe/user',
+    body: (s) => ({ recipeUserId: s.emailPasswordUserId, email: `moved-${next()}@example.com` }),
+  },
+  {
+    name: 'third-party sign in up',
+    method: 'POST',
+    path: '/recipe/signinup',
     body: () => ({ thirdPartyId: 'google', thirdPartyUserId: `g-${next()}`, email: { id: 'tp@example.com', isVerified: false } }),
   },
-  { name: 'third-party get', method: 'GET', path: '/recipe/user', rid: 'thirdparty', query: () => ({ thirdPartyId: 'google', thirdPartyUserId: 'g-0' }) },
+  {
+    name: 'third-party get',
+    method: 'GET',
+    path: '/recipe/user',
+    rid: 'thirdparty',
+    query: () => ({ thirdPartyId: 'google', thirdPartyUserId: 'g-0' }),
+  },
   { name: 'third-party by email', method: 'GET', path: '/recipe/users/by-email', query: () => ({ email: 'tp0@example.com' }) },
   { name: 'user by id', method: 'GET', path: '/user/id', query: (s) => ({ userId: s.externalId }) },
-  { name: 'remove user', method: 'POST', path: '/user/remove', body: (s) => ({ userId: s.emailPasswordUserId, removeAllLinkedAccounts: true }) },
-  { name: 'list users', method: 'GET', path: '/users', query: () => ({ limit: '2', timeJoinedOrder: 'DESC', includeRecipeIds: 'emailpassword,thirdparty' }) },
+  {
+    name: 'remove user',
+    method: 'POST',
+    path: '/user/remove',
+    body: (s) => ({ userId: s.emailPasswordUserId, removeAllLinkedAccounts: true }),
+  },
+  {
+    name: 'list users',
+    method: 'GET',
+    path: '/users',
+    query: () => ({ limit: '2', timeJoinedOrder: 'DESC', includeRecipeIds: 'emailpassword,thirdparty' }),
+  },
   { name: 'list users page 2', method: 'GET', path: '/users', query: () => ({ paginationToken: Buffer.from('zzz;1').toString('base64') }) },
   { name: 'search users', method: 'GET', path: '/users', query: () => ({ email: 'ep;tp', provider: 'goo' }) },
-  { name: 'users by account info', method: 'GET', path: '/users/by-accountinfo', query: () => ({ email: 'tp0@example.com', thirdPartyId: 'google', thirdPartyUserId: 'g-0', doUnionOfAccountInfo: 'true' }) },
-  { name: 'count users', method: 'GET', path: '/users/count', query: () => ({ includeRecipeIds: 'passwordless, emailpassword', includeAllTenants: 'true' }) },
   {
-    name: 'create mapping', method: 'POST', path: '/recipe/userid/map',
+    name: 'users by account info',
+    method: 'GET',
+    path: '/users/by-accountinfo',
+    query: () => ({ email: 'tp0@example.com', thirdPartyId: 'google', thirdPartyUserId: 'g-0', doUnionOfAccountInfo: 'true' }),
+  },
+  {
+    name: 'count users',
+    method: 'GET',
+    path: '/users/count',
+    query: () => ({ includeRecipeIds: 'passwordless, emailpassword', includeAllTenants: 'true' }),
+  },
+  {
+    name: 'create mapping',
+    method: 'POST',
+    path: '/recipe/userid/map',
     body: (s) => ({ superTokensUserId: s.passwordlessUserId, externalUserId: `ext-${next()}`, externalUserIdInfo: 'info', force: false }),
   },
   { name: 'get mapping', method: 'GET', path: '/recipe/userid/map', query: (s) => ({ userId: s.externalId, userIdType: 'EXTERNAL' }) },
-  { name: 'remove mapping', method: 'POST', path: '/recipe/userid/map/remove', body: (s) => ({ userId: s.externalId, userIdType: 'ANY', force: true }) },
   {
-    name: 'update mapping info', method: 'PUT', path: '/recipe/userid/external-user-id-info',
+    name: 'remove mapping',
+    method: 'POST',
+    path: '/recipe/userid/map/remove',
+    body: (s) => ({ userId: s.externalId, userIdType: 'ANY', force: true }),
+  },
+  {
+    name: 'update mapping info',
+    method: 'PUT',
+    path: '/recipe/userid/external-user-id-info',
     body: (s) => ({ userId: s.thirdPartyUserId, userIdType: 'SUPERTOKENS', externalUserIdInfo: 'new info' }),
   },
   { name: 'bulk add', method: 'POST', path: '/bulk-import/users', body: () => ({ users: bulkUsers(next()) }) },

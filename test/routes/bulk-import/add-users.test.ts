@@ -27,15 +27,35 @@ describe('POST /bulk-import/users', () => {
       {
         status: 'OK',
         users: [
-          { userId: 'ext-ep-1', loginMethods: [{ recipeId: 'emailpassword', userId: uuid, tenants: ['public'], email: 'user1@example.com' }] },
+          {
+            userId: 'ext-ep-1',
+            loginMethods: [{ recipeId: 'emailpassword', userId: uuid, tenants: ['public'], email: 'user1@example.com' }],
+          },
           {
             userId: uuid,
             loginMethods: [
-              { recipeId: 'thirdparty', userId: uuid, tenants: ['public'], email: 'tp2@example.com', thirdpartyId: 'google', thirdpartyUserId: 'g-2' },
+              {
+                recipeId: 'thirdparty',
+                userId: uuid,
+                tenants: ['public'],
+                email: 'tp2@example.com',
+                thirdpartyId: 'google',
+                thirdpartyUserId: 'g-2',
+              },
             ],
           },
-          { userId: uuid, loginMethods: [{ recipeId: 'passwordless', userId: uuid, tenants: ['public'], email: 'pl3@example.com', phoneNumber: '+14155551003' }] },
-          { userId: uuid, loginMethods: [{ recipeId: 'passwordless', userId: uuid, tenants: ['public'], email: 'only-email@example.com', phoneNumber: null }] },
+          {
+            userId: uuid,
+            loginMethods: [
+              { recipeId: 'passwordless', userId: uuid, tenants: ['public'], email: 'pl3@example.com', phoneNumber: '+14155551003' },
+            ],
+          },
+          {
+            userId: uuid,
+            loginMethods: [
+              { recipeId: 'passwordless', userId: uuid, tenants: ['public'], email: 'only-email@example.com', phoneNumber: null },
+            ],
+          },
         ],
       },
     ]);
@@ -108,7 +128,8 @@ describe('POST /bulk-import/users body limit', () => {
 
 describe('POST /bulk-import/users?dryRun=true', () => {
   beforeEach(async () => {
-    await t.db.pool.query(`INSERT INTO users (user_id, recipe_id, time_joined, email, phone_number, third_party_id, third_party_user_id, password_hash) VALUES
+    await t.db.pool
+      .query(`INSERT INTO users (user_id, recipe_id, time_joined, email, phone_number, third_party_id, third_party_user_id, password_hash) VALUES
       ('u-ep', 'emailpassword', 1, 'taken@example.com', NULL, NULL, NULL, 'h'),
       ('u-pl-email', 'passwordless', 1, 'taken@example.com', NULL, NULL, NULL, NULL),
       ('u-pl-phone', 'passwordless', 1, NULL, '+14155550000', NULL, NULL, NULL),
@@ -138,7 +159,10 @@ describe('POST /bulk-import/users?dryRun=true', () => {
         error: invalidUsers,
         users: [
           { index: 1, errors: ['E003: A user with email taken@example.com already exists in emailpassword loginMethod.'] },
-          { index: 2, errors: ['E005: A user with thirdPartyId google and thirdPartyUserId g-taken already exists in thirdparty loginMethod.'] },
+          {
+            index: 2,
+            errors: ['E005: A user with thirdPartyId google and thirdPartyUserId g-taken already exists in thirdparty loginMethod.'],
+          },
           { index: 3, errors: ['E006: A user with email taken@example.com already exists in passwordless loginMethod.'] },
           { index: 4, errors: ['E007: A user with phoneNumber +14155550000 already exists in passwordless loginMethod.'] },
           { index: 5, errors: ['E031: A user with externalId legacy-taken already exists'] },
@@ -153,13 +177,17 @@ describe('POST /bulk-import/users?dryRun=true', () => {
 
   it('answers OK and writes nothing when every user would import', async () => {
     const before = await snapshot(t.db);
-    const reply = await call(t.app, 'POST', '/bulk-import/users?dryRun=TRUE', { body: { users: [emailPasswordUser(1), thirdPartyUser(2), passwordlessUser(3)] } });
+    const reply = await call(t.app, 'POST', '/bulk-import/users?dryRun=TRUE', {
+      body: { users: [emailPasswordUser(1), thirdPartyUser(2), passwordlessUser(3)] },
+    });
     expect([reply.statusCode, reply.json]).toEqual([200, { status: 'OK' }]);
     expect(await snapshot(t.db)).toEqual(before);
   });
 
   it('imports for real with dryRun=false and refuses other values', async () => {
-    expect((await call(t.app, 'POST', '/bulk-import/users?dryRun=false', { body: { users: [emailPasswordUser(1)] } })).statusCode).toBe(200);
+    expect((await call(t.app, 'POST', '/bulk-import/users?dryRun=false', { body: { users: [emailPasswordUser(1)] } })).statusCode).toBe(
+      200,
+    );
     const before = await snapshot(t.db);
     const reply = await call(t.app, 'POST', '/bulk-import/users?dryRun=yes', { body: { users: [emailPasswordUser(2)] } });
     expect([reply.statusCode, reply.body.trim()]).toEqual([400, "'dryRun' should be either 'true' or 'false'"]);

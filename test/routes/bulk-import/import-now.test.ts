@@ -18,13 +18,23 @@ beforeEach(async () => {
 
 describe('POST /bulk-import/users?importNow=true', () => {
   it('imports the users before answering; a user the database refuses is left as a FAILED queue row with its reason', async () => {
-    const existing = await call(t.app, 'POST', '/bulk-import/users', { body: { users: [emailPasswordUser(9)] }, query: { importNow: 'true' } });
+    const existing = await call(t.app, 'POST', '/bulk-import/users', {
+      body: { users: [emailPasswordUser(9)] },
+      query: { importNow: 'true' },
+    });
     expect(existing.statusCode).toBe(200);
     const users = [
-      emailPasswordUser(1, { userMetadata: { plan: 'pro' }, userRoles: [{ role: 'admin', tenantIds: ['public'] }] }, { isVerified: true, timeJoinedInMSSinceEpoch: 1500000000000 }),
+      emailPasswordUser(
+        1,
+        { userMetadata: { plan: 'pro' }, userRoles: [{ role: 'admin', tenantIds: ['public'] }] },
+        { isVerified: true, timeJoinedInMSSinceEpoch: 1500000000000 },
+      ),
       thirdPartyUser(2, { externalUserId: 'ext-tp-2' }, { timeJoinedInMSSinceEpoch: 1500000000001 }),
       passwordlessUser(3, {}, { timeJoinedInMSSinceEpoch: 1500000000002 }),
-      { externalUserId: 'ext-dup', loginMethods: [{ recipeId: 'emailpassword', email: 'user9@example.com', passwordHash: bcryptHash, hashingAlgorithm: 'bcrypt' }] },
+      {
+        externalUserId: 'ext-dup',
+        loginMethods: [{ recipeId: 'emailpassword', email: 'user9@example.com', passwordHash: bcryptHash, hashingAlgorithm: 'bcrypt' }],
+      },
     ];
     const reply = await call(t.app, 'POST', '/bulk-import/users', { body: { users }, query: { importNow: 'true' } });
     expect([reply.statusCode, reply.json]).toEqual([
@@ -32,43 +42,104 @@ describe('POST /bulk-import/users?importNow=true', () => {
       {
         status: 'OK',
         users: [
-          { userId: 'ext-ep-1', loginMethods: [{ recipeId: 'emailpassword', userId: uuid, tenants: ['public'], email: 'user1@example.com' }] },
+          {
+            userId: 'ext-ep-1',
+            loginMethods: [{ recipeId: 'emailpassword', userId: uuid, tenants: ['public'], email: 'user1@example.com' }],
+          },
           {
             userId: 'ext-tp-2',
             loginMethods: [
-              { recipeId: 'thirdparty', userId: uuid, tenants: ['public'], email: 'tp2@example.com', thirdpartyId: 'google', thirdpartyUserId: 'g-2' },
+              {
+                recipeId: 'thirdparty',
+                userId: uuid,
+                tenants: ['public'],
+                email: 'tp2@example.com',
+                thirdpartyId: 'google',
+                thirdpartyUserId: 'g-2',
+              },
             ],
           },
-          { userId: uuid, loginMethods: [{ recipeId: 'passwordless', userId: uuid, tenants: ['public'], email: null, phoneNumber: '+14155551003' }] },
-          { userId: 'ext-dup', loginMethods: [{ recipeId: 'emailpassword', userId: uuid, tenants: ['public'], email: 'user9@example.com' }] },
+          {
+            userId: uuid,
+            loginMethods: [{ recipeId: 'passwordless', userId: uuid, tenants: ['public'], email: null, phoneNumber: '+14155551003' }],
+          },
+          {
+            userId: 'ext-dup',
+            loginMethods: [{ recipeId: 'emailpassword', userId: uuid, tenants: ['public'], email: 'user9@example.com' }],
+          },
         ],
       },
     ]);
     const [first, second, third, refused] = reply.json.users;
     expect(await importedUsers(t.db)).toEqual([
       {
-        user_id: second.loginMethods[0].userId, recipe_id: 'thirdparty', time_joined: 1500000000001, email: 'tp2@example.com', phone_number: null,
-        third_party_id: 'google', third_party_user_id: 'g-2', password_hash: null, external_user_id: 'ext-tp-2', metadata: null, verified: null, roles: null,
+        user_id: second.loginMethods[0].userId,
+        recipe_id: 'thirdparty',
+        time_joined: 1500000000001,
+        email: 'tp2@example.com',
+        phone_number: null,
+        third_party_id: 'google',
+        third_party_user_id: 'g-2',
+        password_hash: null,
+        external_user_id: 'ext-tp-2',
+        metadata: null,
+        verified: null,
+        roles: null,
       },
       {
-        user_id: first.loginMethods[0].userId, recipe_id: 'emailpassword', time_joined: 1500000000000, email: 'user1@example.com', phone_number: null,
-        third_party_id: null, third_party_user_id: null, password_hash: bcryptHash, external_user_id: 'ext-ep-1', metadata: { plan: 'pro' },
-        verified: ['user1@example.com'], roles: ['admin'],
+        user_id: first.loginMethods[0].userId,
+        recipe_id: 'emailpassword',
+        time_joined: 1500000000000,
+        email: 'user1@example.com',
+        phone_number: null,
+        third_party_id: null,
+        third_party_user_id: null,
+        password_hash: bcryptHash,
+        external_user_id: 'ext-ep-1',
+        metadata: { plan: 'pro' },
+        verified: ['user1@example.com'],
+        roles: ['admin'],
       },
       {
-        user_id: expect.any(String), recipe_id: 'emailpassword', time_joined: t.clock.nowMs, email: 'user9@example.com', phone_number: null,
-        third_party_id: null, third_party_user_id: null, password_hash: bcryptHash, external_user_id: 'ext-ep-9', metadata: null, verified: null, roles: null,
+        user_id: expect.any(String),
+        recipe_id: 'emailpassword',
+        time_joined: t.clock.nowMs,
+        email: 'user9@example.com',
+        phone_number: null,
+        third_party_id: null,
+        third_party_user_id: null,
+        password_hash: bcryptHash,
+        external_user_id: 'ext-ep-9',
+        metadata: null,
+        verified: null,
+        roles: null,
       },
       {
-        user_id: third.loginMethods[0].userId, recipe_id: 'passwordless', time_joined: 1500000000002, email: null, phone_number: '+14155551003',
-        third_party_id: null, third_party_user_id: null, password_hash: null, external_user_id: null, metadata: null, verified: null, roles: null,
+        user_id: third.loginMethods[0].userId,
+        recipe_id: 'passwordless',
+        time_joined: 1500000000002,
+        email: null,
+        phone_number: '+14155551003',
+        third_party_id: null,
+        third_party_user_id: null,
+        password_hash: null,
+        external_user_id: null,
+        metadata: null,
+        verified: null,
+        roles: null,
       },
     ]);
     expect(await queueRows(t.db)).toEqual([
-      { id: refused.loginMethods[0].userId, status: 'FAILED', error_message: 'E003: A user with email user9@example.com already exists in emailpassword loginMethod.' },
+      {
+        id: refused.loginMethods[0].userId,
+        status: 'FAILED',
+        error_message: 'E003: A user with email user9@example.com already exists in emailpassword loginMethod.',
+      },
     ]);
     const failed = await call(t.app, 'GET', '/bulk-import/users', { query: { status: 'FAILED' } });
-    expect(failed.json.users.map((user: { id: string; status: string; errorMessage: string }) => [user.id, user.status, user.errorMessage])).toEqual([
+    expect(
+      failed.json.users.map((user: { id: string; status: string; errorMessage: string }) => [user.id, user.status, user.errorMessage]),
+    ).toEqual([
       [refused.loginMethods[0].userId, 'FAILED', 'E003: A user with email user9@example.com already exists in emailpassword loginMethod.'],
     ]);
   });
@@ -79,18 +150,28 @@ describe('POST /bulk-import/users?importNow=true', () => {
     const reply = await call(t.app, 'POST', '/bulk-import/users', { body: { users: [first, again] }, query: { importNow: 'true' } });
     expect(reply.statusCode).toBe(200);
     const { rows } = await t.db.pool.query('SELECT raw_data, error_message FROM bulk_import_users');
-    expect(rows).toEqual([{
-      raw_data: {
-        id: reply.json.users[1].loginMethods[0].userId,
-        loginMethods: [{
-          recipeId: 'emailpassword', email: 'plain@example.com', superTokensUserId: reply.json.users[1].loginMethods[0].userId,
-          // Hashed when validated, as for queued users.
-          passwordHash: expect.stringMatching(/^\$2b\$04\$/), hashingAlgorithm: 'BCRYPT',
-          tenantIds: ['public'], isVerified: false, isPrimary: false, timeJoinedInMSSinceEpoch: t.clock.nowMs,
-        }],
+    expect(rows).toEqual([
+      {
+        raw_data: {
+          id: reply.json.users[1].loginMethods[0].userId,
+          loginMethods: [
+            {
+              recipeId: 'emailpassword',
+              email: 'plain@example.com',
+              superTokensUserId: reply.json.users[1].loginMethods[0].userId,
+              // Hashed when validated, as for queued users.
+              passwordHash: expect.stringMatching(/^\$2b\$04\$/),
+              hashingAlgorithm: 'BCRYPT',
+              tenantIds: ['public'],
+              isVerified: false,
+              isPrimary: false,
+              timeJoinedInMSSinceEpoch: t.clock.nowMs,
+            },
+          ],
+        },
+        error_message: 'E003: A user with email plain@example.com already exists in emailpassword loginMethod.',
       },
-      error_message: 'E003: A user with email plain@example.com already exists in emailpassword loginMethod.',
-    }]);
+    ]);
     expect(JSON.stringify(rows)).not.toContain('secret');
   }, 30_000);
 

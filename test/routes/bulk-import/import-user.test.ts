@@ -14,10 +14,14 @@ beforeEach(async () => {
 
 describe('POST /bulk-import/import', () => {
   it('imports an email-password user at once, with mapping, verification, metadata and roles, and answers the user', async () => {
-    const user = emailPasswordUser(1, { userMetadata: { a: { b: [1, 2] } }, userRoles: [{ role: 'admin', tenantIds: ['public'] }] }, {
-      isVerified: true,
-      timeJoinedInMSSinceEpoch: 1600000000000,
-    });
+    const user = emailPasswordUser(
+      1,
+      { userMetadata: { a: { b: [1, 2] } }, userRoles: [{ role: 'admin', tenantIds: ['public'] }] },
+      {
+        isVerified: true,
+        timeJoinedInMSSinceEpoch: 1600000000000,
+      },
+    );
     const reply = await call(t.app, 'POST', '/bulk-import/import', { body: user });
     expect([reply.statusCode, reply.json]).toEqual([
       200,
@@ -33,16 +37,32 @@ describe('POST /bulk-import/import', () => {
           thirdParty: [],
           webauthn: { credentialIds: [] },
           loginMethods: [
-            { tenantIds: ['public'], recipeUserId: 'ext-ep-1', verified: true, timeJoined: 1600000000000, recipeId: 'emailpassword', email: 'user1@example.com' },
+            {
+              tenantIds: ['public'],
+              recipeUserId: 'ext-ep-1',
+              verified: true,
+              timeJoined: 1600000000000,
+              recipeId: 'emailpassword',
+              email: 'user1@example.com',
+            },
           ],
         },
       },
     ]);
     expect(await importedUsers(t.db)).toEqual([
       {
-        user_id: expect.any(String), recipe_id: 'emailpassword', time_joined: 1600000000000, email: 'user1@example.com', phone_number: null,
-        third_party_id: null, third_party_user_id: null, password_hash: bcryptHash, external_user_id: 'ext-ep-1',
-        metadata: { a: { b: [1, 2] } }, verified: ['user1@example.com'], roles: ['admin'],
+        user_id: expect.any(String),
+        recipe_id: 'emailpassword',
+        time_joined: 1600000000000,
+        email: 'user1@example.com',
+        phone_number: null,
+        third_party_id: null,
+        third_party_user_id: null,
+        password_hash: bcryptHash,
+        external_user_id: 'ext-ep-1',
+        metadata: { a: { b: [1, 2] } },
+        verified: ['user1@example.com'],
+        roles: ['admin'],
       },
     ]);
     expect(await countRows(t.db, 'bulk_import_users')).toBe(0);
@@ -52,15 +72,35 @@ describe('POST /bulk-import/import', () => {
     const tp = await call(t.app, 'POST', '/bulk-import/import', { body: thirdPartyUser(2, {}, { isVerified: true }) });
     expect(tp.statusCode).toBe(200);
     expect(tp.json.user.loginMethods[0]).toEqual({
-      tenantIds: ['public'], recipeUserId: tp.json.user.id, verified: true, timeJoined: t.clock.nowMs, recipeId: 'thirdparty',
-      email: 'tp2@example.com', thirdParty: { id: 'google', userId: 'g-2' },
+      tenantIds: ['public'],
+      recipeUserId: tp.json.user.id,
+      verified: true,
+      timeJoined: t.clock.nowMs,
+      recipeId: 'thirdparty',
+      email: 'tp2@example.com',
+      thirdParty: { id: 'google', userId: 'g-2' },
     });
     const pl = await call(t.app, 'POST', '/bulk-import/import', { body: passwordlessUser(3) });
     const id = pl.json.user.id;
     expect(pl.json.user).toEqual({
-      id, isPrimaryUser: false, tenantIds: ['public'], timeJoined: t.clock.nowMs, emails: [], phoneNumbers: ['+14155551003'], thirdParty: [],
+      id,
+      isPrimaryUser: false,
+      tenantIds: ['public'],
+      timeJoined: t.clock.nowMs,
+      emails: [],
+      phoneNumbers: ['+14155551003'],
+      thirdParty: [],
       webauthn: { credentialIds: [] },
-      loginMethods: [{ tenantIds: ['public'], recipeUserId: id, verified: true, timeJoined: t.clock.nowMs, recipeId: 'passwordless', phoneNumber: '+14155551003' }],
+      loginMethods: [
+        {
+          tenantIds: ['public'],
+          recipeUserId: id,
+          verified: true,
+          timeJoined: t.clock.nowMs,
+          recipeId: 'passwordless',
+          phoneNumber: '+14155551003',
+        },
+      ],
     });
     expect(await countRows(t.db, 'users')).toBe(2);
   });
@@ -76,7 +116,11 @@ describe('POST /bulk-import/import', () => {
 
   it.each([
     ['validation errors', { loginMethods: [] }, ['At least one loginMethod is required.']],
-    ['a role that does not exist', emailPasswordUser(9, { userRoles: [{ role: 'ghost', tenantIds: ['public'] }] }), ['Role ghost does not exist.']],
+    [
+      'a role that does not exist',
+      emailPasswordUser(9, { userRoles: [{ role: 'ghost', tenantIds: ['public'] }] }),
+      ['Role ghost does not exist.'],
+    ],
     [
       'a primary login method',
       emailPasswordUser(9, {}, { isPrimary: true }),
@@ -93,7 +137,10 @@ describe('POST /bulk-import/import', () => {
     expect((await call(t.app, 'POST', '/bulk-import/import', { body: emailPasswordUser(1) })).statusCode).toBe(200);
     const before = await snapshot(t.db);
     const cases: [unknown, string][] = [
-      [emailPasswordUser(1, { externalUserId: 'other' }), 'E003: A user with email user1@example.com already exists in emailpassword loginMethod.'],
+      [
+        emailPasswordUser(1, { externalUserId: 'other' }),
+        'E003: A user with email user1@example.com already exists in emailpassword loginMethod.',
+      ],
       [emailPasswordUser(2, { externalUserId: 'ext-ep-1' }), 'E031: A user with externalId ext-ep-1 already exists'],
     ];
     for (const [body, message] of cases) {

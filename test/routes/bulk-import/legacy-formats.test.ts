@@ -57,12 +57,16 @@ describe('bulk import of the legacy formats', () => {
           },
           {
             index: 2,
-            errors: ['Password hash is in invalid LDAP format: LDAP {SSHA} salt must be between 4 and 64 bytes after the 20-byte digest, got 2'],
+            errors: [
+              'Password hash is in invalid LDAP format: LDAP {SSHA} salt must be between 4 and 64 bytes after the 20-byte digest, got 2',
+            ],
           },
           { index: 3, errors: ['Password hash is in invalid salted digest format: md5$ digest must be lower-case hex'] },
           {
             index: 4,
-            errors: ['Password hash is in invalid HMAC format: HMAC must be $hmac-<md5|sha1|sha224|sha256|sha384|sha512>$<base64 MAC>$<base64 key>'],
+            errors: [
+              'Password hash is in invalid HMAC format: HMAC must be $hmac-<md5|sha1|sha224|sha256|sha384|sha512>$<base64 MAC>$<base64 key>',
+            ],
           },
         ],
       },

@@ -34,29 +34,72 @@ describe('GET /bulk-import/core-identity', () => {
 
 describe('POST /bulk-import/users/lookup', () => {
   it('finds users by old id, internal id, email, phone number and third-party account in one call', async () => {
-    await importUser({ externalUserId: 'old-1', loginMethods: [{ recipeId: 'emailpassword', email: 'a@example.com', passwordHash: hash, hashingAlgorithm: 'bcrypt', timeJoinedInMSSinceEpoch: 1000 }] });
+    await importUser({
+      externalUserId: 'old-1',
+      loginMethods: [
+        {
+          recipeId: 'emailpassword',
+          email: 'a@example.com',
+          passwordHash: hash,
+          hashingAlgorithm: 'bcrypt',
+          timeJoinedInMSSinceEpoch: 1000,
+        },
+      ],
+    });
     await importUser({ loginMethods: [{ recipeId: 'passwordless', phoneNumber: '+14155552671', timeJoinedInMSSinceEpoch: 2000 }] });
-    await importUser({ loginMethods: [{ recipeId: 'thirdparty', email: 'g@example.com', thirdPartyId: 'google', thirdPartyUserId: 'g-1', timeJoinedInMSSinceEpoch: 3000 }] });
-    await importUser({ loginMethods: [{ recipeId: 'emailpassword', email: 'b@example.com', passwordHash: hash, hashingAlgorithm: 'bcrypt', timeJoinedInMSSinceEpoch: 4000 }] });
-    const ids = Object.fromEntries((await t.db.pool.query<{ user_id: string; time_joined: number }>('SELECT user_id, time_joined FROM users'))
-      .rows.map((row) => [row.time_joined, row.user_id]));
+    await importUser({
+      loginMethods: [
+        { recipeId: 'thirdparty', email: 'g@example.com', thirdPartyId: 'google', thirdPartyUserId: 'g-1', timeJoinedInMSSinceEpoch: 3000 },
+      ],
+    });
+    await importUser({
+      loginMethods: [
+        {
+          recipeId: 'emailpassword',
+          email: 'b@example.com',
+          passwordHash: hash,
+          hashingAlgorithm: 'bcrypt',
+          timeJoinedInMSSinceEpoch: 4000,
+        },
+      ],
+    });
+    const ids = Object.fromEntries(
+      (await t.db.pool.query<{ user_id: string; time_joined: number }>('SELECT user_id, time_joined FROM users')).rows.map((row) => [
+        row.time_joined,
+        row.user_id,
+      ]),
+    );
 
-    const reply = await call(t.app, 'POST', '/bulk-import/users/lookup', { body: {
-      externalUserIds: ['old-1', 'old-404'],
-      userIds: [ids[4000], 'no-such-id'],
-      emails: [' A@Example.com ', 'nobody@example.com'],
-      phoneNumbers: ['+1 415 555 2671'],
-      thirdPartyAccounts: [{ thirdPartyId: 'google', thirdPartyUserId: 'g-1' }, { thirdPartyId: 'github', thirdPartyUserId: 'g-1' }],
-    } });
+    const reply = await call(t.app, 'POST', '/bulk-import/users/lookup', {
+      body: {
+        externalUserIds: ['old-1', 'old-404'],
+        userIds: [ids[4000], 'no-such-id'],
+        emails: [' A@Example.com ', 'nobody@example.com'],
+        phoneNumbers: ['+1 415 555 2671'],
+        thirdPartyAccounts: [
+          { thirdPartyId: 'google', thirdPartyUserId: 'g-1' },
+          { thirdPartyId: 'github', thirdPartyUserId: 'g-1' },
+        ],
+      },
+    });
 
     expect(reply.statusCode).toBe(200);
     const users = (reply.json as { users: { userId: string }[] }).users;
-    expect([...users].sort((a, b) => a.userId.localeCompare(b.userId))).toEqual([
-      { userId: ids[1000], externalUserId: 'old-1', recipeId: 'emailpassword', timeJoined: 1000, email: 'a@example.com' },
-      { userId: ids[2000], recipeId: 'passwordless', timeJoined: 2000, phoneNumber: '+14155552671' },
-      { userId: ids[3000], recipeId: 'thirdparty', timeJoined: 3000, email: 'g@example.com', thirdPartyId: 'google', thirdPartyUserId: 'g-1' },
-      { userId: ids[4000], recipeId: 'emailpassword', timeJoined: 4000, email: 'b@example.com' },
-    ].sort((a, b) => a.userId.localeCompare(b.userId)));
+    expect([...users].sort((a, b) => a.userId.localeCompare(b.userId))).toEqual(
+      [
+        { userId: ids[1000], externalUserId: 'old-1', recipeId: 'emailpassword', timeJoined: 1000, email: 'a@example.com' },
+        { userId: ids[2000], recipeId: 'passwordless', timeJoined: 2000, phoneNumber: '+14155552671' },
+        {
+          userId: ids[3000],
+          recipeId: 'thirdparty',
+          timeJoined: 3000,
+          email: 'g@example.com',
+          thirdPartyId: 'google',
+          thirdPartyUserId: 'g-1',
+        },
+        { userId: ids[4000], recipeId: 'emailpassword', timeJoined: 4000, email: 'b@example.com' },
+      ].sort((a, b) => a.userId.localeCompare(b.userId)),
+    );
     expect(JSON.stringify(reply.json)).not.toContain('$2');
   });
 

@@ -38,16 +38,26 @@ describe('GET /bulk-import/users', () => {
       externalUserId: 'ext-ep-3',
       loginMethods: [
         {
-          tenantIds: ['public'], isVerified: false, isPrimary: false, timeJoinedInMSSinceEpoch: created - 1, recipeId: 'emailpassword',
-          superTokensUserId: ids[1], email: 'user3@example.com', hashingAlgorithm: 'BCRYPT',
+          tenantIds: ['public'],
+          isVerified: false,
+          isPrimary: false,
+          timeJoinedInMSSinceEpoch: created - 1,
+          recipeId: 'emailpassword',
+          superTokensUserId: ids[1],
+          email: 'user3@example.com',
+          hashingAlgorithm: 'BCRYPT',
         },
       ],
     });
     expect(first.json.nextPaginationToken).toBe(Buffer.from(`${ids[2]};${created - 2}`).toString('base64'));
 
-    const second = await call(t.app, 'GET', '/bulk-import/users', { query: { limit: '2', paginationToken: first.json.nextPaginationToken } });
+    const second = await call(t.app, 'GET', '/bulk-import/users', {
+      query: { limit: '2', paginationToken: first.json.nextPaginationToken },
+    });
     expect(second.json.users.map((user: { id: string }) => user.id)).toEqual(ids.slice(2, 4));
-    const last = await call(t.app, 'GET', '/bulk-import/users', { query: { limit: '2', paginationToken: second.json.nextPaginationToken } });
+    const last = await call(t.app, 'GET', '/bulk-import/users', {
+      query: { limit: '2', paginationToken: second.json.nextPaginationToken },
+    });
     expect(last.json.users.map((user: { id: string }) => user.id)).toEqual(ids.slice(4));
     expect(last.json.nextPaginationToken).toBeUndefined();
 
@@ -72,11 +82,24 @@ describe('GET /bulk-import/users', () => {
       status: 'OK',
       users: [
         {
-          id, status: 'NEW', createdAt: t.clock.nowMs, updatedAt: t.clock.nowMs, externalUserId: 'e1',
-          userMetadata: { nested: { list: [1, 'two', null] }, flag: true }, userRoles: [{ role: 'admin', tenantIds: ['public'] }],
+          id,
+          status: 'NEW',
+          createdAt: t.clock.nowMs,
+          updatedAt: t.clock.nowMs,
+          externalUserId: 'e1',
+          userMetadata: { nested: { list: [1, 'two', null] }, flag: true },
+          userRoles: [{ role: 'admin', tenantIds: ['public'] }],
           loginMethods: [
-            { tenantIds: ['public'], isVerified: true, isPrimary: false, timeJoinedInMSSinceEpoch: t.clock.nowMs, recipeId: 'emailpassword',
-              superTokensUserId: id, email: 'p@example.com', hashingAlgorithm: 'BCRYPT' },
+            {
+              tenantIds: ['public'],
+              isVerified: true,
+              isPrimary: false,
+              timeJoinedInMSSinceEpoch: t.clock.nowMs,
+              recipeId: 'emailpassword',
+              superTokensUserId: id,
+              email: 'p@example.com',
+              hashingAlgorithm: 'BCRYPT',
+            },
           ],
         },
       ],
@@ -84,7 +107,11 @@ describe('GET /bulk-import/users', () => {
     const { rows } = await t.db.pool.query('SELECT raw_data::text AS stored FROM bulk_import_users');
     expect(rows[0].stored).not.toContain('hunter2');
     const stored = JSON.parse(rows[0].stored).loginMethods[0];
-    expect([stored.plainTextPassword, stored.hashingAlgorithm, await bcrypt.compare('hunter2', stored.passwordHash)]).toEqual([undefined, 'BCRYPT', true]);
+    expect([stored.plainTextPassword, stored.hashingAlgorithm, await bcrypt.compare('hunter2', stored.passwordHash)]).toEqual([
+      undefined,
+      'BCRYPT',
+      true,
+    ]);
   });
 
   it('answers an empty queue', async () => {
@@ -120,10 +147,15 @@ describe('GET /bulk-import/users/count', () => {
     await t.db.pool.query("UPDATE bulk_import_users SET status = 'FAILED' WHERE id = $1", [ids[0]]);
     await t.db.pool.query("UPDATE bulk_import_users SET status = 'PROCESSING' WHERE id = ANY($1)", [ids.slice(1, 3)]);
     expect((await call(t.app, 'GET', '/bulk-import/users/count')).json).toEqual({
-      status: 'OK', count: 5, byStatus: { NEW: 2, PROCESSING: 2, FAILED: 1 },
+      status: 'OK',
+      count: 5,
+      byStatus: { NEW: 2, PROCESSING: 2, FAILED: 1 },
     });
     expect((await call(t.app, 'GET', '/bulk-import/users/count', { query: { status: 'NEW' } })).json).toEqual({ status: 'OK', count: 2 });
-    expect((await call(t.app, 'GET', '/bulk-import/users/count', { query: { status: 'FAILED' } })).json).toEqual({ status: 'OK', count: 1 });
+    expect((await call(t.app, 'GET', '/bulk-import/users/count', { query: { status: 'FAILED' } })).json).toEqual({
+      status: 'OK',
+      count: 1,
+    });
     const bad = await call(t.app, 'GET', '/bulk-import/users/count', { query: { status: 'DONE' } });
     expect([bad.statusCode, bad.body.trim()]).toEqual([400, 'Invalid value for status. Pass one of NEW, PROCESSING, or FAILED!']);
   });
@@ -147,7 +179,11 @@ describe('POST /bulk-import/users/remove', () => {
     ['ids missing', {}, "Field name 'ids' is invalid in JSON input"],
     ['ids not an array', { ids: 'a' }, "Field name 'ids' is invalid in JSON input"],
     ['an id that is not a string', { ids: ['a', 1] }, "Field name 'ids' is invalid in JSON input"],
-    ['more than 500 ids, checked before the elements', { ids: [...Array(500).fill('a'), 1] }, "Field name 'ids' cannot contain more than 500 elements"],
+    [
+      'more than 500 ids, checked before the elements',
+      { ids: [...Array(500).fill('a'), 1] },
+      "Field name 'ids' cannot contain more than 500 elements",
+    ],
     ['an empty id', { ids: ['a', ''] }, "Field name 'ids' cannot contain an empty string"],
   ])('rejects %s', async (_description, body, message) => {
     await enqueueFive();

@@ -5,7 +5,13 @@ import { PasswordHasher } from '../../../src/hashing/registry.js';
 import { hashingOptionsFromConfig } from '../../../src/hashing/options.js';
 
 const invalidUsers = 'Data has missing or invalid fields. Please check the users field for more details.';
-const ep = (method: Record<string, unknown> = {}) => ({ recipeId: 'emailpassword', email: 'a@example.com', passwordHash: bcryptHash, hashingAlgorithm: 'bcrypt', ...method });
+const ep = (method: Record<string, unknown> = {}) => ({
+  recipeId: 'emailpassword',
+  email: 'a@example.com',
+  passwordHash: bcryptHash,
+  hashingAlgorithm: 'bcrypt',
+  ...method,
+});
 const long = (length: number, prefix = '') => prefix + 'x'.repeat(length - prefix.length);
 
 let t: TestApp;
@@ -44,10 +50,26 @@ describe('POST /bulk-import/users validation messages', () => {
         'loginMethods should be of type array of object.',
       ],
     ],
-    ['a JSON null is a wrong type', () => ({ externalUserId: null, loginMethods: [ep()] }), () => ['externalUserId should be of type string.']],
-    ['a blank string is a wrong type', () => ({ externalUserId: ' \t', loginMethods: [ep()] }), () => ['externalUserId should be of type string.']],
-    ['metadata must be an object, not an array', () => ({ userMetadata: [], loginMethods: [ep()] }), () => ['userMetadata should be of type object.']],
-    ['totp devices need MFA, even an empty list', () => ({ totpDevices: [], loginMethods: [ep()] }), () => ['MFA must be enabled to import totp devices.']],
+    [
+      'a JSON null is a wrong type',
+      () => ({ externalUserId: null, loginMethods: [ep()] }),
+      () => ['externalUserId should be of type string.'],
+    ],
+    [
+      'a blank string is a wrong type',
+      () => ({ externalUserId: ' \t', loginMethods: [ep()] }),
+      () => ['externalUserId should be of type string.'],
+    ],
+    [
+      'metadata must be an object, not an array',
+      () => ({ userMetadata: [], loginMethods: [ep()] }),
+      () => ['userMetadata should be of type object.'],
+    ],
+    [
+      'totp devices need MFA, even an empty list',
+      () => ({ totpDevices: [], loginMethods: [ep()] }),
+      () => ['MFA must be enabled to import totp devices.'],
+    ],
     ['an empty loginMethods', () => ({ loginMethods: [] }), () => ['At least one loginMethod is required.']],
     [
       'two login methods, both primary',
@@ -57,7 +79,9 @@ describe('POST /bulk-import/users validation messages', () => {
     ['a login method without recipeId', () => ({ loginMethods: [{}] }), () => ['recipeId is required for a loginMethod.']],
     [
       'login-method keys with wrong types (timeJoined has no period)',
-      () => ({ loginMethods: [{ recipeId: 7, tenantIds: ['public', ''], isVerified: 'yes', isPrimary: 1, timeJoinedInMSSinceEpoch: 1.5 }] }),
+      () => ({
+        loginMethods: [{ recipeId: 7, tenantIds: ['public', ''], isVerified: 'yes', isPrimary: 1, timeJoinedInMSSinceEpoch: 1.5 }],
+      }),
       () => [
         'recipeId should be of type string for a loginMethod.',
         'tenantIds should be of type array of string for a loginMethod.',
@@ -71,19 +95,34 @@ describe('POST /bulk-import/users validation messages', () => {
       () => ({ loginMethods: [{ recipeId: 'webauthn' }] }),
       () => ['Invalid recipeId for loginMethod. Pass one of emailpassword, thirdparty or, passwordless!'],
     ],
-    ['recipe ids are exact', () => ({ loginMethods: [ep({ recipeId: 'EmailPassword' })] }), () => ['Invalid recipeId for loginMethod. Pass one of emailpassword, thirdparty or, passwordless!']],
+    [
+      'recipe ids are exact',
+      () => ({ loginMethods: [ep({ recipeId: 'EmailPassword' })] }),
+      () => ['Invalid recipeId for loginMethod. Pass one of emailpassword, thirdparty or, passwordless!'],
+    ],
     [
       'another tenant needs multitenancy',
       () => ({ loginMethods: [ep({ tenantIds: ['public', 'tenant1'] })] }),
       () => ['Multitenancy must be enabled before importing users to a different tenant.'],
     ],
     ['an empty tenant list', () => ({ loginMethods: [ep({ tenantIds: [] })] }), () => ["LoginMethod 'emailpassword' has no tenantId"]],
-    ['timeJoined in the future', () => ({ loginMethods: [ep({ timeJoinedInMSSinceEpoch: t.clock.nowMs + 1 })] }), () => ['timeJoined cannot be in future for a loginMethod.']],
-    ['timeJoined before 1970', () => ({ loginMethods: [ep({ timeJoinedInMSSinceEpoch: -1 })] }), () => ['timeJoined cannot be < 0 for a loginMethod.']],
+    [
+      'timeJoined in the future',
+      () => ({ loginMethods: [ep({ timeJoinedInMSSinceEpoch: t.clock.nowMs + 1 })] }),
+      () => ['timeJoined cannot be in future for a loginMethod.'],
+    ],
+    [
+      'timeJoined before 1970',
+      () => ({ loginMethods: [ep({ timeJoinedInMSSinceEpoch: -1 })] }),
+      () => ['timeJoined cannot be < 0 for a loginMethod.'],
+    ],
     [
       'email-password without email or password',
       () => ({ loginMethods: [{ recipeId: 'emailpassword' }] }),
-      () => ['email is required for an emailpassword recipe.', 'Either (passwordHash, hashingAlgorithm) or plainTextPassword is required for an emailpassword recipe.'],
+      () => [
+        'email is required for an emailpassword recipe.',
+        'Either (passwordHash, hashingAlgorithm) or plainTextPassword is required for an emailpassword recipe.',
+      ],
     ],
     [
       'email-password keys with wrong types',
@@ -156,7 +195,11 @@ describe('POST /bulk-import/users validation messages', () => {
         `thirdPartyUserId ${long(257)} is too long. Max length is 256.`,
       ],
     ],
-    ['passwordless without contact', () => ({ loginMethods: [{ recipeId: 'passwordless' }] }), () => ['Either email or phoneNumber is required for a passwordless recipe.']],
+    [
+      'passwordless without contact',
+      () => ({ loginMethods: [{ recipeId: 'passwordless' }] }),
+      () => ['Either email or phoneNumber is required for a passwordless recipe.'],
+    ],
     [
       'passwordless with wrong types',
       () => ({ loginMethods: [{ recipeId: 'passwordless', email: 5, phoneNumber: false }] }),
@@ -249,14 +292,19 @@ describe('POST /bulk-import/users validation messages', () => {
     ];
     const reply = await call(t.app, 'POST', '/bulk-import/users', { body: { users } });
     expect(reply.statusCode).toBe(200);
-    const { rows } = await t.db.pool.query("SELECT raw_data->'userRoles' AS roles, raw_data->'loginMethods'->0->>'hashingAlgorithm' AS algorithm FROM bulk_import_users");
+    const { rows } = await t.db.pool.query(
+      "SELECT raw_data->'userRoles' AS roles, raw_data->'loginMethods'->0->>'hashingAlgorithm' AS algorithm FROM bulk_import_users",
+    );
     expect(rows).toContainEqual({ roles: [{ role: 'admin', tenantIds: ['public'] }], algorithm: 'BCRYPT' });
   });
 
   it('fails the whole request with 500 for a scrypt-variant hash when no signer key is configured', async () => {
     const before = await snapshot(t.db);
-    const hash = '$f_scrypt$qZM035es5AXYqavsKD6/rhtxg7t5PhcyRgv5blc3doYbChX8keMfQLq1ra96O2Pf2TP/eZrR5xtPCYN6mX3ESA==$/cj0jC1br5o4+w==$m=14$r=8$s=Bw==';
-    const reply = await call(t.app, 'POST', '/bulk-import/users', { body: { users: [{ loginMethods: [ep({ passwordHash: hash, hashingAlgorithm: 'firebase_scrypt' })] }] } });
+    const hash =
+      '$f_scrypt$qZM035es5AXYqavsKD6/rhtxg7t5PhcyRgv5blc3doYbChX8keMfQLq1ra96O2Pf2TP/eZrR5xtPCYN6mX3ESA==$/cj0jC1br5o4+w==$m=14$r=8$s=Bw==';
+    const reply = await call(t.app, 'POST', '/bulk-import/users', {
+      body: { users: [{ loginMethods: [ep({ passwordHash: hash, hashingAlgorithm: 'firebase_scrypt' })] }] },
+    });
     expect([reply.statusCode, reply.body.trim()]).toEqual([
       500,
       "'idp_password_hashing_signer_key' is not configured: set it in config.yaml or IDP_PASSWORD_HASHING_SIGNER_KEY",

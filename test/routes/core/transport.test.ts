@@ -2,8 +2,33 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, createTestApp, type TestApp } from '../../helper.js';
 
 const apiKey = 'a-valid-api-key-of-at-least-20=chars';
-const allVersions = ['2.7', '2.8', '2.9', '2.10', '2.11', '2.12', '2.13', '2.14', '2.15', '2.16', '2.17', '2.18', '2.19', '2.20', '2.21',
-  '3.0', '3.1', '4.0', '5.0', '5.1', '5.2', '5.3', '5.4', '5.5', '5.6'];
+const allVersions = [
+  '2.7',
+  '2.8',
+  '2.9',
+  '2.10',
+  '2.11',
+  '2.12',
+  '2.13',
+  '2.14',
+  '2.15',
+  '2.16',
+  '2.17',
+  '2.18',
+  '2.19',
+  '2.20',
+  '2.21',
+  '3.0',
+  '3.1',
+  '4.0',
+  '5.0',
+  '5.1',
+  '5.2',
+  '5.3',
+  '5.4',
+  '5.5',
+  '5.6',
+];
 
 describe('transport', () => {
   let t: TestApp;
@@ -154,7 +179,11 @@ describe('JSON bodies', () => {
   });
 
   it('parses JSON whatever the content type says, or without one', async () => {
-    const contentTypes: Record<string, string>[] = [{ 'content-type': 'text/plain' }, { 'content-type': 'application/x-www-form-urlencoded' }, {}];
+    const contentTypes: Record<string, string>[] = [
+      { 'content-type': 'text/plain' },
+      { 'content-type': 'application/x-www-form-urlencoded' },
+      {},
+    ];
     for (const headers of contentTypes) {
       const reply = await call(t.app, 'POST', '/recipe/signin', { body: '{"email":"nobody@example.com","password":"x"}', headers });
       expect([reply.statusCode, reply.json]).toEqual([200, { status: 'WRONG_CREDENTIALS_ERROR' }]);
@@ -164,12 +193,17 @@ describe('JSON bodies', () => {
   it('names a field of the wrong type, without coercing it', async () => {
     const reply = await call(t.app, 'POST', '/recipe/signin', { body: { email: 12, password: 'x' } });
     expect([reply.statusCode, reply.body]).toEqual([400, `Field name 'email' is invalid in JSON input\n`]);
-    const nested = await call(t.app, 'POST', '/recipe/signinup', { body: { thirdPartyId: 'google', thirdPartyUserId: '1', email: { id: true } } });
+    const nested = await call(t.app, 'POST', '/recipe/signinup', {
+      body: { thirdPartyId: 'google', thirdPartyUserId: '1', email: { id: true } },
+    });
     expect([nested.statusCode, nested.body]).toEqual([400, `Field name 'id' is invalid in JSON input\n`]);
   });
 
   it('rejects an unsupported cdi-version on a recipe route', async () => {
-    const reply = await call(t.app, 'POST', '/recipe/signin', { body: { email: 'a@b.c', password: 'x' }, headers: { 'cdi-version': '2.6' } });
+    const reply = await call(t.app, 'POST', '/recipe/signin', {
+      body: { email: 'a@b.c', password: 'x' },
+      headers: { 'cdi-version': '2.6' },
+    });
     expect([reply.statusCode, reply.body]).toEqual([400, 'cdi-version 2.6 not supported\n']);
   });
 });

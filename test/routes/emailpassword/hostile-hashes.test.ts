@@ -7,13 +7,48 @@ import { USER, expectRejected, importHash, signIn, signUp, storedHash } from './
 const SCRYPT_PARAMS = PUBLISHED_SCRYPT_HASH.slice(0, PUBLISHED_SCRYPT_HASH.indexOf('$m='));
 const argon2With = (params: string) => ARGON2_VECTORS[0].hash.replace(/m=\d+,t=\d+,p=\d+/, params);
 const HOSTILE = [
-  { description: 'argon2 m over 4 GiB', hash: argon2With('m=4194305,t=1,p=1'), algorithm: 'ARGON2', reason: 'memory must be at most 4194304 KiB' },
-  { description: 'argon2 t over 1024', hash: argon2With('m=64,t=1025,p=1'), algorithm: 'ARGON2', reason: 'iterations must be at most 1024' },
-  { description: 'argon2 p over 255', hash: argon2With('m=4096,t=1,p=256'), algorithm: 'ARGON2', reason: 'parallelism must be at most 255' },
-  { description: 'scrypt m=21', hash: `${SCRYPT_PARAMS}$m=21$r=8$s=Bw==`, algorithm: 'IDP_SCRYPT', reason: 'mem_cost must be between 1 and 20' },
-  { description: 'scrypt r=33', hash: `${SCRYPT_PARAMS}$m=14$r=33$s=Bw==`, algorithm: 'IDP_SCRYPT', reason: 'rounds must be between 1 and 32' },
-  { description: 'scrypt over 1 GiB', hash: `${SCRYPT_PARAMS}$m=19$r=17$s=Bw==`, algorithm: 'IDP_SCRYPT', reason: '128 * 2^mem_cost * rounds must not exceed 1 GiB' },
-  { description: 'bcrypt cost 32', hash: `$2b$32${BCRYPT_VECTORS[0].hash.slice(6)}`, algorithm: 'BCRYPT', reason: 'cost must be between 04 and 31' },
+  {
+    description: 'argon2 m over 4 GiB',
+    hash: argon2With('m=4194305,t=1,p=1'),
+    algorithm: 'ARGON2',
+    reason: 'memory must be at most 4194304 KiB',
+  },
+  {
+    description: 'argon2 t over 1024',
+    hash: argon2With('m=64,t=1025,p=1'),
+    algorithm: 'ARGON2',
+    reason: 'iterations must be at most 1024',
+  },
+  {
+    description: 'argon2 p over 255',
+    hash: argon2With('m=4096,t=1,p=256'),
+    algorithm: 'ARGON2',
+    reason: 'parallelism must be at most 255',
+  },
+  {
+    description: 'scrypt m=21',
+    hash: `${SCRYPT_PARAMS}$m=21$r=8$s=Bw==`,
+    algorithm: 'IDP_SCRYPT',
+    reason: 'mem_cost must be between 1 and 20',
+  },
+  {
+    description: 'scrypt r=33',
+    hash: `${SCRYPT_PARAMS}$m=14$r=33$s=Bw==`,
+    algorithm: 'IDP_SCRYPT',
+    reason: 'rounds must be between 1 and 32',
+  },
+  {
+    description: 'scrypt over 1 GiB',
+    hash: `${SCRYPT_PARAMS}$m=19$r=17$s=Bw==`,
+    algorithm: 'IDP_SCRYPT',
+    reason: '128 * 2^mem_cost * rounds must not exceed 1 GiB',
+  },
+  {
+    description: 'bcrypt cost 32',
+    hash: `$2b$32${BCRYPT_VECTORS[0].hash.slice(6)}`,
+    algorithm: 'BCRYPT',
+    reason: 'cost must be between 04 and 31',
+  },
 ];
 const FORMAT_MESSAGES: Record<string, string> = {
   ARGON2: 'Password hash is in invalid Argon2 format',

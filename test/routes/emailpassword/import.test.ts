@@ -42,37 +42,129 @@ describe('POST /recipe/user/passwordhash/import', () => {
     { description: 'no fields', body: {}, message: "Field name 'email' is invalid in JSON input" },
     { description: 'email a number, passwordHash missing', body: { email: 1 }, message: "Field name 'email' is invalid in JSON input" },
     { description: 'email null', body: { email: null, passwordHash: BCRYPT.hash }, message: "Field name 'email' is invalid in JSON input" },
-    { description: 'email an array', body: { email: ['a@x.com'], passwordHash: BCRYPT.hash }, message: "Field name 'email' is invalid in JSON input" },
+    {
+      description: 'email an array',
+      body: { email: ['a@x.com'], passwordHash: BCRYPT.hash },
+      message: "Field name 'email' is invalid in JSON input",
+    },
     { description: 'passwordHash missing', body: { email: 'a@x.com' }, message: "Field name 'passwordHash' is invalid in JSON input" },
-    { description: 'passwordHash null', body: { email: 'a@x.com', passwordHash: null }, message: "Field name 'passwordHash' is invalid in JSON input" },
-    { description: 'passwordHash a number, bad algorithm', body: { email: 'a@x.com', passwordHash: 5, hashingAlgorithm: 7 }, message: "Field name 'passwordHash' is invalid in JSON input" },
-    { description: 'hashingAlgorithm null', body: { email: 'a@x.com', passwordHash: BCRYPT.hash, hashingAlgorithm: null }, message: "Field name 'hashingAlgorithm' is invalid in JSON input" },
-    { description: 'hashingAlgorithm a boolean', body: { email: 'a@x.com', passwordHash: BCRYPT.hash, hashingAlgorithm: true }, message: "Field name 'hashingAlgorithm' is invalid in JSON input" },
+    {
+      description: 'passwordHash null',
+      body: { email: 'a@x.com', passwordHash: null },
+      message: "Field name 'passwordHash' is invalid in JSON input",
+    },
+    {
+      description: 'passwordHash a number, bad algorithm',
+      body: { email: 'a@x.com', passwordHash: 5, hashingAlgorithm: 7 },
+      message: "Field name 'passwordHash' is invalid in JSON input",
+    },
+    {
+      description: 'hashingAlgorithm null',
+      body: { email: 'a@x.com', passwordHash: BCRYPT.hash, hashingAlgorithm: null },
+      message: "Field name 'hashingAlgorithm' is invalid in JSON input",
+    },
+    {
+      description: 'hashingAlgorithm a boolean',
+      body: { email: 'a@x.com', passwordHash: BCRYPT.hash, hashingAlgorithm: true },
+      message: "Field name 'hashingAlgorithm' is invalid in JSON input",
+    },
     { description: 'empty hash', body: { email: 'a@x.com', passwordHash: '' }, message: 'Password hash cannot be an empty string' },
-    { description: 'blank hash wins over a bad algorithm', body: { email: 'a@x.com', passwordHash: ' \t\n', hashingAlgorithm: 'md5' }, message: 'Password hash cannot be an empty string' },
-    { description: 'empty algorithm', body: { email: 'a@x.com', passwordHash: BCRYPT.hash, hashingAlgorithm: '' }, message: 'Hashing Algorithm cannot be an empty string' },
-    { description: 'blank algorithm', body: { email: 'a@x.com', passwordHash: BCRYPT.hash, hashingAlgorithm: '  ' }, message: 'Hashing Algorithm cannot be an empty string' },
-    { description: 'unsupported algorithm', body: { email: 'a@x.com', passwordHash: BCRYPT.hash, hashingAlgorithm: 'md5' }, message: UNSUPPORTED },
+    {
+      description: 'blank hash wins over a bad algorithm',
+      body: { email: 'a@x.com', passwordHash: ' \t\n', hashingAlgorithm: 'md5' },
+      message: 'Password hash cannot be an empty string',
+    },
+    {
+      description: 'empty algorithm',
+      body: { email: 'a@x.com', passwordHash: BCRYPT.hash, hashingAlgorithm: '' },
+      message: 'Hashing Algorithm cannot be an empty string',
+    },
+    {
+      description: 'blank algorithm',
+      body: { email: 'a@x.com', passwordHash: BCRYPT.hash, hashingAlgorithm: '  ' },
+      message: 'Hashing Algorithm cannot be an empty string',
+    },
+    {
+      description: 'unsupported algorithm',
+      body: { email: 'a@x.com', passwordHash: BCRYPT.hash, hashingAlgorithm: 'md5' },
+      message: UNSUPPORTED,
+    },
     {
       description: 'scrypt names standard scrypt, not the platform variant',
       body: { email: 'a@x.com', passwordHash: PUBLISHED_SCRYPT_HASH, hashingAlgorithm: 'scrypt' },
       message: 'Password hash is in invalid SCrypt format: the hash is in the IDP_SCRYPT format; set hashingAlgorithm to idp_scrypt',
     },
     { description: 'unknown format', body: { email: 'a@x.com', passwordHash: 'plaintext' }, message: `${GENERIC}: ${PLAIN_REASON}` },
-    { description: '$2c$ prefix', body: { email: 'a@x.com', passwordHash: `$2c${BCRYPT.hash.slice(3)}` }, message: `${GENERIC}: ${C_REASON}` },
-    { description: 'truncated bcrypt, detected', body: { email: 'a@x.com', passwordHash: BCRYPT.hash.slice(0, 50) }, message: `${GENERIC}: salt and hash must be exactly 53 characters, got 43` },
-    { description: 'truncated bcrypt, BCRYPT', body: { email: 'a@x.com', passwordHash: BCRYPT.hash.slice(0, 50), hashingAlgorithm: 'BCRYPT' }, message: `${BCRYPT_MSG}: salt and hash must be exactly 53 characters, got 43` },
-    { description: 'bcrypt cost 03', body: { email: 'a@x.com', passwordHash: `$2a$03${BCRYPT.hash.slice(6)}`, hashingAlgorithm: 'bcrypt' }, message: `${BCRYPT_MSG}: cost must be between 04 and 31` },
-    { description: 'argon2 hash named BCRYPT', body: { email: 'a@x.com', passwordHash: ARGON2.hash, hashingAlgorithm: 'BCRYPT' }, message: `${BCRYPT_MSG}: ${isIn('ARGON2')}` },
-    { description: 'bcrypt hash named ARGON2', body: { email: 'a@x.com', passwordHash: BCRYPT.hash, hashingAlgorithm: 'ARGON2' }, message: `${ARGON2_MSG}: ${isIn('BCRYPT')}` },
-    { description: 'argon2 without its hash', body: { email: 'a@x.com', passwordHash: ARGON2.hash.slice(0, ARGON2.hash.lastIndexOf('$')), hashingAlgorithm: 'argon2' }, message: `${ARGON2_MSG}: expected $<type>$v=<version>$m=<memory>,t=<iterations>,p=<parallelism>$<salt>$<hash>` },
-    { description: 'argon2 m over the bound, detected', body: { email: 'a@x.com', passwordHash: argon2With('m=4194305,t=1,p=1') }, message: `${GENERIC}: memory must be at most 4194304 KiB` },
-    { description: 'argon2 m over the bound, ARGON2', body: { email: 'a@x.com', passwordHash: argon2With('m=4194305,t=1,p=1'), hashingAlgorithm: 'ARGON2' }, message: `${ARGON2_MSG}: memory must be at most 4194304 KiB` },
-    { description: 'bcrypt hash named IDP_SCRYPT', body: { email: 'a@x.com', passwordHash: BCRYPT.hash, hashingAlgorithm: 'IDP_SCRYPT' }, message: `${SCRYPT_MSG}: ${isIn('BCRYPT')}` },
-    { description: 'bcrypt hash named firebase_scrypt', body: { email: 'a@x.com', passwordHash: BCRYPT.hash, hashingAlgorithm: 'firebase_scrypt' }, message: `${SCRYPT_MSG}: ${isIn('BCRYPT')}` },
-    { description: 'scrypt m=21, detected', body: { email: 'a@x.com', passwordHash: `${SCRYPT_PARAMS}$m=21$r=1$s=Bw==` }, message: `${GENERIC}: mem_cost must be between 1 and 20` },
-    { description: 'scrypt m=21, IDP_SCRYPT', body: { email: 'a@x.com', passwordHash: `${SCRYPT_PARAMS}$m=21$r=1$s=Bw==`, hashingAlgorithm: 'IDP_SCRYPT' }, message: `${SCRYPT_MSG}: mem_cost must be between 1 and 20` },
-    { description: 'scrypt hash not base64', body: { email: 'a@x.com', passwordHash: `$f_scrypt$ab!d$${PUBLISHED_SCRYPT.salt}$m=14$r=8$s=Bw==`, hashingAlgorithm: 'IDP_SCRYPT' }, message: `${SCRYPT_MSG}: password hash is not valid base64` },
+    {
+      description: '$2c$ prefix',
+      body: { email: 'a@x.com', passwordHash: `$2c${BCRYPT.hash.slice(3)}` },
+      message: `${GENERIC}: ${C_REASON}`,
+    },
+    {
+      description: 'truncated bcrypt, detected',
+      body: { email: 'a@x.com', passwordHash: BCRYPT.hash.slice(0, 50) },
+      message: `${GENERIC}: salt and hash must be exactly 53 characters, got 43`,
+    },
+    {
+      description: 'truncated bcrypt, BCRYPT',
+      body: { email: 'a@x.com', passwordHash: BCRYPT.hash.slice(0, 50), hashingAlgorithm: 'BCRYPT' },
+      message: `${BCRYPT_MSG}: salt and hash must be exactly 53 characters, got 43`,
+    },
+    {
+      description: 'bcrypt cost 03',
+      body: { email: 'a@x.com', passwordHash: `$2a$03${BCRYPT.hash.slice(6)}`, hashingAlgorithm: 'bcrypt' },
+      message: `${BCRYPT_MSG}: cost must be between 04 and 31`,
+    },
+    {
+      description: 'argon2 hash named BCRYPT',
+      body: { email: 'a@x.com', passwordHash: ARGON2.hash, hashingAlgorithm: 'BCRYPT' },
+      message: `${BCRYPT_MSG}: ${isIn('ARGON2')}`,
+    },
+    {
+      description: 'bcrypt hash named ARGON2',
+      body: { email: 'a@x.com', passwordHash: BCRYPT.hash, hashingAlgorithm: 'ARGON2' },
+      message: `${ARGON2_MSG}: ${isIn('BCRYPT')}`,
+    },
+    {
+      description: 'argon2 without its hash',
+      body: { email: 'a@x.com', passwordHash: ARGON2.hash.slice(0, ARGON2.hash.lastIndexOf('$')), hashingAlgorithm: 'argon2' },
+      message: `${ARGON2_MSG}: expected $<type>$v=<version>$m=<memory>,t=<iterations>,p=<parallelism>$<salt>$<hash>`,
+    },
+    {
+      description: 'argon2 m over the bound, detected',
+      body: { email: 'a@x.com', passwordHash: argon2With('m=4194305,t=1,p=1') },
+      message: `${GENERIC}: memory must be at most 4194304 KiB`,
+    },
+    {
+      description: 'argon2 m over the bound, ARGON2',
+      body: { email: 'a@x.com', passwordHash: argon2With('m=4194305,t=1,p=1'), hashingAlgorithm: 'ARGON2' },
+      message: `${ARGON2_MSG}: memory must be at most 4194304 KiB`,
+    },
+    {
+      description: 'bcrypt hash named IDP_SCRYPT',
+      body: { email: 'a@x.com', passwordHash: BCRYPT.hash, hashingAlgorithm: 'IDP_SCRYPT' },
+      message: `${SCRYPT_MSG}: ${isIn('BCRYPT')}`,
+    },
+    {
+      description: 'bcrypt hash named firebase_scrypt',
+      body: { email: 'a@x.com', passwordHash: BCRYPT.hash, hashingAlgorithm: 'firebase_scrypt' },
+      message: `${SCRYPT_MSG}: ${isIn('BCRYPT')}`,
+    },
+    {
+      description: 'scrypt m=21, detected',
+      body: { email: 'a@x.com', passwordHash: `${SCRYPT_PARAMS}$m=21$r=1$s=Bw==` },
+      message: `${GENERIC}: mem_cost must be between 1 and 20`,
+    },
+    {
+      description: 'scrypt m=21, IDP_SCRYPT',
+      body: { email: 'a@x.com', passwordHash: `${SCRYPT_PARAMS}$m=21$r=1$s=Bw==`, hashingAlgorithm: 'IDP_SCRYPT' },
+      message: `${SCRYPT_MSG}: mem_cost must be between 1 and 20`,
+    },
+    {
+      description: 'scrypt hash not base64',
+      body: { email: 'a@x.com', passwordHash: `$f_scrypt$ab!d$${PUBLISHED_SCRYPT.salt}$m=14$r=8$s=Bw==`, hashingAlgorithm: 'IDP_SCRYPT' },
+      message: `${SCRYPT_MSG}: password hash is not valid base64`,
+    },
   ])('400 for $description, writing nothing', async ({ body, message }) => {
     await expectRejected(t.db, () => call(t.app, 'POST', IMPORT, { body }), 400, message);
   });
@@ -88,7 +180,12 @@ describe('POST /recipe/user/passwordhash/import', () => {
     const onTenant = (body: object) => () => call(t.app, 'POST', `/tenant1${IMPORT}`, { body });
     await expectRejected(t.db, onTenant({ email: 1 }), 400, "Field name 'email' is invalid in JSON input");
     await expectRejected(t.db, onTenant({ email: 'a@x.com', passwordHash: '' }), 400, 'Password hash cannot be an empty string');
-    await expectRejected(t.db, onTenant({ email: 'a@x.com', passwordHash: 'h', hashingAlgorithm: '' }), 400, 'Hashing Algorithm cannot be an empty string');
+    await expectRejected(
+      t.db,
+      onTenant({ email: 'a@x.com', passwordHash: 'h', hashingAlgorithm: '' }),
+      400,
+      'Hashing Algorithm cannot be an empty string',
+    );
     await expectRejected(t.db, onTenant({ email: 'a@x.com', passwordHash: 'h', hashingAlgorithm: 'md5' }), 400, UNSUPPORTED);
     await expectRejected(t.db, onTenant({ email: 'a@x.com', passwordHash: 'plaintext' }), 400, tenantNotFound('public', 'tenant1'));
     await expectRejected(t.db, onTenant({ email: 'a@x.com', passwordHash: BCRYPT.hash }), 400, tenantNotFound('public', 'tenant1'));
@@ -107,10 +204,19 @@ describe('POST /recipe/user/passwordhash/import', () => {
       didUserAlreadyExist: false,
     });
     const { rows } = await t.db.pool.query('SELECT * FROM users');
-    expect(rows).toEqual([{
-      user_id: id, tenant_id: 'public', recipe_id: 'emailpassword', time_joined: t.clock.nowMs, email: 'alice@example.com',
-      phone_number: null, third_party_id: null, third_party_user_id: null, password_hash: PUBLISHED_SCRYPT_HASH,
-    }]);
+    expect(rows).toEqual([
+      {
+        user_id: id,
+        tenant_id: 'public',
+        recipe_id: 'emailpassword',
+        time_joined: t.clock.nowMs,
+        email: 'alice@example.com',
+        phone_number: null,
+        third_party_id: null,
+        third_party_user_id: null,
+        password_hash: PUBLISHED_SCRYPT_HASH,
+      },
+    ]);
     expect(await countRows(t.db, 'email_verifications')).toBe(0);
   });
 
@@ -189,9 +295,15 @@ describe('POST /recipe/user/passwordhash/import without a signer key', () => {
 
   it.each([
     { description: 'detected scrypt-variant hash', body: { email: 'a@x.com', passwordHash: PUBLISHED_SCRYPT_HASH } },
-    { description: 'detected scrypt-variant hash out of bounds', body: { email: 'a@x.com', passwordHash: `${SCRYPT_PARAMS}$m=21$r=1$s=Bw==` } },
+    {
+      description: 'detected scrypt-variant hash out of bounds',
+      body: { email: 'a@x.com', passwordHash: `${SCRYPT_PARAMS}$m=21$r=1$s=Bw==` },
+    },
     { description: 'IDP_SCRYPT', body: { email: 'a@x.com', passwordHash: PUBLISHED_SCRYPT_HASH, hashingAlgorithm: 'IDP_SCRYPT' } },
-    { description: 'FIREBASE_SCRYPT, checked before the hash', body: { email: 'a@x.com', passwordHash: 'garbage', hashingAlgorithm: 'firebase_scrypt' } },
+    {
+      description: 'FIREBASE_SCRYPT, checked before the hash',
+      body: { email: 'a@x.com', passwordHash: 'garbage', hashingAlgorithm: 'firebase_scrypt' },
+    },
   ])('500 naming the key for a $description, storing nothing', async ({ body }) => {
     await expectRejected(t.db, () => call(t.app, 'POST', IMPORT, { body }), 500, SIGNER_KEY_MISSING_MESSAGE);
   });

@@ -9,11 +9,26 @@ const pick = (family: string, algorithm: string, ...descriptions: string[]) =>
 
 // One published vector and independent ones (python3-passlib, hashlib) per family, through the real HTTP layer.
 const cases = [
-  { description: 'Django pbkdf2_sha256 (published)', algorithm: 'pbkdf2', password: 'lètmein', hash: 'pbkdf2_sha256$390000$seasalt$8xBlGd3jVgvJ+92hWPxi5ww0uuAuAnKgC45eudxro7c=' },
+  {
+    description: 'Django pbkdf2_sha256 (published)',
+    algorithm: 'pbkdf2',
+    password: 'lètmein',
+    hash: 'pbkdf2_sha256$390000$seasalt$8xBlGd3jVgvJ+92hWPxi5ww0uuAuAnKgC45eudxro7c=',
+  },
   ...pick('PBKDF2', 'PBKDF2', 'passlib pbkdf2_sha512', 'passlib atlassian_pbkdf2_sha1', 'PHC pbkdf2-sha3-256', 'Werkzeug pbkdf2:sha256'),
-  { description: 'passlib $scrypt$ (published)', algorithm: 'Scrypt', password: 'test', hash: '$scrypt$ln=8,r=8,p=1$wlhLyXmP8b53bm1NKYVQqg$mTpvG8lzuuDk+DWz8HZIB6Vum6erDuUm0As5yU+VxWA' },
+  {
+    description: 'passlib $scrypt$ (published)',
+    algorithm: 'Scrypt',
+    password: 'test',
+    hash: '$scrypt$ln=8,r=8,p=1$wlhLyXmP8b53bm1NKYVQqg$mTpvG8lzuuDk+DWz8HZIB6Vum6erDuUm0As5yU+VxWA',
+  },
   ...pick('SCRYPT', 'scrypt', 'Kratos form (ln holds N)', 'Werkzeug scrypt', 'Django scrypt'),
-  { description: 'ASP.NET Identity v3 (published)', algorithm: 'aspnet_identity', password: 'my password', hash: `$aspnet-identity$${ASPNET_V3}` },
+  {
+    description: 'ASP.NET Identity v3 (published)',
+    algorithm: 'aspnet_identity',
+    password: 'my password',
+    hash: `$aspnet-identity$${ASPNET_V3}`,
+  },
   ...pick('ASPNET_IDENTITY', 'ASPNET_IDENTITY', 'v2 blob').map((vector) => ({ ...vector, hash: `$aspnet-identity$${vector.hash}` })),
   {
     description: 'passlib bcrypt-sha256 v2 (published)',
@@ -77,7 +92,10 @@ describe('import → sign-in for PBKDF2, scrypt, ASP.NET Identity and bcrypt-sha
   it.each([
     {
       description: 'ambiguous PHC sha384',
-      body: { passwordHash: '$pbkdf2-sha384$i=1000,l=32$c2FsdHNhbHQ$QJxzfvdbHYBpydCbHoFg3GJEqMFULwskiuqiJctoYpI', hashingAlgorithm: 'pbkdf2' },
+      body: {
+        passwordHash: '$pbkdf2-sha384$i=1000,l=32$c2FsdHNhbHQ$QJxzfvdbHYBpydCbHoFg3GJEqMFULwskiuqiJctoYpI',
+        hashingAlgorithm: 'pbkdf2',
+      },
       message:
         'Password hash is in invalid PBKDF2 format: $pbkdf2-sha384$ is ambiguous (Kratos means SHA3, others SHA-2): write sha3-384 or use a SHA-2 form',
     },
@@ -111,7 +129,10 @@ describe('password_rehash_on_signin moves these formats to the configured algori
     const before = await snapshot(t.db);
     expect((await signIn(t.app, email, password)).json).toEqual(signedIn(user));
     // The rewrite runs after the reply; poll the database with a bound.
-    await vi.waitFor(async () => expect(await storedHash(t.db, email)).toMatch(/^\$2b\$04\$[./A-Za-z0-9]{53}$/), { timeout: 10_000, interval: 20 });
+    await vi.waitFor(async () => expect(await storedHash(t.db, email)).toMatch(/^\$2b\$04\$[./A-Za-z0-9]{53}$/), {
+      timeout: 10_000,
+      interval: 20,
+    });
     expect(before).not.toEqual(await snapshot(t.db));
     expect((await signIn(t.app, email, password)).json).toEqual(signedIn(user));
     expect((await signIn(t.app, email, `${password}x`)).json).toEqual({ status: 'WRONG_CREDENTIALS_ERROR' });

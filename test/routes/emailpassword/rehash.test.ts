@@ -100,7 +100,11 @@ describe('password_rehash_on_signin: true', () => {
 describe('password_rehash_on_signin with ARGON2 configured', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await createTestApp({ idp_password_hashing_signer_key: SIGNER_KEY, password_rehash_on_signin: true, password_hashing_alg: 'ARGON2' });
+    t = await createTestApp({
+      idp_password_hashing_signer_key: SIGNER_KEY,
+      password_rehash_on_signin: true,
+      password_hashing_alg: 'ARGON2',
+    });
   });
   afterAll(() => t.close());
 

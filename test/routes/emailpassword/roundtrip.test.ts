@@ -59,17 +59,24 @@ describe('import → sign-in round trip for every supported format', () => {
     expect(cases.filter(({ password }) => password === NON_ASCII_PASSWORD).length).toBeGreaterThanOrEqual(4);
   });
 
-  it.each(cases.flatMap((vector, index) => [
-    { ...vector, email: `detected-${index}@example.com`, named: undefined },
-    { ...vector, email: `named-${index}@example.com`, named: vector.algorithm.toLowerCase() },
-  ]))('$algorithm $description (hashingAlgorithm: $named)', async ({ email, hash, password, named }) => {
+  it.each(
+    cases.flatMap((vector, index) => [
+      { ...vector, email: `detected-${index}@example.com`, named: undefined },
+      { ...vector, email: `named-${index}@example.com`, named: vector.algorithm.toLowerCase() },
+    ]),
+  )('$algorithm $description (hashingAlgorithm: $named)', async ({ email, hash, password, named }) => {
     const imported = await importHash(t.app, email, hash, named);
     expect([imported.statusCode, imported.json.status]).toEqual([200, 'OK']);
     const user = { id: imported.json.user.id, email, timeJoined: t.clock.nowMs };
 
     const right = await signIn(t.app, email.toUpperCase(), password);
     expect([right.statusCode, right.json]).toEqual([200, signedIn(user)]);
-    for (const wrong of [`${password}x`, password.slice(0, -1), '', password.toUpperCase() === password ? password.toLowerCase() : password.toUpperCase()]) {
+    for (const wrong of [
+      `${password}x`,
+      password.slice(0, -1),
+      '',
+      password.toUpperCase() === password ? password.toLowerCase() : password.toUpperCase(),
+    ]) {
       const reply = await signIn(t.app, email, wrong);
       expect([wrong, reply.statusCode, reply.json]).toEqual([wrong, 200, { status: 'WRONG_CREDENTIALS_ERROR' }]);
     }

@@ -1,6 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { call, createTestApp, type TestApp } from '../../helper.js';
-import { ARGON2_VECTORS, BCRYPT_VECTORS, NON_ASCII_PASSWORD, PUBLISHED_SCRYPT, PUBLISHED_SCRYPT_HASH, SIGNER_KEY } from '../../hashing/vectors.js';
+import {
+  ARGON2_VECTORS,
+  BCRYPT_VECTORS,
+  NON_ASCII_PASSWORD,
+  PUBLISHED_SCRYPT,
+  PUBLISHED_SCRYPT_HASH,
+  SIGNER_KEY,
+} from '../../hashing/vectors.js';
 import { USER, importHash, signIn, signUp, storedHash } from './fixtures.js';
 
 describe('secrets never reach the log, even at DEBUG', () => {
@@ -16,7 +23,14 @@ describe('secrets never reach the log, even at DEBUG', () => {
   });
 
   it('logs no password, hash or signer key through import, sign-in, sign-up, PUT, rehash and their errors', async () => {
-    const secrets = [SIGNER_KEY, PUBLISHED_SCRYPT.password, PUBLISHED_SCRYPT_HASH, PUBLISHED_SCRYPT.hash, PUBLISHED_SCRYPT.salt, NON_ASCII_PASSWORD];
+    const secrets = [
+      SIGNER_KEY,
+      PUBLISHED_SCRYPT.password,
+      PUBLISHED_SCRYPT_HASH,
+      PUBLISHED_SCRYPT.hash,
+      PUBLISHED_SCRYPT.salt,
+      NON_ASCII_PASSWORD,
+    ];
     const bcrypt = BCRYPT_VECTORS[0];
     const argon2 = ARGON2_VECTORS[0];
     for (const { password, hash } of [bcrypt, argon2]) secrets.push(password, hash, hash.slice(-31));
@@ -47,10 +61,15 @@ describe('secrets never reach the log, even at DEBUG', () => {
 
     const user = (await signUp(t.app, 'new@example.com', NON_ASCII_PASSWORD)).json.user;
     expect((await signIn(t.app, 'new@example.com', NON_ASCII_PASSWORD)).json.status).toBe('OK');
-    expect((await call(t.app, 'PUT', USER, { body: { recipeUserId: user.id, password: 'changed-password-secret' } })).json.status).toBe('OK');
+    expect((await call(t.app, 'PUT', USER, { body: { recipeUserId: user.id, password: 'changed-password-secret' } })).json.status).toBe(
+      'OK',
+    );
     secrets.push('changed-password-secret', (await storedHash(t.db, 'new@example.com'))!);
 
-    await vi.waitFor(async () => expect(await storedHash(t.db, 'argon2@example.com')).toMatch(/^\$2b\$/), { timeout: 10_000, interval: 20 });
+    await vi.waitFor(async () => expect(await storedHash(t.db, 'argon2@example.com')).toMatch(/^\$2b\$/), {
+      timeout: 10_000,
+      interval: 20,
+    });
     await t.app.services.emailPassword.stop();
     secrets.push((await storedHash(t.db, 'argon2@example.com'))!, (await storedHash(t.db, 'bcrypt@example.com'))!);
 

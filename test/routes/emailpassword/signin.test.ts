@@ -89,7 +89,9 @@ describe('POST /recipe/signin', () => {
     const reply = await signIn(t.app, 'dan@example.com', 'whatever-password');
     expect([reply.statusCode, reply.json]).toEqual([200, WRONG]);
     const lines = t.logs.map((line) => JSON.parse(line));
-    expect(lines).toEqual([expect.objectContaining({ level: 50, userId: 'broken-user', msg: 'stored password hash does not parse; sign-in refused' })]);
+    expect(lines).toEqual([
+      expect.objectContaining({ level: 50, userId: 'broken-user', msg: 'stored password hash does not parse; sign-in refused' }),
+    ]);
     expect(t.logs.join('')).not.toContain('tooShort');
     expect(t.logs.join('')).not.toContain('whatever-password');
   });
@@ -126,7 +128,12 @@ describe('POST /recipe/signin after the signer key is removed', () => {
     await importHash(keyed.app, 'scrypt@example.com', PUBLISHED_SCRYPT_HASH);
     const bcryptUser = (await importHash(keyed.app, 'bcrypt@example.com', BCRYPT.hash)).json.user;
 
-    await expectRejected(keyless.db, () => signIn(keyless.app, 'scrypt@example.com', PUBLISHED_SCRYPT.password), 500, SIGNER_KEY_MISSING_MESSAGE);
+    await expectRejected(
+      keyless.db,
+      () => signIn(keyless.app, 'scrypt@example.com', PUBLISHED_SCRYPT.password),
+      500,
+      SIGNER_KEY_MISSING_MESSAGE,
+    );
     await expectRejected(keyless.db, () => signIn(keyless.app, 'scrypt@example.com', 'wrong'), 500, SIGNER_KEY_MISSING_MESSAGE);
     const reply = await signIn(keyless.app, 'bcrypt@example.com', BCRYPT.password);
     expect(reply.json).toEqual(signedIn({ id: bcryptUser.id, email: 'bcrypt@example.com', timeJoined: bcryptUser.timeJoined }));

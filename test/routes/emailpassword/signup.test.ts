@@ -1,16 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { call, countRows, createTestApp, snapshot, truncateAll, type TestApp } from '../../helper.js';
 import { NON_ASCII_PASSWORD } from '../../hashing/vectors.js';
-import {
-  SIGNUP,
-  expectRejected,
-  insertPasswordlessUser,
-  signIn,
-  signUp,
-  signedIn,
-  storedHash,
-  tenantNotFound,
-} from './fixtures.js';
+import { SIGNUP, expectRejected, insertPasswordlessUser, signIn, signUp, signedIn, storedHash, tenantNotFound } from './fixtures.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
@@ -28,7 +19,11 @@ describe('POST /recipe/signup', () => {
     { description: 'email null', body: { email: null, password: 'pw' }, message: "Field name 'email' is invalid in JSON input" },
     { description: 'password missing', body: { email: 'a@x.com' }, message: "Field name 'password' is invalid in JSON input" },
     { description: 'password null', body: { email: 'a@x.com', password: null }, message: "Field name 'password' is invalid in JSON input" },
-    { description: 'password a boolean', body: { email: 'a@x.com', password: false }, message: "Field name 'password' is invalid in JSON input" },
+    {
+      description: 'password a boolean',
+      body: { email: 'a@x.com', password: false },
+      message: "Field name 'password' is invalid in JSON input",
+    },
     { description: 'empty password', body: { email: 'a@x.com', password: '' }, message: 'Password cannot be an empty string' },
   ])('400 for $description, writing nothing', async ({ body, message }) => {
     await expectRejected(t.db, () => call(t.app, 'POST', SIGNUP, { body }), 400, message);
@@ -48,10 +43,16 @@ describe('POST /recipe/signup', () => {
     const user = { id, email: 'alice@example.com', timeJoined: t.clock.nowMs };
     expect(reply.json).toEqual(signedIn(user));
     const { rows } = await t.db.pool.query('SELECT user_id, tenant_id, recipe_id, time_joined, email, password_hash FROM users');
-    expect(rows).toEqual([{
-      user_id: id, tenant_id: 'public', recipe_id: 'emailpassword', time_joined: t.clock.nowMs, email: 'alice@example.com',
-      password_hash: expect.stringMatching(/^\$2b\$04\$[./A-Za-z0-9]{53}$/),
-    }]);
+    expect(rows).toEqual([
+      {
+        user_id: id,
+        tenant_id: 'public',
+        recipe_id: 'emailpassword',
+        time_joined: t.clock.nowMs,
+        email: 'alice@example.com',
+        password_hash: expect.stringMatching(/^\$2b\$04\$[./A-Za-z0-9]{53}$/),
+      },
+    ]);
     expect(await countRows(t.db, 'email_verifications')).toBe(0);
     t.clock.advance(1000);
     expect((await signIn(t.app, 'alice@example.com', 'a password')).json).toEqual(signedIn(user));

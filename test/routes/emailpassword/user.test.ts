@@ -81,7 +81,10 @@ describe('GET and PUT /recipe/user (email-password)', () => {
     });
 
     it.each(['2.21', '3.0', '5.0'])('answers the user shape of cdi-version %s', async (version) => {
-      expect((await get({ userId: alice.id }, { 'cdi-version': version })).json).toEqual({ status: 'OK', user: emailPasswordUser(alice, version) });
+      expect((await get({ userId: alice.id }, { 'cdi-version': version })).json).toEqual({
+        status: 'OK',
+        user: emailPasswordUser(alice, version),
+      });
     });
   });
 
@@ -89,13 +92,33 @@ describe('GET and PUT /recipe/user (email-password)', () => {
     it.each([
       { description: 'no id', body: { email: 'x@example.com' }, message: "Field name 'recipeUserId' is invalid in JSON input" },
       { description: 'no id and a bad email', body: { email: 5 }, message: "Field name 'recipeUserId' is invalid in JSON input" },
-      { description: 'recipeUserId null', body: { recipeUserId: null, email: 'x@example.com' }, message: "Field name 'recipeUserId' is invalid in JSON input" },
-      { description: 'recipeUserId a number', body: { recipeUserId: 1, email: 'x@example.com' }, message: "Field name 'recipeUserId' is invalid in JSON input" },
-      { description: 'userId fallback a number', body: { userId: 1, email: 'x@example.com' }, message: "Field name 'userId' is invalid in JSON input" },
+      {
+        description: 'recipeUserId null',
+        body: { recipeUserId: null, email: 'x@example.com' },
+        message: "Field name 'recipeUserId' is invalid in JSON input",
+      },
+      {
+        description: 'recipeUserId a number',
+        body: { recipeUserId: 1, email: 'x@example.com' },
+        message: "Field name 'recipeUserId' is invalid in JSON input",
+      },
+      {
+        description: 'userId fallback a number',
+        body: { userId: 1, email: 'x@example.com' },
+        message: "Field name 'userId' is invalid in JSON input",
+      },
       { description: 'email null', body: { recipeUserId: 'u', email: null }, message: "Field name 'email' is invalid in JSON input" },
       { description: 'email a number', body: { recipeUserId: 'u', email: 5 }, message: "Field name 'email' is invalid in JSON input" },
-      { description: 'password null', body: { recipeUserId: 'u', password: null }, message: "Field name 'password' is invalid in JSON input" },
-      { description: 'password an array', body: { recipeUserId: 'u', password: ['x'] }, message: "Field name 'password' is invalid in JSON input" },
+      {
+        description: 'password null',
+        body: { recipeUserId: 'u', password: null },
+        message: "Field name 'password' is invalid in JSON input",
+      },
+      {
+        description: 'password an array',
+        body: { recipeUserId: 'u', password: ['x'] },
+        message: "Field name 'password' is invalid in JSON input",
+      },
       { description: 'neither email nor password', body: { recipeUserId: 'u' }, message: 'You have to provide either email or password.' },
       { description: 'not an object', body: '[1]', message: 'Invalid Json Input' },
       { description: 'no body', body: undefined, message: 'Invalid Json Input' },
@@ -104,19 +127,37 @@ describe('GET and PUT /recipe/user (email-password)', () => {
     });
 
     it('names userId when no id is given below cdi-version 4.0', async () => {
-      await expectRejected(t.db, () => put({ email: 'x@example.com' }, { 'cdi-version': '3.0' }), 400, "Field name 'userId' is invalid in JSON input");
+      await expectRejected(
+        t.db,
+        () => put({ email: 'x@example.com' }, { 'cdi-version': '3.0' }),
+        400,
+        "Field name 'userId' is invalid in JSON input",
+      );
     });
 
     it('checks the input before the app scope', async () => {
-      await expectRejected(t.db, () => put({ recipeUserId: alice.id }, undefined, '/tenant1'), 400, 'You have to provide either email or password.');
+      await expectRejected(
+        t.db,
+        () => put({ recipeUserId: alice.id }, undefined, '/tenant1'),
+        400,
+        'You have to provide either email or password.',
+      );
       await expectRejected(t.db, () => put({ recipeUserId: alice.id, email: 'n@x.com' }, undefined, '/tenant1'), 403, APP_SPECIFIC);
-      await expectRejected(t.db, () => put({ recipeUserId: alice.id, email: 'n@x.com' }, undefined, '/appid-a1'), 400, tenantNotFound('a1', 'public'));
+      await expectRejected(
+        t.db,
+        () => put({ recipeUserId: alice.id, email: 'n@x.com' }, undefined, '/appid-a1'),
+        400,
+        tenantNotFound('a1', 'public'),
+      );
     });
 
     it('changes the email (normalised); the new email is unverified and signs in, the old one does not', async () => {
       await t.db.pool.query('INSERT INTO email_verifications (user_id, email) VALUES ($1, $2)', [alice.id, alice.email]);
       expect((await put({ recipeUserId: alice.id, email: ' Alice.New@Example.com' })).json).toEqual({ status: 'OK' });
-      expect((await get({ userId: alice.id })).json).toEqual({ status: 'OK', user: emailPasswordUser({ ...alice, email: 'alice.new@example.com' }) });
+      expect((await get({ userId: alice.id })).json).toEqual({
+        status: 'OK',
+        user: emailPasswordUser({ ...alice, email: 'alice.new@example.com' }),
+      });
       expect((await signIn(t.app, 'alice.new@example.com', 'alice password')).json.status).toBe('OK');
       expect((await signIn(t.app, 'alice@example.com', 'alice password')).json.status).toBe('WRONG_CREDENTIALS_ERROR');
     });

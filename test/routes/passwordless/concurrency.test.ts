@@ -60,7 +60,9 @@ describe('passwordless under concurrent requests', () => {
   it('accepts a chosen code once when 20 resends race with it', async () => {
     const code = await createCode(t.app, { email: 'a@example.com' });
     const replies = await Promise.all(
-      Array.from({ length: 20 }, () => call(t.app, 'POST', '/recipe/signinup/code', { body: { deviceId: code.deviceId, userInputCode: 'chosen' } })),
+      Array.from({ length: 20 }, () =>
+        call(t.app, 'POST', '/recipe/signinup/code', { body: { deviceId: code.deviceId, userInputCode: 'chosen' } }),
+      ),
     );
     expect(statusCounts(replies)).toEqual({ OK: 1, USER_INPUT_CODE_ALREADY_USED_ERROR: 19 });
     expect(await countRows(t.db, 'passwordless_codes')).toBe(2);
@@ -81,7 +83,10 @@ describe('passwordless under concurrent requests', () => {
       ...emailCodes.map((code) => call(t.app, 'POST', '/recipe/signinup/code', { body: { deviceId: code.deviceId } })),
       call(t.app, 'POST', '/recipe/signinup/codes/remove', { body: { email: 'a@example.com' } }),
       call(t.app, 'POST', '/recipe/signinup/code/remove', { body: { preAuthSessionId: phoneCodes[5].preAuthSessionId } }),
-      call(t.app, 'PUT', '/recipe/user', { headers: { rid: 'passwordless' }, body: { recipeUserId: id, email: 'a@example.com', phoneNumber: '+14155550000' } }),
+      call(t.app, 'PUT', '/recipe/user', {
+        headers: { rid: 'passwordless' },
+        body: { recipeUserId: id, email: 'a@example.com', phoneNumber: '+14155550000' },
+      }),
       t.app.services.passwordless.deleteExpiredDevices(),
     ];
     const replies = (await Promise.all(requests)).filter((r): r is Awaited<ReturnType<typeof call>> => typeof r === 'object');
@@ -128,7 +133,10 @@ describe('passwordless under concurrent requests', () => {
     it('an email update answers EMAIL_ALREADY_EXISTS_ERROR and changes nothing', async () => {
       const id = (await consumeWithLink(t.app, await createCode(t.app, { email: 'a@example.com' }))).json.user.id;
       const outside = await insertUncommitted('race@example.com');
-      const pending = call(t.app, 'PUT', '/recipe/user', { headers: { rid: 'passwordless' }, body: { recipeUserId: id, email: 'race@example.com' } });
+      const pending = call(t.app, 'PUT', '/recipe/user', {
+        headers: { rid: 'passwordless' },
+        body: { recipeUserId: id, email: 'race@example.com' },
+      });
       await waitUntilBlocked('UPDATE users SET email = $2');
       await outside.commit();
       expect((await pending).json).toEqual({ status: 'EMAIL_ALREADY_EXISTS_ERROR' });

@@ -11,9 +11,11 @@ describe('POST /recipe/signinup/code/consume', () => {
   afterAll(() => t.close());
   beforeEach(() => truncateAll(t.db));
 
-  const deviceHashes = async () => (await t.db.pool.query('SELECT device_id_hash FROM passwordless_devices ORDER BY 1')).rows.map((r) => r.device_id_hash);
+  const deviceHashes = async () =>
+    (await t.db.pool.query('SELECT device_id_hash FROM passwordless_devices ORDER BY 1')).rows.map((r) => r.device_id_hash);
   const failedAttempts = async (preAuthSessionId: string) =>
-    (await t.db.pool.query('SELECT failed_attempts FROM passwordless_devices WHERE device_id_hash = $1', [preAuthSessionId])).rows[0]?.failed_attempts;
+    (await t.db.pool.query('SELECT failed_attempts FROM passwordless_devices WHERE device_id_hash = $1', [preAuthSessionId])).rows[0]
+      ?.failed_attempts;
 
   const emailUser = (id: string, email: string, timeJoined: number, verified = true) => ({
     id,
@@ -73,7 +75,16 @@ describe('POST /recipe/signinup/code/consume', () => {
         ...emailUser(id, 'x', t.clock.nowMs),
         emails: [],
         phoneNumbers: ['+14155552671'],
-        loginMethods: [{ tenantIds: ['public'], recipeUserId: id, verified: true, timeJoined: t.clock.nowMs, recipeId: 'passwordless', phoneNumber: '+14155552671' }],
+        loginMethods: [
+          {
+            tenantIds: ['public'],
+            recipeUserId: id,
+            verified: true,
+            timeJoined: t.clock.nowMs,
+            recipeId: 'passwordless',
+            phoneNumber: '+14155552671',
+          },
+        ],
       },
       recipeUserId: id,
       consumedDevice: { preAuthSessionId: code.preAuthSessionId, failedCodeInputAttemptCount: 0, phoneNumber: '+14155552671' },
@@ -125,7 +136,11 @@ describe('POST /recipe/signinup/code/consume', () => {
     for (let attempt = 1; attempt <= 4; attempt++) {
       const route = attempt % 2 === 0 ? 'check' : 'consume';
       const reply = await consumeWithCode(t.app, code, wrongCode(code.userInputCode), route);
-      expect(reply.json).toEqual({ status: 'INCORRECT_USER_INPUT_CODE_ERROR', failedCodeInputAttemptCount: attempt, maximumCodeInputAttempts: 5 });
+      expect(reply.json).toEqual({
+        status: 'INCORRECT_USER_INPUT_CODE_ERROR',
+        failedCodeInputAttemptCount: attempt,
+        maximumCodeInputAttempts: 5,
+      });
       expect(await failedAttempts(code.preAuthSessionId)).toBe(attempt);
     }
     const fifth = await consumeWithCode(t.app, code, wrongCode(code.userInputCode));
@@ -139,7 +154,11 @@ describe('POST /recipe/signinup/code/consume', () => {
     await consumeWithCode(t.app, code, wrongCode(code.userInputCode));
     await consumeWithCode(t.app, code, wrongCode(code.userInputCode));
     const reply = await consumeWithCode(t.app, code, code.userInputCode);
-    expect(reply.json.consumedDevice).toEqual({ preAuthSessionId: code.preAuthSessionId, failedCodeInputAttemptCount: 2, email: 'a@example.com' });
+    expect(reply.json.consumedDevice).toEqual({
+      preAuthSessionId: code.preAuthSessionId,
+      failedCodeInputAttemptCount: 2,
+      email: 'a@example.com',
+    });
   });
 
   it('keeps a code valid up to and including createdAt + lifetime', async () => {
@@ -171,7 +190,9 @@ describe('POST /recipe/signinup/code/consume', () => {
     const code = await createCode(t.app, { email: 'a@example.com' });
     for (let i = 0; i < 6; i++) {
       const unknown = crypto.randomBytes(32).toString('base64url');
-      const reply = await call(t.app, 'POST', '/recipe/signinup/code/consume', { body: { preAuthSessionId: code.preAuthSessionId, linkCode: unknown } });
+      const reply = await call(t.app, 'POST', '/recipe/signinup/code/consume', {
+        body: { preAuthSessionId: code.preAuthSessionId, linkCode: unknown },
+      });
       expect(reply.json).toEqual({ status: 'RESTART_FLOW_ERROR' });
     }
     t.clock.advance(900_001);
@@ -216,7 +237,11 @@ describe('POST /recipe/signinup/code/consume', () => {
       body: { preAuthSessionId: code.preAuthSessionId, linkCode: code.linkCode },
     });
     const id = reply.json.user.id;
-    expect(reply.json).toEqual({ status: 'OK', createdNewUser: true, user: { id, timeJoined: t.clock.nowMs, tenantIds: ['public'], email: 'a@example.com' } });
+    expect(reply.json).toEqual({
+      status: 'OK',
+      createdNewUser: true,
+      user: { id, timeJoined: t.clock.nowMs, tenantIds: ['public'], email: 'a@example.com' },
+    });
     expect(await countRows(t.db, 'email_verifications')).toBe(0);
     const after = await call(t.app, 'GET', '/recipe/user', { headers: { rid: 'passwordless' }, query: { userId: id } });
     expect(after.json.user.loginMethods[0].verified).toBe(false);
@@ -246,8 +271,16 @@ describe('POST /recipe/signinup/code/check', () => {
   it('confirms a code without consuming it or touching users', async () => {
     const code = await createCode(t.app, { phoneNumber: '+14155552671' });
     const before = await snapshot(t.db);
-    for (const reply of [await consumeWithCode(t.app, code, code.userInputCode, 'check'), await call(t.app, 'POST', '/recipe/signinup/code/check', { body: { preAuthSessionId: code.preAuthSessionId, linkCode: code.linkCode } })]) {
-      expect(reply.json).toEqual({ status: 'OK', consumedDevice: { preAuthSessionId: code.preAuthSessionId, failedCodeInputAttemptCount: 0, phoneNumber: '+14155552671' } });
+    for (const reply of [
+      await consumeWithCode(t.app, code, code.userInputCode, 'check'),
+      await call(t.app, 'POST', '/recipe/signinup/code/check', {
+        body: { preAuthSessionId: code.preAuthSessionId, linkCode: code.linkCode },
+      }),
+    ]) {
+      expect(reply.json).toEqual({
+        status: 'OK',
+        consumedDevice: { preAuthSessionId: code.preAuthSessionId, failedCodeInputAttemptCount: 0, phoneNumber: '+14155552671' },
+      });
     }
     expect(await snapshot(t.db)).toEqual(before);
   });

@@ -42,7 +42,10 @@ describe('POST /recipe/signinup/code', () => {
       created_at: t.clock.nowMs,
     });
     const salt = Buffer.from(device.link_code_salt, 'base64');
-    const link = crypto.createHmac('sha256', Buffer.concat([deviceIdBytes, salt])).update(body.userInputCode).digest();
+    const link = crypto
+      .createHmac('sha256', Buffer.concat([deviceIdBytes, salt]))
+      .update(body.userInputCode)
+      .digest();
     expect(link.toString('base64url')).toBe(body.linkCode);
     expect(await codes()).toEqual([
       {
@@ -129,7 +132,9 @@ describe('POST /recipe/signinup/code', () => {
 
   it('does not look at users: a code is created for an email that already has a user', async () => {
     const code = await createCode(t.app, { email: 'a@example.com' });
-    await call(t.app, 'POST', '/recipe/signinup/code/consume', { body: { preAuthSessionId: code.preAuthSessionId, linkCode: code.linkCode } });
+    await call(t.app, 'POST', '/recipe/signinup/code/consume', {
+      body: { preAuthSessionId: code.preAuthSessionId, linkCode: code.linkCode },
+    });
     const again = await call(t.app, 'POST', '/recipe/signinup/code', { body: { email: 'a@example.com' } });
     expect(again.json.status).toBe('OK');
   });
@@ -139,7 +144,12 @@ describe('POST /recipe/signinup/code', () => {
       const reply = await call(t.app, 'POST', url, { body: { email: 'a@example.com' } });
       expect([url, reply.statusCode, reply.json.status]).toEqual([url, 200, 'OK']);
     }
-    const reply = await t.app.inject({ method: 'POST', url: '/recipe/signinup/code', payload: '{"email":"b@example.com"}', headers: { 'content-type': 'text/plain' } });
+    const reply = await t.app.inject({
+      method: 'POST',
+      url: '/recipe/signinup/code',
+      payload: '{"email":"b@example.com"}',
+      headers: { 'content-type': 'text/plain' },
+    });
     expect(reply.statusCode).toBe(200);
     expect(reply.body.endsWith('}\n')).toBe(true);
   });

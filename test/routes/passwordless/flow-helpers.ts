@@ -4,7 +4,11 @@ import type { CreateCodeResult } from '../../../src/recipes/passwordless/types.j
 
 export type IssuedCode = Extract<CreateCodeResult, { status: 'OK' }>;
 
-export async function createCode(app: FastifyInstance, body: Record<string, unknown>, headers: Record<string, string> = {}): Promise<IssuedCode> {
+export async function createCode(
+  app: FastifyInstance,
+  body: Record<string, unknown>,
+  headers: Record<string, string> = {},
+): Promise<IssuedCode> {
   const reply = await call(app, 'POST', '/recipe/signinup/code', { body, headers });
   if (reply.statusCode !== 200 || reply.json.status !== 'OK') throw new Error(`create code failed: ${reply.statusCode} ${reply.body}`);
   return reply.json as IssuedCode;

@@ -11,7 +11,8 @@ describe('GET /recipe/signinup/codes and the removal routes', () => {
   beforeEach(() => truncateAll(t.db));
 
   const list = (query: Record<string, string>) => call(t.app, 'GET', '/recipe/signinup/codes', { query });
-  const codeIds = async () => (await t.db.pool.query('SELECT code_id FROM passwordless_codes ORDER BY created_at')).rows.map((r) => r.code_id);
+  const codeIds = async () =>
+    (await t.db.pool.query('SELECT code_id FROM passwordless_codes ORDER BY created_at')).rows.map((r) => r.code_id);
 
   it('lists a device with its codes, oldest first, by any of its four keys', async () => {
     const first = await createCode(t.app, { email: 'a@example.com' });
@@ -32,7 +33,10 @@ describe('GET /recipe/signinup/codes and the removal routes', () => {
         },
       ],
     };
-    for (const query of [{ email: ' A@Example.com' }, { deviceId: first.deviceId }, { preAuthSessionId: first.preAuthSessionId }] as Record<string, string>[]) {
+    for (const query of [{ email: ' A@Example.com' }, { deviceId: first.deviceId }, { preAuthSessionId: first.preAuthSessionId }] as Record<
+      string,
+      string
+    >[]) {
       const reply = await list(query);
       expect([reply.statusCode, reply.json]).toEqual([200, expected]);
     }
@@ -40,22 +44,39 @@ describe('GET /recipe/signinup/codes and the removal routes', () => {
 
   it('lists every device of a phone number, with failures counted, and keeps expired codes listed', async () => {
     const first = await createCode(t.app, { phoneNumber: '+14155552671' });
-    await call(t.app, 'POST', '/recipe/signinup/code/check', { body: { preAuthSessionId: first.preAuthSessionId, deviceId: first.deviceId, userInputCode: 'wrong' } });
+    await call(t.app, 'POST', '/recipe/signinup/code/check', {
+      body: { preAuthSessionId: first.preAuthSessionId, deviceId: first.deviceId, userInputCode: 'wrong' },
+    });
     t.clock.advance(900_001);
     const second = await createCode(t.app, { phoneNumber: '+1 415 555 2671' });
     const reply = await list({ phoneNumber: '+1-415-555-2671' });
     expect(reply.json).toEqual({
       status: 'OK',
       devices: [
-        { preAuthSessionId: first.preAuthSessionId, failedCodeInputAttemptCount: 1, phoneNumber: '+14155552671', codes: [{ codeId: first.codeId, timeCreated: first.timeCreated, codeLifetime: 900_000 }] },
-        { preAuthSessionId: second.preAuthSessionId, failedCodeInputAttemptCount: 0, phoneNumber: '+14155552671', codes: [{ codeId: second.codeId, timeCreated: second.timeCreated, codeLifetime: 900_000 }] },
+        {
+          preAuthSessionId: first.preAuthSessionId,
+          failedCodeInputAttemptCount: 1,
+          phoneNumber: '+14155552671',
+          codes: [{ codeId: first.codeId, timeCreated: first.timeCreated, codeLifetime: 900_000 }],
+        },
+        {
+          preAuthSessionId: second.preAuthSessionId,
+          failedCodeInputAttemptCount: 0,
+          phoneNumber: '+14155552671',
+          codes: [{ codeId: second.codeId, timeCreated: second.timeCreated, codeLifetime: 900_000 }],
+        },
       ],
     });
   });
 
   it('answers an empty list for unknown keys, and matches preAuthSessionId exactly', async () => {
     const code = await createCode(t.app, { email: 'a@example.com' });
-    for (const query of [{ email: 'nobody@example.com' }, { phoneNumber: '+14155552671' }, { preAuthSessionId: `${code.preAuthSessionId}=` }, { deviceId: 'AAAA' }] as Record<string, string>[]) {
+    for (const query of [
+      { email: 'nobody@example.com' },
+      { phoneNumber: '+14155552671' },
+      { preAuthSessionId: `${code.preAuthSessionId}=` },
+      { deviceId: 'AAAA' },
+    ] as Record<string, string>[]) {
       expect((await list(query)).json).toEqual({ status: 'OK', devices: [] });
     }
   });

@@ -17,8 +17,12 @@ describe('passwordless secrets and the log', () => {
     await call(t.app, 'GET', `/recipe/signinup/codes?deviceId=${first.deviceId}`);
     await consumeWithCode(t.app, first, 'wrong-secret-code', 'check');
     await consumeWithCode(t.app, first, 'second-secret-code', 'check');
-    await call(t.app, 'POST', '/recipe/signinup/code/consume', { body: { preAuthSessionId: first.preAuthSessionId, linkCode: `${first.linkCode}##` } });
-    await call(t.app, 'POST', '/recipe/signinup/code/consume', { body: { preAuthSessionId: 'x', deviceId: first.deviceId, userInputCode: 'first-secret-code' } });
+    await call(t.app, 'POST', '/recipe/signinup/code/consume', {
+      body: { preAuthSessionId: first.preAuthSessionId, linkCode: `${first.linkCode}##` },
+    });
+    await call(t.app, 'POST', '/recipe/signinup/code/consume', {
+      body: { preAuthSessionId: 'x', deviceId: first.deviceId, userInputCode: 'first-secret-code' },
+    });
     expect((await consumeWithCode(t.app, first, 'first-secret-code')).json.status).toBe('OK');
     expect((await consumeWithLink(t.app, phone)).json.status).toBe('OK');
     await call(t.app, 'POST', '/recipe/signinup/code', { body: { deviceId: first.deviceId, userInputCode: 'fourth-secret-code' } });

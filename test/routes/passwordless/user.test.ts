@@ -11,13 +11,20 @@ describe('GET and PUT /recipe/user with rid: passwordless', () => {
   beforeEach(() => truncateAll(t.db));
 
   const pl = { rid: 'passwordless' };
-  const signUp = async (contact: Record<string, string>): Promise<string> => (await consumeWithLink(t.app, await createCode(t.app, contact))).json.user.id;
-  const update = (body: object, headers: Record<string, string> = {}) => call(t.app, 'PUT', '/recipe/user', { body, headers: { ...pl, ...headers } });
+  const signUp = async (contact: Record<string, string>): Promise<string> =>
+    (await consumeWithLink(t.app, await createCode(t.app, contact))).json.user.id;
+  const update = (body: object, headers: Record<string, string> = {}) =>
+    call(t.app, 'PUT', '/recipe/user', { body, headers: { ...pl, ...headers } });
   const contacts = async (id: string) => (await t.db.pool.query('SELECT email, phone_number FROM users WHERE user_id = $1', [id])).rows[0];
   const pendingContacts = async () =>
-    (await t.db.pool.query('SELECT coalesce(email, phone_number) AS contact FROM passwordless_devices ORDER BY 1')).rows.map((r) => r.contact);
+    (await t.db.pool.query('SELECT coalesce(email, phone_number) AS contact FROM passwordless_devices ORDER BY 1')).rows.map(
+      (r) => r.contact,
+    );
   const insertEmailPasswordUser = (id: string, email: string) =>
-    t.db.pool.query(`INSERT INTO users (user_id, recipe_id, time_joined, email, password_hash) VALUES ($1, 'emailpassword', 1, $2, '$2a$10$x')`, [id, email]);
+    t.db.pool.query(
+      `INSERT INTO users (user_id, recipe_id, time_joined, email, password_hash) VALUES ($1, 'emailpassword', 1, $2, '$2a$10$x')`,
+      [id, email],
+    );
 
   it("accepts the seed's update: userId, email and phoneNumber without a cdi-version", async () => {
     const id = await signUp({ email: 'old@example.com' });
@@ -37,7 +44,17 @@ describe('GET and PUT /recipe/user with rid: passwordless', () => {
         thirdParty: [],
         webauthn: { credentialIds: [] },
         // The route leaves verification alone: only old@example.com was verified.
-        loginMethods: [{ tenantIds: ['public'], recipeUserId: id, verified: false, timeJoined: t.clock.nowMs, recipeId: 'passwordless', email: 'new@example.com', phoneNumber: '+442071838751' }],
+        loginMethods: [
+          {
+            tenantIds: ['public'],
+            recipeUserId: id,
+            verified: false,
+            timeJoined: t.clock.nowMs,
+            recipeId: 'passwordless',
+            email: 'new@example.com',
+            phoneNumber: '+442071838751',
+          },
+        ],
       },
     });
     expect((await t.db.pool.query('SELECT email FROM email_verifications')).rows).toEqual([{ email: 'old@example.com' }]);
@@ -48,7 +65,9 @@ describe('GET and PUT /recipe/user with rid: passwordless', () => {
     await t.db.pool.query('INSERT INTO user_id_mappings (user_id, external_user_id) VALUES ($1, $2)', [id, 'legacy-1']);
     expect((await update({ recipeUserId: 'legacy-1', userId: 'nobody', phoneNumber: '+14155552671' })).json).toEqual({ status: 'OK' });
     expect(await contacts(id)).toEqual({ email: 'a@example.com', phone_number: '+14155552671' });
-    expect((await update({ recipeUserId: 'nobody', userId: id, phoneNumber: '+14155550000' })).json).toEqual({ status: 'UNKNOWN_USER_ID_ERROR' });
+    expect((await update({ recipeUserId: 'nobody', userId: id, phoneNumber: '+14155550000' })).json).toEqual({
+      status: 'UNKNOWN_USER_ID_ERROR',
+    });
   });
 
   it('treats absent as unchanged, null as clear, and a string as set', async () => {
@@ -83,9 +102,15 @@ describe('GET and PUT /recipe/user with rid: passwordless', () => {
     await createCode(t.app, { email: 'a@example.com' });
     const before = await snapshot(t.db);
     expect((await update({ recipeUserId: id, email: 'B@example.com' })).json).toEqual({ status: 'EMAIL_ALREADY_EXISTS_ERROR' });
-    expect((await update({ recipeUserId: id, phoneNumber: '+1 415 555 2671' })).json).toEqual({ status: 'PHONE_NUMBER_ALREADY_EXISTS_ERROR' });
-    expect((await update({ recipeUserId: id, email: 'b@example.com', phoneNumber: '+14155552671' })).json).toEqual({ status: 'EMAIL_ALREADY_EXISTS_ERROR' });
-    expect((await update({ recipeUserId: id, email: 'fresh@example.com', phoneNumber: '+14155552671' })).json).toEqual({ status: 'PHONE_NUMBER_ALREADY_EXISTS_ERROR' });
+    expect((await update({ recipeUserId: id, phoneNumber: '+1 415 555 2671' })).json).toEqual({
+      status: 'PHONE_NUMBER_ALREADY_EXISTS_ERROR',
+    });
+    expect((await update({ recipeUserId: id, email: 'b@example.com', phoneNumber: '+14155552671' })).json).toEqual({
+      status: 'EMAIL_ALREADY_EXISTS_ERROR',
+    });
+    expect((await update({ recipeUserId: id, email: 'fresh@example.com', phoneNumber: '+14155552671' })).json).toEqual({
+      status: 'PHONE_NUMBER_ALREADY_EXISTS_ERROR',
+    });
     expect(await snapshot(t.db)).toEqual(before);
   });
 
@@ -101,14 +126,21 @@ describe('GET and PUT /recipe/user with rid: passwordless', () => {
     for (const id of ['nobody', 'ep-user']) {
       expect((await update({ recipeUserId: id, email: 'x@example.com' })).json).toEqual({ status: 'UNKNOWN_USER_ID_ERROR' });
       expect((await update({ recipeUserId: id, email: null, phoneNumber: null })).json).toEqual({ status: 'UNKNOWN_USER_ID_ERROR' });
-      expect((await call(t.app, 'GET', '/recipe/user', { headers: pl, query: { userId: id } })).json).toEqual({ status: 'UNKNOWN_USER_ID_ERROR' });
+      expect((await call(t.app, 'GET', '/recipe/user', { headers: pl, query: { userId: id } })).json).toEqual({
+        status: 'UNKNOWN_USER_ID_ERROR',
+      });
     }
     expect(await snapshot(t.db)).toEqual(before);
   });
 
   it('deletes pending devices for the old and the new values of a changed field, and no others', async () => {
     const id = await signUp({ email: 'old@example.com' });
-    for (const contact of [{ email: 'old@example.com' }, { email: 'new@example.com' }, { email: 'other@example.com' }, { phoneNumber: '+14155552671' }]) {
+    for (const contact of [
+      { email: 'old@example.com' },
+      { email: 'new@example.com' },
+      { email: 'other@example.com' },
+      { phoneNumber: '+14155552671' },
+    ]) {
       await createCode(t.app, contact);
     }
     expect((await update({ recipeUserId: id, email: 'new@example.com' })).json).toEqual({ status: 'OK' });
@@ -122,13 +154,24 @@ describe('GET and PUT /recipe/user with rid: passwordless', () => {
     await update({ recipeUserId: id, email: 'a@example.com' });
     await t.db.pool.query('INSERT INTO user_id_mappings (user_id, external_user_id) VALUES ($1, $2)', [id, 'legacy-7']);
     const replies = [];
-    for (const query of [{ userId: id }, { userId: 'legacy-7' }, { email: ' A@EXAMPLE.COM' }, { phoneNumber: '+1 (415) 555-2671' }] as Record<string, string>[]) {
+    for (const query of [
+      { userId: id },
+      { userId: 'legacy-7' },
+      { email: ' A@EXAMPLE.COM' },
+      { phoneNumber: '+1 (415) 555-2671' },
+    ] as Record<string, string>[]) {
       replies.push((await call(t.app, 'GET', '/recipe/user', { headers: pl, query })).json);
     }
     for (const reply of replies) expect(reply).toEqual(replies[0]);
     expect(replies[0].user.id).toBe('legacy-7');
     expect(replies[0].user.loginMethods[0]).toEqual({
-      tenantIds: ['public'], recipeUserId: 'legacy-7', verified: false, timeJoined: t.clock.nowMs, recipeId: 'passwordless', email: 'a@example.com', phoneNumber: '+14155552671',
+      tenantIds: ['public'],
+      recipeUserId: 'legacy-7',
+      verified: false,
+      timeJoined: t.clock.nowMs,
+      recipeId: 'passwordless',
+      email: 'a@example.com',
+      phoneNumber: '+14155552671',
     });
   });
 
@@ -143,6 +186,9 @@ describe('GET and PUT /recipe/user with rid: passwordless', () => {
     const id = await signUp({ email: 'a@example.com' });
     expect((await update({ userId: id, phoneNumber: '+14155552671' }, { 'cdi-version': '2.21' })).json).toEqual({ status: 'OK' });
     const reply = await call(t.app, 'GET', '/recipe/user', { headers: { ...pl, 'cdi-version': '2.21' }, query: { userId: id } });
-    expect(reply.json).toEqual({ status: 'OK', user: { id, timeJoined: t.clock.nowMs, email: 'a@example.com', phoneNumber: '+14155552671' } });
+    expect(reply.json).toEqual({
+      status: 'OK',
+      user: { id, timeJoined: t.clock.nowMs, email: 'a@example.com', phoneNumber: '+14155552671' },
+    });
   });
 });

@@ -17,7 +17,12 @@ describe('GET /recipe/user with rid: thirdparty', () => {
     call(t.app, 'GET', url, { query, headers: { rid: 'thirdparty', ...headers } });
 
   it('finds a third-party user by internal id, external id and provider account', async () => {
-    const user = await insertUser(t.db, { recipeId: 'thirdparty', thirdPartyId: 'google', thirdPartyUserId: 'g-1', email: 'a@example.com' });
+    const user = await insertUser(t.db, {
+      recipeId: 'thirdparty',
+      thirdPartyId: 'google',
+      thirdPartyUserId: 'g-1',
+      email: 'a@example.com',
+    });
     await verifyEmail(t.db, user.userId, 'a@example.com');
     await mapUser(t.db, user.userId, 'old-1');
     const expected = { status: 'OK', user: expectedUser(user, { verified: true, externalId: 'old-1' }) };
@@ -86,7 +91,10 @@ describe('GET /recipe/users/by-email', () => {
   });
 
   it('answers an empty list for an unknown email', async () => {
-    expect((await call(t.app, 'GET', '/recipe/users/by-email', { query: { email: 'x@example.com' } })).json).toEqual({ status: 'OK', users: [] });
+    expect((await call(t.app, 'GET', '/recipe/users/by-email', { query: { email: 'x@example.com' } })).json).toEqual({
+      status: 'OK',
+      users: [],
+    });
   });
 
   it('requires email', async () => {

@@ -12,10 +12,20 @@ describe('POST /recipe/signinup (third party)', () => {
   afterAll(() => t.close());
   beforeEach(() => truncateAll(t.db));
 
-  const signInUp = (body: unknown, headers: Record<string, string> = {}, url = '/recipe/signinup') => call(t.app, 'POST', url, { body, headers });
+  const signInUp = (body: unknown, headers: Record<string, string> = {}, url = '/recipe/signinup') =>
+    call(t.app, 'POST', url, { body, headers });
 
   function stored(userId: string, email: string, thirdPartyUserId = 'g-1', thirdPartyId = 'google'): StoredUser {
-    return { userId, tenantId: 'public', recipeId: 'thirdparty', timeJoined: t.clock.nowMs, email, phoneNumber: null, thirdPartyId, thirdPartyUserId };
+    return {
+      userId,
+      tenantId: 'public',
+      recipeId: 'thirdparty',
+      timeJoined: t.clock.nowMs,
+      email,
+      phoneNumber: null,
+      thirdPartyId,
+      thirdPartyUserId,
+    };
   }
 
   async function verifications() {
@@ -33,9 +43,19 @@ describe('POST /recipe/signinup (third party)', () => {
     t.clock.advance(60_000);
     const second = await signInUp({ thirdPartyId: 'google', thirdPartyUserId: 'g-1', email: { id: 'a@example.com' } });
     expect(second.json).toEqual({ status: 'OK', createdNewUser: false, user, recipeUserId: userId });
-    const { rows } = await t.db.pool.query('SELECT user_id, recipe_id, email, third_party_id, third_party_user_id, time_joined, password_hash FROM users');
+    const { rows } = await t.db.pool.query(
+      'SELECT user_id, recipe_id, email, third_party_id, third_party_user_id, time_joined, password_hash FROM users',
+    );
     expect(rows).toEqual([
-      { user_id: userId, recipe_id: 'thirdparty', email: 'a@example.com', third_party_id: 'google', third_party_user_id: 'g-1', time_joined: user.timeJoined, password_hash: null },
+      {
+        user_id: userId,
+        recipe_id: 'thirdparty',
+        email: 'a@example.com',
+        third_party_id: 'google',
+        third_party_user_id: 'g-1',
+        time_joined: user.timeJoined,
+        password_hash: null,
+      },
     ]);
     expect(await verifications()).toEqual([]);
   });
@@ -54,11 +74,24 @@ describe('POST /recipe/signinup (third party)', () => {
     expect(first.json.user.loginMethods[0].verified).toBe(true);
 
     t.clock.advance(1000);
-    const changed = await signInUp({ thirdPartyId: 'google', thirdPartyUserId: 'g-1', email: { id: 'new@example.com', isVerified: false } });
+    const changed = await signInUp({
+      thirdPartyId: 'google',
+      thirdPartyUserId: 'g-1',
+      email: { id: 'new@example.com', isVerified: false },
+    });
     const user = { ...stored(userId, 'new@example.com'), timeJoined: first.json.user.timeJoined };
-    expect(changed.json).toEqual({ status: 'OK', createdNewUser: false, user: expectedUser(user, { verified: false }), recipeUserId: userId });
+    expect(changed.json).toEqual({
+      status: 'OK',
+      createdNewUser: false,
+      user: expectedUser(user, { verified: false }),
+      recipeUserId: userId,
+    });
 
-    const verified = await signInUp({ thirdPartyId: 'google', thirdPartyUserId: 'g-1', email: { id: 'new@example.com', isVerified: true } });
+    const verified = await signInUp({
+      thirdPartyId: 'google',
+      thirdPartyUserId: 'g-1',
+      email: { id: 'new@example.com', isVerified: true },
+    });
     expect(verified.json.user).toEqual(expectedUser(user, { verified: true }));
     expect(await verifications()).toEqual([
       { user_id: userId, email: 'new@example.com' },
@@ -79,7 +112,12 @@ describe('POST /recipe/signinup (third party)', () => {
     await mapUser(t.db, first.json.user.id, 'legacy-42');
     const again = await signInUp({ thirdPartyId: 'github', thirdPartyUserId: '42', email: { id: 'a@example.com' } });
     const user = { ...stored(first.json.user.id, 'a@example.com', '42', 'github'), timeJoined: first.json.user.timeJoined };
-    expect(again.json).toEqual({ status: 'OK', createdNewUser: false, user: expectedUser(user, { externalId: 'legacy-42' }), recipeUserId: 'legacy-42' });
+    expect(again.json).toEqual({
+      status: 'OK',
+      createdNewUser: false,
+      user: expectedUser(user, { externalId: 'legacy-42' }),
+      recipeUserId: 'legacy-42',
+    });
   });
 
   it('ignores isVerified below cdi 4.0 and answers the legacy shape without recipeUserId', async () => {
@@ -94,7 +132,10 @@ describe('POST /recipe/signinup (third party)', () => {
   });
 
   it('omits webauthn below cdi 5.3', async () => {
-    const reply = await signInUp({ thirdPartyId: 'google', thirdPartyUserId: 'g-1', email: { id: 'a@example.com' } }, { 'cdi-version': '5.2' });
+    const reply = await signInUp(
+      { thirdPartyId: 'google', thirdPartyUserId: 'g-1', email: { id: 'a@example.com' } },
+      { 'cdi-version': '5.2' },
+    );
     expect(reply.json.user).toEqual(expectedUser(stored(reply.json.user.id, 'a@example.com'), { webauthn: false }));
   });
 
@@ -111,7 +152,9 @@ describe('POST /recipe/signinup (third party)', () => {
   it('serialises concurrent email changes of one account: the stored email is one of them', async () => {
     await signInUp({ thirdPartyId: 'google', thirdPartyUserId: 'g-1', email: { id: 'start@example.com' } });
     const emails = Array.from({ length: 8 }, (_, i) => `e${i}@example.com`);
-    const replies = await Promise.all(emails.map((email) => signInUp({ thirdPartyId: 'google', thirdPartyUserId: 'g-1', email: { id: email } })));
+    const replies = await Promise.all(
+      emails.map((email) => signInUp({ thirdPartyId: 'google', thirdPartyUserId: 'g-1', email: { id: email } })),
+    );
     expect(replies.map((reply) => [reply.statusCode, reply.json.createdNewUser])).toEqual(Array(8).fill([200, false]));
     const { rows } = await t.db.pool.query('SELECT email FROM users');
     expect(emails).toContain(rows[0].email);
@@ -125,18 +168,34 @@ describe('POST /recipe/signinup (third party)', () => {
 
   const valid = { thirdPartyId: 'google', thirdPartyUserId: 'g-1', email: { id: 'a@example.com' } };
   it.each([
-    ['thirdPartyId missing', { thirdPartyUserId: 'g-1', email: { id: 'a@example.com' } }, "Field name 'thirdPartyId' is invalid in JSON input"],
+    [
+      'thirdPartyId missing',
+      { thirdPartyUserId: 'g-1', email: { id: 'a@example.com' } },
+      "Field name 'thirdPartyId' is invalid in JSON input",
+    ],
     ['thirdPartyId a number', { ...valid, thirdPartyId: 5 }, "Field name 'thirdPartyId' is invalid in JSON input"],
     ['thirdPartyId null', { ...valid, thirdPartyId: null }, "Field name 'thirdPartyId' is invalid in JSON input"],
-    ['thirdPartyUserId missing', { thirdPartyId: 'google', email: { id: 'a@example.com' } }, "Field name 'thirdPartyUserId' is invalid in JSON input"],
+    [
+      'thirdPartyUserId missing',
+      { thirdPartyId: 'google', email: { id: 'a@example.com' } },
+      "Field name 'thirdPartyUserId' is invalid in JSON input",
+    ],
     ['thirdPartyUserId an array', { ...valid, thirdPartyUserId: ['g-1'] }, "Field name 'thirdPartyUserId' is invalid in JSON input"],
     ['email missing', { thirdPartyId: 'google', thirdPartyUserId: 'g-1' }, "Field name 'email' is invalid in JSON input"],
     ['email a string', { ...valid, email: 'a@example.com' }, "Field name 'email' is invalid in JSON input"],
     ['email null', { ...valid, email: null }, "Field name 'email' is invalid in JSON input"],
     ['email.id missing', { ...valid, email: { isVerified: true } }, "Field name 'id' is invalid in JSON input"],
     ['email.id a number', { ...valid, email: { id: 1 } }, "Field name 'id' is invalid in JSON input"],
-    ['isVerified a string', { ...valid, email: { id: 'a@example.com', isVerified: 'true' } }, "Field name 'isVerified' is invalid in JSON input"],
-    ['isVerified a number', { ...valid, email: { id: 'a@example.com', isVerified: 1 } }, "Field name 'isVerified' is invalid in JSON input"],
+    [
+      'isVerified a string',
+      { ...valid, email: { id: 'a@example.com', isVerified: 'true' } },
+      "Field name 'isVerified' is invalid in JSON input",
+    ],
+    [
+      'isVerified a number',
+      { ...valid, email: { id: 'a@example.com', isVerified: 1 } },
+      "Field name 'isVerified' is invalid in JSON input",
+    ],
     ['isVerified null', { ...valid, email: { id: 'a@example.com', isVerified: null } }, "Field name 'isVerified' is invalid in JSON input"],
     ['body an array', [valid], 'Invalid Json Input'],
     ['body malformed', '{"thirdPartyId":', 'Invalid Json Input: unexpected end of input at line 1, column 17'],

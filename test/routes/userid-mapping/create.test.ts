@@ -16,7 +16,8 @@ describe('POST /recipe/userid/map', () => {
   afterAll(() => t.close());
   beforeEach(() => truncateAll(t.db));
 
-  const map = (body: unknown, headers: Record<string, string> = {}, url = '/recipe/userid/map') => call(t.app, 'POST', url, { body, headers });
+  const map = (body: unknown, headers: Record<string, string> = {}, url = '/recipe/userid/map') =>
+    call(t.app, 'POST', url, { body, headers });
   const mappings = async () => (await t.db.pool.query('SELECT * FROM user_id_mappings ORDER BY external_user_id')).rows;
 
   it('maps a user; from then on the user is shown with the external id and found by it', async () => {
@@ -60,15 +61,20 @@ describe('POST /recipe/userid/map', () => {
     expect((await map({ superTokensUserId: 'nobody', externalUserId: 'x' })).json).toEqual({ status: 'UNKNOWN_SUPERTOKENS_USER_ID_ERROR' });
     expect((await map({ superTokensUserId: 'old-1', externalUserId: 'x' })).json).toEqual({ status: 'UNKNOWN_SUPERTOKENS_USER_ID_ERROR' });
     // Before the force-able 400: the external id below is another user's internal id.
-    expect((await map({ superTokensUserId: 'nobody', externalUserId: user.userId })).json).toEqual({ status: 'UNKNOWN_SUPERTOKENS_USER_ID_ERROR' });
+    expect((await map({ superTokensUserId: 'nobody', externalUserId: user.userId })).json).toEqual({
+      status: 'UNKNOWN_SUPERTOKENS_USER_ID_ERROR',
+    });
   });
 
-  it('refuses an external id that is another user\'s internal id unless forced', async () => {
+  it("refuses an external id that is another user's internal id unless forced", async () => {
     const user = await insertUser(t.db);
     const other = await insertUser(t.db);
     const before = await snapshot(t.db);
     const reply = await map({ superTokensUserId: user.userId, externalUserId: other.userId });
-    expect([reply.statusCode, reply.body]).toEqual([400, 'Cannot create a userId mapping where the externalId is also a SuperTokens userID\n']);
+    expect([reply.statusCode, reply.body]).toEqual([
+      400,
+      'Cannot create a userId mapping where the externalId is also a SuperTokens userID\n',
+    ]);
     expect(await snapshot(t.db)).toEqual(before);
     expect((await map({ superTokensUserId: user.userId, externalUserId: other.userId, force: true })).json).toEqual({ status: 'OK' });
   });
@@ -76,7 +82,14 @@ describe('POST /recipe/userid/map', () => {
   it.each([
     ['UserMetadata', async (id: string) => addMetadata(t.db, id)],
     ['UserRoles', async (id: string) => addRole(t.db, id)],
-    ['UserMetadata', async (id: string) => { await addRole(t.db, id); await addMetadata(t.db, id); await verifyEmail(t.db, id, 'x@example.com'); }],
+    [
+      'UserMetadata',
+      async (id: string) => {
+        await addRole(t.db, id);
+        await addMetadata(t.db, id);
+        await verifyEmail(t.db, id, 'x@example.com');
+      },
+    ],
   ])('refuses a user with %s data unless forced', async (recipe, addData) => {
     const user = await insertUser(t.db);
     await addData(user.userId);
@@ -91,13 +104,17 @@ describe('POST /recipe/userid/map', () => {
     const user = await insertUser(t.db);
     await mapUser(t.db, user.userId, 'old-1');
     await addMetadata(t.db, user.userId);
-    expect((await map({ superTokensUserId: user.userId, externalUserId: 'old-2' })).body).toBe('UserId is already in use in UserMetadata recipe\n');
+    expect((await map({ superTokensUserId: user.userId, externalUserId: 'old-2' })).body).toBe(
+      'UserId is already in use in UserMetadata recipe\n',
+    );
   });
 
   it('keeps email verification valid across the mapping at cdi >= 4.0', async () => {
     const user = await insertUser(t.db, { recipeId: 'thirdparty', email: 'a@example.com' });
     await verifyEmail(t.db, user.userId, 'a@example.com');
-    expect((await map({ superTokensUserId: user.userId, externalUserId: 'old-1' }, { 'cdi-version': '4.0' })).json).toEqual({ status: 'OK' });
+    expect((await map({ superTokensUserId: user.userId, externalUserId: 'old-1' }, { 'cdi-version': '4.0' })).json).toEqual({
+      status: 'OK',
+    });
     const found = await call(t.app, 'GET', '/user/id', { query: { userId: 'old-1' } });
     expect(found.json).toEqual({ status: 'OK', user: expectedUser(user, { externalId: 'old-1', verified: true }) });
   });
@@ -109,7 +126,9 @@ describe('POST /recipe/userid/map', () => {
     const reply = await map({ superTokensUserId: user.userId, externalUserId: 'old-1' }, { 'cdi-version': '3.1' });
     expect([reply.statusCode, reply.body]).toEqual([400, 'UserId is already in use in EmailVerification recipe\n']);
     expect(await snapshot(t.db)).toEqual(before);
-    expect((await map({ superTokensUserId: user.userId, externalUserId: 'old-1', force: true }, { 'cdi-version': '3.1' })).json).toEqual({ status: 'OK' });
+    expect((await map({ superTokensUserId: user.userId, externalUserId: 'old-1', force: true }, { 'cdi-version': '3.1' })).json).toEqual({
+      status: 'OK',
+    });
   });
 
   it.each([
@@ -153,7 +172,9 @@ describe('POST /recipe/userid/map', () => {
 
     it('gives one user one external id when different external ids race for it', async () => {
       const user = await insertUser(t.db);
-      const replies = await Promise.all(Array.from({ length: 10 }, (_, i) => map({ superTokensUserId: user.userId, externalUserId: `old-${i}` })));
+      const replies = await Promise.all(
+        Array.from({ length: 10 }, (_, i) => map({ superTokensUserId: user.userId, externalUserId: `old-${i}` })),
+      );
       expect(replies.filter((reply) => reply.json.status === 'OK')).toHaveLength(1);
       expect(replies.filter((reply) => reply.json.status !== 'OK').map((reply) => reply.json)).toEqual(Array(9).fill(exists(true, false)));
     });

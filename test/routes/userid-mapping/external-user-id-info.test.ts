@@ -58,7 +58,10 @@ describe('PUT /recipe/userid/external-user-id-info', () => {
     [{ userId: 'old-1', externalUserIdInfo: '  ' }, "Field name 'externalUserIdInfo' cannot be an empty String"],
     [{ externalUserIdInfo: 'x' }, "Field name 'userId' is invalid in JSON input"],
     [{ userId: ' ', externalUserIdInfo: 'x' }, "Field name 'userId' cannot be an empty String"],
-    [{ userId: 'old-1', userIdType: 'any', externalUserIdInfo: 'x' }, "Field name 'userIdType' should be one of 'SUPERTOKENS', 'EXTERNAL' or 'ANY'"],
+    [
+      { userId: 'old-1', userIdType: 'any', externalUserIdInfo: 'x' },
+      "Field name 'userIdType' should be one of 'SUPERTOKENS', 'EXTERNAL' or 'ANY'",
+    ],
   ])('rejects %o with 400 and changes nothing', async (body, message) => {
     const before = await snapshot(t.db);
     const reply = await put(body);

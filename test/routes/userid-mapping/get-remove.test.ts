@@ -91,7 +91,10 @@ describe('user-id mapping lookup and removal', () => {
       const reply = await remove({ userId: id(), ...(userIdType && { userIdType }) });
       expect([reply.statusCode, reply.json]).toEqual([200, { status: 'OK', didMappingExist: true }]);
       expect(await countRows(t.db, 'user_id_mappings')).toBe(0);
-      expect((await call(t.app, 'GET', '/user/id', { query: { userId: user.userId } })).json).toEqual({ status: 'OK', user: expectedUser(user) });
+      expect((await call(t.app, 'GET', '/user/id', { query: { userId: user.userId } })).json).toEqual({
+        status: 'OK',
+        user: expectedUser(user),
+      });
       expect((await call(t.app, 'GET', '/user/id', { query: { userId: 'old-1' } })).json).toEqual({ status: 'UNKNOWN_USER_ID_ERROR' });
     });
 
@@ -110,14 +113,21 @@ describe('user-id mapping lookup and removal', () => {
       await mapUser(t.db, other.userId, user.userId);
       const reply = await remove({ userId: other.userId, userIdType: 'EXTERNAL' });
       expect(reply.json).toEqual({ status: 'OK', didMappingExist: true });
-      expect((await t.db.pool.query('SELECT user_id, external_user_id FROM user_id_mappings')).rows).toEqual([{ user_id: user.userId, external_user_id: 'old-1' }]);
+      expect((await t.db.pool.query('SELECT user_id, external_user_id FROM user_id_mappings')).rows).toEqual([
+        { user_id: user.userId, external_user_id: 'old-1' },
+      ]);
     });
 
     it('removes by the type given once a mapping is found: ANY finds the own mapping, EXTERNAL then removes the other one', async () => {
       const other = await insertUser(t.db);
       await mapUser(t.db, other.userId, user.userId);
-      expect((await remove({ userId: user.userId, userIdType: 'EXTERNAL', force: true })).json).toEqual({ status: 'OK', didMappingExist: true });
-      expect((await t.db.pool.query('SELECT user_id, external_user_id FROM user_id_mappings')).rows).toEqual([{ user_id: user.userId, external_user_id: 'old-1' }]);
+      expect((await remove({ userId: user.userId, userIdType: 'EXTERNAL', force: true })).json).toEqual({
+        status: 'OK',
+        didMappingExist: true,
+      });
+      expect((await t.db.pool.query('SELECT user_id, external_user_id FROM user_id_mappings')).rows).toEqual([
+        { user_id: user.userId, external_user_id: 'old-1' },
+      ]);
     });
 
     it('removes the mapping of a user that has metadata and roles: that data stays with the user', async () => {

@@ -40,8 +40,15 @@ export async function insertUser(db: TestDatabase, user: FixtureUser = {}): Prom
     `INSERT INTO users (user_id, tenant_id, recipe_id, time_joined, email, phone_number, third_party_id, third_party_user_id, password_hash)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
     [
-      stored.userId, stored.tenantId, recipeId, stored.timeJoined, stored.email, stored.phoneNumber,
-      stored.thirdPartyId, stored.thirdPartyUserId, recipeId === 'emailpassword' ? '$2b$04$fixturefixturefixturefixtu' : null,
+      stored.userId,
+      stored.tenantId,
+      recipeId,
+      stored.timeJoined,
+      stored.email,
+      stored.phoneNumber,
+      stored.thirdPartyId,
+      stored.thirdPartyUserId,
+      recipeId === 'emailpassword' ? '$2b$04$fixturefixturefixturefixtu' : null,
     ],
   );
   return stored;
@@ -49,7 +56,9 @@ export async function insertUser(db: TestDatabase, user: FixtureUser = {}): Prom
 
 export async function mapUser(db: TestDatabase, userId: string, externalUserId: string, info: string | null = null): Promise<void> {
   await db.pool.query('INSERT INTO user_id_mappings (user_id, external_user_id, external_user_id_info) VALUES ($1, $2, $3)', [
-    userId, externalUserId, info,
+    userId,
+    externalUserId,
+    info,
   ]);
 }
 

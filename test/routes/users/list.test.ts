@@ -3,7 +3,8 @@ import { call, createTestApp, snapshot, truncateAll, type TestApp } from '../../
 import { expectedLegacyUser, expectedUser, insertUser, mapUser, type StoredUser } from './fixtures.js';
 
 const token = (text: string) => Buffer.from(text).toString('base64');
-const tenantError = 'AppId or tenantId not found => Tenant with the following connectionURIDomain, appId and tenantId combination not found: (, public, tenant1)';
+const tenantError =
+  'AppId or tenantId not found => Tenant with the following connectionURIDomain, appId and tenantId combination not found: (, public, tenant1)';
 
 describe('GET /users', () => {
   let t: TestApp;
@@ -13,13 +14,20 @@ describe('GET /users', () => {
   afterAll(() => t.close());
   beforeEach(() => truncateAll(t.db));
 
-  const list = (query: Record<string, string> = {}, headers: Record<string, string> = {}, url = '/users') => call(t.app, 'GET', url, { query, headers });
+  const list = (query: Record<string, string> = {}, headers: Record<string, string> = {}, url = '/users') =>
+    call(t.app, 'GET', url, { query, headers });
 
   // Ids that sort the same in every collation; several users share a timeJoined to exercise the tie-break.
   async function seed(): Promise<StoredUser[]> {
     const plan: [string, number, 'emailpassword' | 'passwordless' | 'thirdparty'][] = [
-      ['u01', 100, 'emailpassword'], ['u02', 200, 'thirdparty'], ['u03', 200, 'passwordless'], ['u04', 200, 'emailpassword'],
-      ['u05', 300, 'thirdparty'], ['u06', 50, 'emailpassword'], ['u07', 300, 'passwordless'], ['u08', 400, 'emailpassword'],
+      ['u01', 100, 'emailpassword'],
+      ['u02', 200, 'thirdparty'],
+      ['u03', 200, 'passwordless'],
+      ['u04', 200, 'emailpassword'],
+      ['u05', 300, 'thirdparty'],
+      ['u06', 50, 'emailpassword'],
+      ['u07', 300, 'passwordless'],
+      ['u08', 400, 'emailpassword'],
     ];
     const users: StoredUser[] = [];
     for (const [userId, timeJoined, recipeId] of plan) {
@@ -82,7 +90,12 @@ describe('GET /users', () => {
     const second = await list({ limit: '1', paginationToken: first.json.nextPaginationToken });
     expect(second.json).toEqual({
       status: 'OK',
-      users: [expectedUser(users.find((user) => user.userId === 'u03')!, { externalId: 'legacy-3' })],
+      users: [
+        expectedUser(
+          users.find((user) => user.userId === 'u03')!,
+          { externalId: 'legacy-3' },
+        ),
+      ],
       nextPaginationToken: token('u02;200'),
     });
   });
@@ -97,7 +110,14 @@ describe('GET /users', () => {
 
   it('filters by recipe while paging', async () => {
     await seed();
-    expect((await pageThrough({ limit: '1', includeRecipeIds: 'emailpassword,passwordless' })).ids).toEqual(['u06', 'u01', 'u04', 'u03', 'u07', 'u08']);
+    expect((await pageThrough({ limit: '1', includeRecipeIds: 'emailpassword,passwordless' })).ids).toEqual([
+      'u06',
+      'u01',
+      'u04',
+      'u03',
+      'u07',
+      'u08',
+    ]);
     expect((await pageThrough({ limit: '2', includeRecipeIds: 'THIRDPARTY', timeJoinedOrder: 'DESC' })).ids).toEqual(['u05', 'u02']);
     expect((await list({ includeRecipeIds: 'session' })).json).toEqual({ status: 'OK', users: [] });
   });
@@ -108,7 +128,10 @@ describe('GET /users', () => {
     const legacy = (id: string) => expectedLegacyUser(users.find((user) => user.userId === id)!);
     expect(reply.json).toEqual({
       status: 'OK',
-      users: [{ recipeId: 'emailpassword', user: legacy('u06') }, { recipeId: 'emailpassword', user: legacy('u01') }],
+      users: [
+        { recipeId: 'emailpassword', user: legacy('u06') },
+        { recipeId: 'emailpassword', user: legacy('u01') },
+      ],
       nextPaginationToken: token('u04;200'),
     });
     const old = await list({ limit: '1' }, { 'cdi-version': '2.21' });
@@ -117,8 +140,15 @@ describe('GET /users', () => {
 
   it('accepts a token with an empty user id and a signed time, as the reference does', async () => {
     await seed();
-    expect((await list({ paginationToken: token(';250') })).json.users.map((user: { id: string }) => user.id)).toEqual(['u07', 'u05', 'u08']);
-    expect((await list({ paginationToken: token('zzz;+200'), limit: '2' })).json.users.map((user: { id: string }) => user.id)).toEqual(['u04', 'u03']);
+    expect((await list({ paginationToken: token(';250') })).json.users.map((user: { id: string }) => user.id)).toEqual([
+      'u07',
+      'u05',
+      'u08',
+    ]);
+    expect((await list({ paginationToken: token('zzz;+200'), limit: '2' })).json.users.map((user: { id: string }) => user.id)).toEqual([
+      'u04',
+      'u03',
+    ]);
     expect((await list({ paginationToken: token('u01;-1') })).json.users).toHaveLength(8);
   });
 
@@ -157,9 +187,21 @@ describe('GET /users', () => {
   describe('dashboard search', () => {
     async function seedSearch() {
       const a = await insertUser(t.db, { userId: 's1', recipeId: 'emailpassword', email: 'alice@acme.com', timeJoined: 1 });
-      const b = await insertUser(t.db, { userId: 's2', recipeId: 'thirdparty', email: 'bob@acme.com', thirdPartyId: 'google', timeJoined: 2 });
+      const b = await insertUser(t.db, {
+        userId: 's2',
+        recipeId: 'thirdparty',
+        email: 'bob@acme.com',
+        thirdPartyId: 'google',
+        timeJoined: 2,
+      });
       const c = await insertUser(t.db, { userId: 's3', recipeId: 'passwordless', email: null, phoneNumber: '+14155552671', timeJoined: 3 });
-      const d = await insertUser(t.db, { userId: 's4', recipeId: 'thirdparty', email: 'al_x@other.org', thirdPartyId: 'github', timeJoined: 4 });
+      const d = await insertUser(t.db, {
+        userId: 's4',
+        recipeId: 'thirdparty',
+        email: 'al_x@other.org',
+        thirdPartyId: 'github',
+        timeJoined: 4,
+      });
       return { a, b, c, d };
     }
 
@@ -182,7 +224,9 @@ describe('GET /users', () => {
     it('returns no token, honours the limit and lifts the 500 cap', async () => {
       const { a } = await seedSearch();
       expect((await list({ email: 'a', limit: '1' })).json).toEqual({ status: 'OK', users: [expectedUser(a)] });
-      expect((await list({ email: 'acme', limit: '5000', timeJoinedOrder: 'DESC' })).json.users.map((user: { id: string }) => user.id)).toEqual(['s2', 's1']);
+      expect(
+        (await list({ email: 'acme', limit: '5000', timeJoinedOrder: 'DESC' })).json.users.map((user: { id: string }) => user.id),
+      ).toEqual(['s2', 's1']);
     });
   });
 });

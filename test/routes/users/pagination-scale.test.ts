@@ -29,7 +29,9 @@ describe(`GET /users over ${userCount} users`, () => {
        FROM generate_series(1, $1) AS i`,
       [userCount],
     );
-    await t.db.pool.query("INSERT INTO user_id_mappings (user_id, external_user_id) SELECT user_id, 'old-' || user_id FROM users WHERE time_joined % 10 = 0");
+    await t.db.pool.query(
+      "INSERT INTO user_id_mappings (user_id, external_user_id) SELECT user_id, 'old-' || user_id FROM users WHERE time_joined % 10 = 0",
+    );
     await t.db.pool.query('INSERT INTO email_verifications (user_id, email) SELECT user_id, email FROM users WHERE time_joined % 2 = 0');
     await t.db.pool.query('ANALYZE users; ANALYZE user_id_mappings; ANALYZE email_verifications');
   }, 120_000);
@@ -53,7 +55,9 @@ describe(`GET /users over ${userCount} users`, () => {
     ['ASC', 'users__time_joined_asc_idx'],
     ['DESC', 'users__time_joined_desc_idx'],
   ] as const)('reads a %s page with an index scan bounded by the cursor, no sort and no full scan', async (order, index) => {
-    const { rows } = await t.db.pool.query<{ user_id: string; time_joined: number }>('SELECT user_id, time_joined FROM users ORDER BY user_id LIMIT 1');
+    const { rows } = await t.db.pool.query<{ user_id: string; time_joined: number }>(
+      'SELECT user_id, time_joined FROM users ORDER BY user_id LIMIT 1',
+    );
     const cursor = { userId: rows[0].user_id, timeJoined: String(rows[0].time_joined) };
     const nodes = await planOf({ tenantId: 'public', recipeIds: undefined, order, fetch: pageSize + 1, cursor, search: undefined });
     const scan = nodes.find((node) => node['Index Name'] === index);
@@ -65,32 +69,38 @@ describe(`GET /users over ${userCount} users`, () => {
     expect(nodes.find((node) => node['Index Name'] === 'email_verifications__pkey')?.['Index Cond']).toContain('user_id');
   });
 
-  it.each(['DESC', 'ASC'])(`pages through every user %s with limit ${pageSize}, each exactly once and in order`, async (order) => {
-    const seen = new Set<string>();
-    const times: number[] = [];
-    let previous: number | undefined;
-    let next: string | undefined;
-    const started = performance.now();
-    do {
-      const pageStarted = performance.now();
-      const reply = await call(t.app, 'GET', '/users', { query: { limit: String(pageSize), timeJoinedOrder: order, ...(next && { paginationToken: next }) } });
-      times.push(performance.now() - pageStarted);
-      expect(reply.statusCode).toBe(200);
-      for (const user of reply.json.users as { id: string; timeJoined: number }[]) {
-        seen.add(user.id);
-        if (previous !== undefined) expect(order === 'ASC' ? user.timeJoined >= previous : user.timeJoined <= previous).toBe(true);
-        previous = user.timeJoined;
-      }
-      next = reply.json.nextPaginationToken;
-    } while (next);
-    const total = performance.now() - started;
-    expect(seen.size).toBe(userCount);
-    expect(times.length).toBe(Math.ceil(userCount / pageSize));
-    const sorted = [...times].sort((a, b) => a - b);
-    console.log(
-      `GET /users ${order}: ${userCount} users, ${times.length} pages of ${pageSize} in ${total.toFixed(0)} ms; ` +
-        `per page mean ${(total / times.length).toFixed(1)} ms, median ${sorted[Math.floor(sorted.length / 2)].toFixed(1)} ms, ` +
-        `p95 ${sorted[Math.floor(sorted.length * 0.95)].toFixed(1)} ms, first ${times[0].toFixed(1)} ms, last ${times[times.length - 1].toFixed(1)} ms`,
-    );
-  }, 120_000);
+  it.each(['DESC', 'ASC'])(
+    `pages through every user %s with limit ${pageSize}, each exactly once and in order`,
+    async (order) => {
+      const seen = new Set<string>();
+      const times: number[] = [];
+      let previous: number | undefined;
+      let next: string | undefined;
+      const started = performance.now();
+      do {
+        const pageStarted = performance.now();
+        const reply = await call(t.app, 'GET', '/users', {
+          query: { limit: String(pageSize), timeJoinedOrder: order, ...(next && { paginationToken: next }) },
+        });
+        times.push(performance.now() - pageStarted);
+        expect(reply.statusCode).toBe(200);
+        for (const user of reply.json.users as { id: string; timeJoined: number }[]) {
+          seen.add(user.id);
+          if (previous !== undefined) expect(order === 'ASC' ? user.timeJoined >= previous : user.timeJoined <= previous).toBe(true);
+          previous = user.timeJoined;
+        }
+        next = reply.json.nextPaginationToken;
+      } while (next);
+      const total = performance.now() - started;
+      expect(seen.size).toBe(userCount);
+      expect(times.length).toBe(Math.ceil(userCount / pageSize));
+      const sorted = [...times].sort((a, b) => a - b);
+      console.log(
+        `GET /users ${order}: ${userCount} users, ${times.length} pages of ${pageSize} in ${total.toFixed(0)} ms; ` +
+          `per page mean ${(total / times.length).toFixed(1)} ms, median ${sorted[Math.floor(sorted.length / 2)].toFixed(1)} ms, ` +
+          `p95 ${sorted[Math.floor(sorted.length * 0.95)].toFixed(1)} ms, first ${times[0].toFixed(1)} ms, last ${times[times.length - 1].toFixed(1)} ms`,
+      );
+    },
+    120_000,
+  );
 });

@@ -27,12 +27,24 @@ describe('POST /user/remove', () => {
   ])('removes every row of the user given its %s, and nothing of anyone else', async (_name, pick) => {
     const user = await userWithEverything('a@example.com');
     const bystander = await userWithEverything('b@example.com');
-    expect(await tablesHoldingUser(t.db, user.userId)).toEqual(['users', 'user_id_mappings', 'email_verifications', 'user_metadata', 'user_roles']);
+    expect(await tablesHoldingUser(t.db, user.userId)).toEqual([
+      'users',
+      'user_id_mappings',
+      'email_verifications',
+      'user_metadata',
+      'user_roles',
+    ]);
 
     const reply = await remove({ userId: pick(user.userId, 'a@example.com') });
     expect([reply.statusCode, reply.json]).toEqual([200, { status: 'OK' }]);
     expect(await tablesHoldingUser(t.db, user.userId)).toEqual([]);
-    expect(await tablesHoldingUser(t.db, bystander.userId)).toEqual(['users', 'user_id_mappings', 'email_verifications', 'user_metadata', 'user_roles']);
+    expect(await tablesHoldingUser(t.db, bystander.userId)).toEqual([
+      'users',
+      'user_id_mappings',
+      'email_verifications',
+      'user_metadata',
+      'user_roles',
+    ]);
     // Roles themselves are app data, not the user's.
     expect(await countRows(t.db, 'roles')).toBe(1);
     expect((await call(t.app, 'GET', '/user/id', { query: { userId: user.userId } })).json).toEqual({ status: 'UNKNOWN_USER_ID_ERROR' });
@@ -56,7 +68,11 @@ describe('POST /user/remove', () => {
 
   it('removes a user that is removed concurrently by both ids without an error', async () => {
     const user = await userWithEverything('a@example.com');
-    const replies = await Promise.all([remove({ userId: user.userId }), remove({ userId: 'old-a@example.com' }), remove({ userId: user.userId })]);
+    const replies = await Promise.all([
+      remove({ userId: user.userId }),
+      remove({ userId: 'old-a@example.com' }),
+      remove({ userId: user.userId }),
+    ]);
     expect(replies.map((reply) => [reply.statusCode, reply.json])).toEqual(Array(3).fill([200, { status: 'OK' }]));
     expect(await tablesHoldingUser(t.db, user.userId)).toEqual([]);
   });

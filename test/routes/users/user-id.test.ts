@@ -10,10 +10,15 @@ describe('GET /user/id', () => {
   afterAll(() => t.close());
   beforeEach(() => truncateAll(t.db));
 
-  const getUser = (userId: string, headers: Record<string, string> = {}, url = '/user/id') => call(t.app, 'GET', url, { query: { userId }, headers });
+  const getUser = (userId: string, headers: Record<string, string> = {}, url = '/user/id') =>
+    call(t.app, 'GET', url, { query: { userId }, headers });
 
   it.each(['emailpassword', 'passwordless', 'thirdparty'] as const)('finds a %s user by internal id', async (recipeId) => {
-    const user = await insertUser(t.db, { recipeId, email: 'a@example.com', phoneNumber: recipeId === 'passwordless' ? '+14155552671' : null });
+    const user = await insertUser(t.db, {
+      recipeId,
+      email: 'a@example.com',
+      phoneNumber: recipeId === 'passwordless' ? '+14155552671' : null,
+    });
     await verifyEmail(t.db, user.userId, 'a@example.com');
     expect((await getUser(user.userId)).json).toEqual({ status: 'OK', user: expectedUser(user, { verified: true }) });
   });
@@ -37,8 +42,14 @@ describe('GET /user/id', () => {
 
   it('keeps the login-method shape at every cdi-version, webauthn only from 5.3', async () => {
     const user = await insertUser(t.db);
-    expect((await getUser(user.userId, { 'cdi-version': '2.21' })).json).toEqual({ status: 'OK', user: expectedUser(user, { webauthn: false }) });
-    expect((await getUser(user.userId, { 'cdi-version': '5.2' })).json).toEqual({ status: 'OK', user: expectedUser(user, { webauthn: false }) });
+    expect((await getUser(user.userId, { 'cdi-version': '2.21' })).json).toEqual({
+      status: 'OK',
+      user: expectedUser(user, { webauthn: false }),
+    });
+    expect((await getUser(user.userId, { 'cdi-version': '5.2' })).json).toEqual({
+      status: 'OK',
+      user: expectedUser(user, { webauthn: false }),
+    });
   });
 
   it('requires userId and is app-scoped', async () => {

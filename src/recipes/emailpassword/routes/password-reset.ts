@@ -16,7 +16,10 @@ const TokenResponse = Type.Union([
   Type.Object({ status: Type.Literal('OK'), token: Type.String() }),
   Type.Object({ status: Type.Literal('UNKNOWN_USER_ID_ERROR') }),
 ]);
-const ConsumeResponse = Type.Union([Type.Object({ status: Type.Literal('OK'), userId: Type.String(), email: Type.String() }), InvalidToken]);
+const ConsumeResponse = Type.Union([
+  Type.Object({ status: Type.Literal('OK'), userId: Type.String(), email: Type.String() }),
+  InvalidToken,
+]);
 const ResetResponse = Type.Union([Type.Object({ status: Type.Literal('OK'), userId: Type.String() }), InvalidToken]);
 
 function assertTokenMethod(method: string): void {

@@ -10,7 +10,10 @@ const listCodes: FastifyPluginAsync = async (app) => {
     schema: { querystring: ListCodesQuery, response: { 200: ListCodesResponse } },
     parse: ({ query }) => parseDeviceLookup(query),
     scope: 'tenant',
-    handle: async (lookup, { tenantId }) => ({ status: 'OK' as const, devices: await app.services.passwordless.listDevices(tenantId, lookup) }),
+    handle: async (lookup, { tenantId }) => ({
+      status: 'OK' as const,
+      devices: await app.services.passwordless.listDevices(tenantId, lookup),
+    }),
   });
 };
 

@@ -34,11 +34,7 @@ export function parseRedeem(tenantId: string, body: ConsumeCodeBody): RedeemInpu
 }
 
 export function parseDeviceLookup(query: ListCodesQuery): DeviceLookup {
-  const kind = exactlyOne(
-    query,
-    ['email', 'phoneNumber', 'deviceId', 'preAuthSessionId'] as const,
-    'LIST_CODES_LOOKUP',
-  );
+  const kind = exactlyOne(query, ['email', 'phoneNumber', 'deviceId', 'preAuthSessionId'] as const, 'LIST_CODES_LOOKUP');
   return { kind, value: query[kind]! };
 }
 
