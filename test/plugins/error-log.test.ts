@@ -82,7 +82,7 @@ describe('4xx answers are logged with the catalog code and the field, never the 
     const body = { users: [{ loginMethods: [{ recipeId: 'emailpassword', email: 'quoted@example.com' }] }] };
     const lines = await logsOf(() => call(t.app, 'POST', '/bulk-import/users', { headers, body }));
     const logged = refusal(lines);
-    expect(logged).toMatchObject({ code: 'BAD_INPUT', statusCode: 400, route: '/bulk-import/users', reason: undefined });
+    expect(logged).toMatchObject({ code: 'BULK_USERS_INVALID', statusCode: 400, route: '/bulk-import/users', reason: undefined });
     expect(logged.jsonBodyBytes).toBeGreaterThan(0);
     expect(lines.map((line) => JSON.stringify(line)).join('\n')).not.toContain('quoted@example.com');
   });
