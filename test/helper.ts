@@ -97,6 +97,7 @@ const userTables = [
   'primary_account_infos',
   'user_id_mappings',
   'email_verifications',
+  'email_verification_tokens',
   'user_metadata',
   'user_roles',
   'roles',
