@@ -26,6 +26,7 @@ import emailPasswordRoutes from './recipes/emailpassword/routes/index.js';
 import thirdPartyRoutes from './recipes/thirdparty/routes/index.js';
 import emailVerificationRoutes from './recipes/emailverification/routes/index.js';
 import userRoutes from './users/routes/index.js';
+import accountLinkingRoutes from './account-linking/routes/index.js';
 import userIdMappingRoutes from './users/id-mapping/routes/index.js';
 import bulkImportRoutes from './bulk-import/routes/index.js';
 import lazyMigrationRoutes from './lazy-migration/routes.js';
@@ -123,6 +124,7 @@ export async function buildApp({ config, pool, logger, clock = Date.now }: AppOp
   await app.register(thirdPartyRoutes);
   await app.register(emailVerificationRoutes);
   await app.register(userRoutes);
+  await app.register(accountLinkingRoutes);
   await app.register(userIdMappingRoutes);
   await app.register(bulkImportRoutes);
   await app.register(lazyMigrationRoutes);

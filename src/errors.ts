@@ -90,6 +90,8 @@ const catalog = {
 
   // User-id mapping (§9)
   USER_ID_TYPE: { status: 400, message: () => "Field name 'userIdType' should be one of 'SUPERTOKENS', 'EXTERNAL' or 'ANY'" },
+  // Account linking (AL-4)
+  UNKNOWN_USER_ID_PROVIDED: { status: 400, message: () => 'Unknown user ID provided' },
   EXTERNAL_ID_IS_USER_ID: {
     status: 400,
     message: () => 'Cannot create a userId mapping where the externalId is also a SuperTokens userID',

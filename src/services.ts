@@ -10,6 +10,7 @@ import { PasswordlessService } from './recipes/passwordless/service.js';
 import { EmailPasswordService } from './recipes/emailpassword/service.js';
 import { ThirdPartyService } from './recipes/thirdparty/service.js';
 import { UserService } from './users/service.js';
+import { AccountLinkingService } from './account-linking/service.js';
 import { UserIdMappingService } from './users/id-mapping/service.js';
 import { BulkImportService } from './bulk-import/service.js';
 import { PasswordResetService } from './recipes/emailpassword/password-reset.js';
@@ -42,6 +43,7 @@ export interface Services {
   emailPassword: EmailPasswordService;
   thirdParty: ThirdPartyService;
   users: UserService;
+  accountLinking: AccountLinkingService;
   userIdMapping: UserIdMappingService;
   bulkImport: BulkImportService;
   passwordReset: PasswordResetService;
@@ -79,6 +81,7 @@ export function createServices(base: Omit<ServiceDependencies, 'hasher'>): Servi
     emailPassword,
     thirdParty: new ThirdPartyService(deps),
     users: new UserService(deps),
+    accountLinking: new AccountLinkingService(deps),
     userIdMapping: new UserIdMappingService(deps),
     bulkImport,
     passwordReset: new PasswordResetService(deps),

@@ -1,6 +1,6 @@
 import { jsonCoreError } from '../errors.js';
 import { withTransaction } from '../db/transaction.js';
-import { findUserByInternalId, type UserRow } from '../users/repository.js';
+import { findUserById, type StoredUser } from '../users/repository.js';
 import {
   countQueueRows,
   countQueueRowsByStatus,
@@ -111,7 +111,7 @@ export class BulkImportService {
   }
 
   // Contract §10.6: one user, validated like a queued one, imported in one transaction (all or nothing).
-  async importUser(input: JsonObject): Promise<{ status: 'OK'; user: UserRow }> {
+  async importUser(input: JsonObject): Promise<{ status: 'OK'; user: StoredUser }> {
     const batch = await validateBatch(this.deps.pool, [input], this.hasher, this.deps.clock());
     if (batch.errors.length > 0) throw jsonCoreError('BULK_USER_REJECTED', { errors: batch.errors[0].errors });
     const user = batch.users[0];
@@ -127,7 +127,7 @@ export class BulkImportService {
         outcome = { ok: false, message };
       }
       if (!outcome.ok) throw jsonCoreError('BULK_USER_REJECTED', { errors: [outcome.message] });
-      return findUserByInternalId(client, user.id);
+      return findUserById(client, user.id);
     });
     return { status: 'OK', user: row! };
   }

@@ -1,5 +1,5 @@
 import type { Queryable } from '../db/pool.js';
-import { userColumns, userFrom, type UserRow } from './repository.js';
+import { findUsersByGroupIds, type StoredUser } from './repository.js';
 
 export type TimeJoinedOrder = 'ASC' | 'DESC';
 
@@ -45,51 +45,61 @@ function escapeLike(term: string): string {
   return term.replace(/[\\%_]/g, (character) => `\\${character}`);
 }
 
+// A search param matches a user when any of its login methods matches it; params are AND-ed (AL-10.6).
+function anyLoginMethod(condition: string): string {
+  return `EXISTS (SELECT 1 FROM user_ids i JOIN users u ON u.user_id = i.user_id WHERE i.group_id = g.group_id AND ${condition})`;
+}
+
 function addSearch(conditions: Conditions, search: SearchTerms): void {
   if (search.emails.length > 0) {
     const prefixes = conditions.param(search.emails.map((term) => `${escapeLike(term)}%`));
     const domains = conditions.param(search.emails.map((term) => `%@${escapeLike(term)}%`));
-    conditions.add(`(u.email LIKE ANY(${prefixes}) OR u.email LIKE ANY(${domains}))`);
+    conditions.add(anyLoginMethod(`(u.email LIKE ANY(${prefixes}) OR u.email LIKE ANY(${domains}))`));
   }
   if (search.phones.length > 0)
-    conditions.add(`u.phone_number LIKE ANY(${conditions.param(search.phones.map((t) => `${escapeLike(t)}%`))})`);
+    conditions.add(anyLoginMethod(`u.phone_number LIKE ANY(${conditions.param(search.phones.map((t) => `${escapeLike(t)}%`))})`));
   if (search.providers.length > 0) {
-    conditions.add(`u.third_party_id LIKE ANY(${conditions.param(search.providers.map((t) => `${escapeLike(t)}%`))})`);
+    conditions.add(anyLoginMethod(`u.third_party_id LIKE ANY(${conditions.param(search.providers.map((t) => `${escapeLike(t)}%`))})`));
   }
 }
 
-// Keyset pagination over users__time_joined_{asc,desc}_idx; ties on time_joined go by user_id descending in both
-// directions. DESC is a plain row comparison on (time_joined DESC, user_id DESC). ASC mixes directions, which
-// no row comparison expresses, so the index bound is time_joined >= t and the tie rows are filtered.
-export async function findUsersPage(db: Queryable, query: PageQuery): Promise<UserRow[]> {
+// Keyset pagination over user_groups__time_joined_{asc,desc}_idx: one item per user, ordered by the user's
+// time_joined (the minimum over its login methods, kept current on link, unlink and delete); ties go by group id
+// descending in both directions. DESC is a plain row comparison on (time_joined DESC, group_id DESC). ASC mixes
+// directions, which no row comparison expresses, so the index bound is time_joined >= t and the tie rows are filtered.
+// The recipe filter selects users having a login method of those recipes; it does not trim their login methods.
+export async function findUsersPage(db: Queryable, query: PageQuery): Promise<StoredUser[]> {
   const conditions = new Conditions();
-  conditions.add(`u.tenant_id = ${conditions.param(query.tenantId)}`);
-  if (query.recipeIds) conditions.add(`u.recipe_id = ANY(${conditions.param(query.recipeIds)})`);
+  conditions.add(`g.tenant_id = ${conditions.param(query.tenantId)}`);
+  if (query.recipeIds) conditions.add(anyLoginMethod(`u.recipe_id = ANY(${conditions.param(query.recipeIds)})`));
   if (query.cursor) {
     const time = conditions.param(query.cursor.timeJoined);
     const id = conditions.param(query.cursor.userId);
     conditions.add(
       query.order === 'DESC'
-        ? `(u.time_joined, u.user_id) <= (${time}::bigint, ${id})`
-        : `u.time_joined >= ${time}::bigint AND (u.time_joined > ${time}::bigint OR u.user_id <= ${id})`,
+        ? `(g.time_joined, g.group_id) <= (${time}::bigint, ${id})`
+        : `g.time_joined >= ${time}::bigint AND (g.time_joined > ${time}::bigint OR g.group_id <= ${id})`,
     );
   }
   if (query.search) addSearch(conditions, query.search);
   const limit = conditions.param(query.fetch);
-  const { rows } = await db.query<UserRow>(
-    `SELECT ${userColumns} FROM ${userFrom} ${conditions.where()}
-     ORDER BY u.time_joined ${query.order}, u.user_id DESC LIMIT ${limit}`,
+  const { rows } = await db.query<{ group_id: string }>(
+    `SELECT g.group_id FROM user_groups g ${conditions.where()}
+     ORDER BY g.time_joined ${query.order}, g.group_id DESC LIMIT ${limit}`,
     conditions.values,
   );
-  return rows;
+  return findUsersByGroupIds(
+    db,
+    rows.map((row) => row.group_id),
+  );
 }
 
 export async function countUsers(db: Queryable, tenantId: string | undefined, recipeIds: string[] | undefined): Promise<number> {
   const conditions = new Conditions();
-  if (tenantId !== undefined) conditions.add(`u.tenant_id = ${conditions.param(tenantId)}`);
-  if (recipeIds) conditions.add(`u.recipe_id = ANY(${conditions.param(recipeIds)})`);
+  if (tenantId !== undefined) conditions.add(`g.tenant_id = ${conditions.param(tenantId)}`);
+  if (recipeIds) conditions.add(anyLoginMethod(`u.recipe_id = ANY(${conditions.param(recipeIds)})`));
   const { rows } = await db.query<{ count: number }>(
-    `SELECT count(*)::bigint AS count FROM users u ${conditions.where()}`,
+    `SELECT count(*)::bigint AS count FROM user_groups g ${conditions.where()}`,
     conditions.values,
   );
   return rows[0].count;
@@ -107,8 +117,9 @@ export interface AccountInfo {
 /** No lookup answers more users than this: an email shared by many third-party accounts must not size the reply. */
 export const maxUsersPerLookup = 1000;
 
-// Every user has one login method, so "matches every criterion" is one row matching all of them.
-export async function findUsersByAccountInfo(db: Queryable, tenantId: string, info: AccountInfo, union: boolean): Promise<UserRow[]> {
+// Users having a login method that carries a value (email across all recipes, phone, third-party pair), each once,
+// oldest first. Without union every criterion must be met, possibly by different login methods (AL-10.5).
+export async function findUsersByAccountInfo(db: Queryable, tenantId: string, info: AccountInfo, union: boolean): Promise<StoredUser[]> {
   const criteria = new Conditions();
   if (info.email !== undefined) criteria.add(`u.email = ANY(${criteria.param([info.email].flat())})`);
   if (info.phoneNumber !== undefined) criteria.add(`u.phone_number = ANY(${criteria.param([info.phoneNumber].flat())})`);
@@ -119,11 +130,21 @@ export async function findUsersByAccountInfo(db: Queryable, tenantId: string, in
   if (info.webauthnCredentialId !== undefined) criteria.add('FALSE');
   if (criteria.parts.length === 0) return [];
   const tenant = criteria.param(tenantId);
-  const matches = criteria.parts.join(union ? ' OR ' : ' AND ');
-  const { rows } = await db.query<UserRow>(
-    `SELECT ${userColumns} FROM ${userFrom} WHERE u.tenant_id = ${tenant} AND (${matches})
-     ORDER BY u.time_joined ASC, u.user_id DESC LIMIT ${maxUsersPerLookup}`,
+  const matched = criteria.parts.map((part, index) => `(${part}) AS c${index}`).join(', ');
+  const every = union ? 'TRUE' : criteria.parts.map((_, index) => `bool_or(m.c${index})`).join(' AND ');
+  const { rows } = await db.query<{ group_id: string }>(
+    `SELECT g.group_id
+       FROM (SELECT i.group_id, ${matched}
+               FROM users u JOIN user_ids i ON i.user_id = u.user_id
+              WHERE u.tenant_id = ${tenant} AND (${criteria.parts.join(' OR ')})) m
+       JOIN user_groups g ON g.group_id = m.group_id
+      GROUP BY g.group_id, g.time_joined
+     HAVING ${every}
+      ORDER BY g.time_joined ASC, g.group_id DESC LIMIT ${maxUsersPerLookup}`,
     criteria.values,
   );
-  return rows;
+  return findUsersByGroupIds(
+    db,
+    rows.map((row) => row.group_id),
+  );
 }

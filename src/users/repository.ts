@@ -2,8 +2,8 @@ import type { Queryable } from '../db/pool.js';
 
 export type RecipeId = 'emailpassword' | 'passwordless' | 'thirdparty';
 
-// A user and its one login method, with what the user object needs from other tables.
-export interface UserRow {
+// One login method (a row of `users`), with what the user object needs from other tables.
+export interface LoginMethodRow {
   user_id: string;
   tenant_id: string;
   recipe_id: RecipeId;
@@ -14,19 +14,36 @@ export interface UserRow {
   third_party_user_id: string | null;
   external_user_id: string | null;
   verified: boolean;
+  // True when the login method belongs to a primary user, whose other login methods the caller then loads.
+  in_primary_user: boolean;
 }
 
-// Select list for UserRow; the caller joins `users u LEFT JOIN user_id_mappings m ON m.user_id = u.user_id`.
+// A user: a group of one or more login methods (AL-2.1). For a standalone login method the group id is its own id.
+export interface StoredUser {
+  group_id: string;
+  // The group id's own mapping: the user's id on the wire.
+  external_user_id: string | null;
+  is_primary: boolean;
+  time_joined: number;
+  // Oldest first; ties put the primary login method first, then by id (AL-3.1).
+  login_methods: LoginMethodRow[];
+}
+
+// Select list for LoginMethodRow; the caller joins `users u LEFT JOIN user_id_mappings m ON m.user_id = u.user_id`.
 // OFFSET 0 keeps the EXISTS a per-row primary-key probe: without it PostgreSQL may hash the whole
 // email_verifications table for every multi-row query (a 500-user page read all 50k rows: 12.8 ms instead of 2.6 ms).
+// A login method inserted by the same statement has no user_ids row yet: it is standalone, as every new one is.
 export const userColumns = `u.user_id, u.tenant_id, u.recipe_id, u.time_joined, u.email, u.phone_number,
   u.third_party_id, u.third_party_user_id, m.external_user_id,
-  (u.email IS NULL OR EXISTS (SELECT 1 FROM email_verifications ev WHERE ev.user_id = u.user_id AND ev.email = u.email OFFSET 0)) AS verified`;
+  (u.email IS NULL OR EXISTS (SELECT 1 FROM email_verifications ev WHERE ev.user_id = u.user_id AND ev.email = u.email OFFSET 0)) AS verified,
+  coalesce((SELECT lg.is_primary FROM user_ids li JOIN user_groups lg ON lg.group_id = li.group_id WHERE li.user_id = u.user_id), false)
+    AS in_primary_user`;
 
 export const userFrom = 'users u LEFT JOIN user_id_mappings m ON m.user_id = u.user_id';
 
-// Either id is accepted; an internal id wins when a string is both (contract §2).
-const resolveIdSql = `coalesce((SELECT user_id FROM users WHERE user_id = $1),
+// Either id is accepted; an internal id wins when a string is both (contract §2). Any id that names a user counts:
+// a login method's id or a retained group id.
+const resolveIdSql = `coalesce((SELECT user_id FROM user_ids WHERE user_id = $1),
   (SELECT user_id FROM user_id_mappings WHERE external_user_id = $1))`;
 
 export async function resolveUserId(db: Queryable, id: string): Promise<string | undefined> {
@@ -34,27 +51,91 @@ export async function resolveUserId(db: Queryable, id: string): Promise<string |
   return rows[0]?.user_id ?? undefined;
 }
 
-export async function findUserById(db: Queryable, id: string): Promise<UserRow | undefined> {
-  const { rows } = await db.query<UserRow>(`SELECT ${userColumns} FROM ${userFrom} WHERE u.user_id = ${resolveIdSql}`, [id]);
+/** The login method with exactly this id (internal, or external through its mapping); a retained group id is none. */
+export async function findLoginMethodById(db: Queryable, id: string): Promise<LoginMethodRow | undefined> {
+  const { rows } = await db.query<LoginMethodRow>(`SELECT ${userColumns} FROM ${userFrom} WHERE u.user_id = ${resolveIdSql}`, [id]);
   return rows[0];
 }
 
-export async function findUserByInternalId(db: Queryable, userId: string): Promise<UserRow | undefined> {
-  const { rows } = await db.query<UserRow>(`SELECT ${userColumns} FROM ${userFrom} WHERE u.user_id = $1`, [userId]);
+export async function findLoginMethodByInternalId(db: Queryable, userId: string): Promise<LoginMethodRow | undefined> {
+  const { rows } = await db.query<LoginMethodRow>(`SELECT ${userColumns} FROM ${userFrom} WHERE u.user_id = $1`, [userId]);
   return rows[0];
+}
+
+function compareLoginMethods(groupId: string, isPrimary: boolean) {
+  const rank = (row: LoginMethodRow) => (isPrimary && row.user_id === groupId ? 0 : 1);
+  return (a: LoginMethodRow, b: LoginMethodRow) =>
+    a.time_joined - b.time_joined || rank(a) - rank(b) || (a.user_id < b.user_id ? -1 : a.user_id > b.user_id ? 1 : 0);
+}
+
+/** The users with these group ids, in the order given; ids that name no group are skipped. */
+export async function findUsersByGroupIds(db: Queryable, groupIds: readonly string[]): Promise<StoredUser[]> {
+  if (groupIds.length === 0) return [];
+  const { rows } = await db.query<
+    LoginMethodRow & { group_id: string; is_primary: boolean; group_time_joined: number; group_external_user_id: string | null }
+  >(
+    `SELECT g.group_id, g.is_primary, g.time_joined AS group_time_joined, gm.external_user_id AS group_external_user_id,
+            ${userColumns}
+       FROM user_groups g
+       JOIN user_ids i ON i.group_id = g.group_id
+       JOIN users u ON u.user_id = i.user_id
+       LEFT JOIN user_id_mappings m ON m.user_id = u.user_id
+       LEFT JOIN user_id_mappings gm ON gm.user_id = g.group_id
+      WHERE g.group_id = ANY($1::text[])`,
+    [groupIds],
+  );
+  const users = new Map<string, StoredUser>();
+  for (const { group_id, is_primary, group_time_joined, group_external_user_id, ...loginMethod } of rows) {
+    let user = users.get(group_id);
+    if (!user) {
+      user = { group_id, external_user_id: group_external_user_id, is_primary, time_joined: group_time_joined, login_methods: [] };
+      users.set(group_id, user);
+    }
+    user.login_methods.push({ ...loginMethod, in_primary_user: is_primary });
+  }
+  for (const user of users.values()) user.login_methods.sort(compareLoginMethods(user.group_id, user.is_primary));
+  return groupIds.map((id) => users.get(id)).filter((user) => user !== undefined);
+}
+
+/**
+ * A single login method shown as a user (the deprecated per-recipe GET by id, AL-10.7): its own id and fields, and
+ * the primary flag of the user it belongs to.
+ */
+export function loginMethodView(row: LoginMethodRow): StoredUser {
+  return {
+    group_id: row.user_id,
+    external_user_id: row.external_user_id,
+    is_primary: row.in_primary_user,
+    time_joined: row.time_joined,
+    login_methods: [row],
+  };
+}
+
+/** The whole user a login method belongs to; a standalone one is its own user, with no further query. */
+export async function findUserOfLoginMethod(db: Queryable, row: LoginMethodRow): Promise<StoredUser> {
+  if (!row.in_primary_user) return loginMethodView(row);
+  const { rows } = await db.query<{ group_id: string }>('SELECT group_id FROM user_ids WHERE user_id = $1', [row.user_id]);
+  const [user] = await findUsersByGroupIds(
+    db,
+    rows.map((r) => r.group_id),
+  );
+  return user;
+}
+
+/** The user any of its ids names: a login method's id, the (retained) group id, or the external id of either. */
+export async function findUserById(db: Queryable, id: string): Promise<StoredUser | undefined> {
+  const { rows } = await db.query<{ group_id: string }>(`SELECT group_id FROM user_ids WHERE user_id = ${resolveIdSql}`, [id]);
+  if (rows.length === 0) return undefined;
+  const [user] = await findUsersByGroupIds(db, [rows[0].group_id]);
+  return user;
 }
 
 export async function markEmailVerified(db: Queryable, userId: string, email: string): Promise<void> {
   await db.query('INSERT INTO email_verifications (user_id, email) VALUES ($1, $2) ON CONFLICT DO NOTHING', [userId, email]);
 }
 
+/** Whether an internal id names a user: a login method or a retained group id. */
 export async function userExists(db: Queryable, userId: string): Promise<boolean> {
-  const { rows } = await db.query<{ exists: boolean }>('SELECT EXISTS (SELECT 1 FROM users WHERE user_id = $1) AS exists', [userId]);
+  const { rows } = await db.query<{ exists: boolean }>('SELECT EXISTS (SELECT 1 FROM user_ids WHERE user_id = $1) AS exists', [userId]);
   return rows[0].exists;
-}
-
-// One statement: the mapping, verification, metadata and role rows go with the user through ON DELETE CASCADE.
-export async function deleteUserByEitherId(db: Queryable, id: string): Promise<boolean> {
-  const { rowCount } = await db.query(`DELETE FROM users WHERE user_id = ${resolveIdSql}`, [id]);
-  return rowCount === 1;
 }

@@ -1,5 +1,6 @@
 import { coreError } from '../errors.js';
-import { deleteUserByEitherId, findUserById, type UserRow } from './repository.js';
+import { findUserById, type StoredUser } from './repository.js';
+import { removeUser } from './remove-user.js';
 import {
   countUsers,
   findUsersByAccountInfo,
@@ -27,8 +28,8 @@ export interface ListUsersInput {
   search: { email?: string; phone?: string; provider?: string };
 }
 
-export type FindUserResult = { status: 'OK'; user: UserRow } | { status: 'UNKNOWN_USER_ID_ERROR' };
-export type ListUsersResult = { status: 'OK'; users: UserRow[]; nextPaginationToken?: string };
+export type FindUserResult = { status: 'OK'; user: StoredUser } | { status: 'UNKNOWN_USER_ID_ERROR' };
+export type ListUsersResult = { status: 'OK'; users: StoredUser[]; nextPaginationToken?: string };
 export type CountUsersResult = { status: 'OK'; count: number; approximate?: false; asOf?: number };
 
 // Dashboard search values: ';'-separated terms, lower-cased and trimmed, empties dropped (contract §8.4.1).
@@ -53,7 +54,7 @@ export class UserService {
     return user ? { status: 'OK', user } : { status: 'UNKNOWN_USER_ID_ERROR' };
   }
 
-  async listUsersByAccountInfo(tenantId: string, info: AccountInfo, union: boolean): Promise<{ status: 'OK'; users: UserRow[] }> {
+  async listUsersByAccountInfo(tenantId: string, info: AccountInfo, union: boolean): Promise<{ status: 'OK'; users: StoredUser[] }> {
     return { status: 'OK', users: await findUsersByAccountInfo(this.deps.pool, tenantId, info, union) };
   }
 
@@ -90,12 +91,12 @@ export class UserService {
     });
     if (search || rows.length <= limit) return { status: 'OK', users: rows };
     const next = rows[limit];
-    return { status: 'OK', users: rows.slice(0, limit), nextPaginationToken: encodePaginationToken(next.user_id, next.time_joined) };
+    return { status: 'OK', users: rows.slice(0, limit), nextPaginationToken: encodePaginationToken(next.group_id, next.time_joined) };
   }
 
-  async removeUser(id: string): Promise<{ status: 'OK' }> {
-    const removed = await deleteUserByEitherId(this.deps.pool, id);
-    if (removed) this.deps.log.info({ userId: id }, 'user removed');
+  async removeUser(id: string, removeAllLinkedAccounts: boolean): Promise<{ status: 'OK' }> {
+    const removed = await removeUser(this.deps.pool, id, removeAllLinkedAccounts);
+    if (removed) this.deps.log.info({ userId: id, removeAllLinkedAccounts }, 'user removed');
     return { status: 'OK' };
   }
 }

@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import type { ServiceDependencies } from '../../services.js';
-import { findUserById } from '../../users/repository.js';
+import { findLoginMethodById } from '../../users/repository.js';
 import { legacyEmailKey, requireEmail } from '../../normalise/contact.js';
 import { consumeResetToken, insertResetToken } from './password-reset-repository.js';
 import { updateEmailPasswordUser } from './repository.js';
@@ -16,7 +16,7 @@ export class PasswordResetService {
   constructor(private readonly deps: ServiceDependencies) {}
 
   async createToken(userId: string, email: string | undefined): Promise<CreateResetTokenResult> {
-    const user = await findUserById(this.deps.pool, userId);
+    const user = await findLoginMethodById(this.deps.pool, userId);
     if (user?.recipe_id !== 'emailpassword' || user.email === null) return { status: 'UNKNOWN_USER_ID_ERROR' };
     const token = crypto.randomBytes(TOKEN_BYTES).toString('base64url');
     await insertResetToken(this.deps.pool, {
@@ -31,7 +31,7 @@ export class PasswordResetService {
 
   async consumeToken(token: string): Promise<ConsumeResetTokenResult> {
     const spent = await consumeResetToken(this.deps.pool, digest(token), this.deps.clock());
-    const user = spent && (await findUserById(this.deps.pool, spent.userId));
+    const user = spent && (await findLoginMethodById(this.deps.pool, spent.userId));
     if (!spent || !user) return { status: 'RESET_PASSWORD_INVALID_TOKEN_ERROR' };
     // The id the app knows: the external one where a mapping exists.
     return { status: 'OK', userId: user.external_user_id ?? user.user_id, email: spent.email };
@@ -41,7 +41,7 @@ export class PasswordResetService {
   async resetPassword(token: string, newPassword: string): Promise<ResetPasswordResult> {
     const spent = await consumeResetToken(this.deps.pool, digest(token), this.deps.clock());
     if (!spent) return { status: 'RESET_PASSWORD_INVALID_TOKEN_ERROR' };
-    const user = await findUserById(this.deps.pool, spent.userId);
+    const user = await findLoginMethodById(this.deps.pool, spent.userId);
     if (user?.recipe_id !== 'emailpassword') return { status: 'RESET_PASSWORD_INVALID_TOKEN_ERROR' };
     const passwordHash = await this.deps.hasher.hash(newPassword);
     const updated = await updateEmailPasswordUser(this.deps.pool, user.user_id, { passwordHash });

@@ -1,5 +1,5 @@
 import type { Queryable } from '../../db/pool.js';
-import { userColumns, userFrom, type UserRow } from '../../users/repository.js';
+import { userColumns, userFrom, type LoginMethodRow } from '../../users/repository.js';
 import { uniqueViolationOf } from '../../db/pg-errors.js';
 
 export interface NewEmailPasswordUser {
@@ -27,11 +27,11 @@ export async function upsertEmailPasswordUser(
   user: NewEmailPasswordUser,
   // A lazy-migration pointer only replaces another pointer: re-running an import must not undo an adoption.
   keepRealHash = false,
-): Promise<{ row: UserRow; existed: boolean }> {
+): Promise<{ row: LoginMethodRow; existed: boolean }> {
   // Most imports create a user, and that insert needs no join; only a re-import pays for the upsert below.
   const created = await insertEmailPasswordUser(db, user, false);
   if (created) return { row: created, existed: false };
-  const { rows } = await db.query<UserRow & { existed: boolean }>(
+  const { rows } = await db.query<LoginMethodRow & { existed: boolean }>(
     `WITH u AS (
        INSERT INTO users (user_id, tenant_id, recipe_id, time_joined, email, password_hash)
        VALUES ($1, $2, 'emailpassword', $3, $4, $5)
@@ -46,8 +46,12 @@ export async function upsertEmailPasswordUser(
 }
 
 /** Undefined when the email is taken; `verified` marks the email verified in the same statement. */
-export async function insertEmailPasswordUser(db: Queryable, user: NewEmailPasswordUser, verified: boolean): Promise<UserRow | undefined> {
-  const { rows } = await db.query<UserRow>(
+export async function insertEmailPasswordUser(
+  db: Queryable,
+  user: NewEmailPasswordUser,
+  verified: boolean,
+): Promise<LoginMethodRow | undefined> {
+  const { rows } = await db.query<LoginMethodRow>(
     `WITH u AS (
        INSERT INTO users (user_id, tenant_id, recipe_id, time_joined, email, password_hash)
        VALUES ($1, $2, 'emailpassword', $3, $4, $5)
@@ -60,8 +64,8 @@ export async function insertEmailPasswordUser(db: Queryable, user: NewEmailPassw
   return rows[0];
 }
 
-export async function findEmailPasswordUserByEmail(db: Queryable, tenantId: string, email: string): Promise<UserRow | undefined> {
-  const { rows } = await db.query<UserRow>(
+export async function findEmailPasswordUserByEmail(db: Queryable, tenantId: string, email: string): Promise<LoginMethodRow | undefined> {
+  const { rows } = await db.query<LoginMethodRow>(
     `SELECT ${userColumns} FROM ${userFrom} WHERE u.tenant_id = $1 AND u.email = $2 AND u.recipe_id = 'emailpassword'`,
     [tenantId, email],
   );
@@ -73,8 +77,8 @@ export async function findEmailPasswordCredentials(
   db: Queryable,
   tenantId: string,
   email: string,
-): Promise<{ row: UserRow; passwordHash: string } | undefined> {
-  const { rows } = await db.query<UserRow & { password_hash: string }>(
+): Promise<{ row: LoginMethodRow; passwordHash: string } | undefined> {
+  const { rows } = await db.query<LoginMethodRow & { password_hash: string }>(
     `SELECT ${userColumns}, u.password_hash FROM ${userFrom}
      WHERE u.tenant_id = $1 AND u.email = $2 AND u.recipe_id = 'emailpassword'`,
     [tenantId, email],

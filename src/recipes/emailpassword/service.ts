@@ -8,7 +8,14 @@ import {
   updateEmailPasswordUser,
   upsertEmailPasswordUser,
 } from './repository.js';
-import { findUserById, type UserRow } from '../../users/repository.js';
+import {
+  findLoginMethodById,
+  findUserOfLoginMethod,
+  loginMethodView,
+  type LoginMethodRow,
+  type StoredUser,
+} from '../../users/repository.js';
+import type { SignedIn } from '../../users/user-object.js';
 import type { ImportCheck, ImportFailureStage } from '../../hashing/registry.js';
 import { checkEmail, contactLookup, findByContact, legacyEmailKey, requireEmail } from '../../normalise/contact.js';
 import { assertMaxLength } from '../../normalise/length-limits.js';
@@ -29,10 +36,10 @@ export interface CheckedImport {
   email: string;
   check: ImportCheck;
 }
-export type ImportResult = { status: 'OK'; user: UserRow; didUserAlreadyExist: boolean };
-export type SignInResult = { status: 'OK'; user: UserRow } | { status: 'WRONG_CREDENTIALS_ERROR' };
-export type SignUpResult = { status: 'OK'; user: UserRow } | { status: 'EMAIL_ALREADY_EXISTS_ERROR' };
-export type GetUserResult = { status: 'OK'; user: UserRow } | { status: 'UNKNOWN_USER_ID_ERROR' } | { status: 'UNKNOWN_EMAIL_ERROR' };
+export type ImportResult = { status: 'OK'; user: StoredUser; didUserAlreadyExist: boolean };
+export type SignInResult = ({ status: 'OK' } & SignedIn) | { status: 'WRONG_CREDENTIALS_ERROR' };
+export type SignUpResult = ({ status: 'OK' } & SignedIn) | { status: 'EMAIL_ALREADY_EXISTS_ERROR' };
+export type GetUserResult = { status: 'OK'; user: StoredUser } | { status: 'UNKNOWN_USER_ID_ERROR' } | { status: 'UNKNOWN_EMAIL_ERROR' };
 export type UpdateUserResult = { status: 'OK' | 'UNKNOWN_USER_ID_ERROR' | 'EMAIL_ALREADY_EXISTS_ERROR' };
 
 const REFUSAL_CODES: Record<ImportFailureStage, ErrorCode> = {
@@ -92,7 +99,7 @@ export class EmailPasswordService {
     assertMaxLength('email', email);
     const user = { userId: randomUUID(), tenantId, email, passwordHash: check.hash, timeJoined: this.deps.clock() };
     const { row, existed } = await upsertEmailPasswordUser(this.deps.pool, user, pending);
-    return { status: 'OK', user: row, didUserAlreadyExist: existed };
+    return { status: 'OK', user: await findUserOfLoginMethod(this.deps.pool, row), didUserAlreadyExist: existed };
   }
 
   // A pointer may only name a source this core is configured with, so an import mistake shows now, not at sign-in.
@@ -124,7 +131,7 @@ export class EmailPasswordService {
     return this.verifyStored(found.row, found.passwordHash, password);
   }
 
-  private async verifyStored(row: UserRow, storedHash: string, password: string): Promise<SignInResult> {
+  private async verifyStored(row: LoginMethodRow, storedHash: string, password: string): Promise<SignInResult> {
     const outcome = await this.deps.hasher.verify(password, storedHash);
     if (outcome === 'SIGNER_KEY_MISSING') throw coreError('SIGNER_KEY_MISSING');
     if (outcome === 'UNPARSABLE') {
@@ -134,11 +141,11 @@ export class EmailPasswordService {
     }
     if (outcome === 'NO_MATCH') return WRONG_CREDENTIALS;
     this.scheduleRehash(row.user_id, storedHash, password);
-    return { status: 'OK', user: row };
+    return this.signedIn(row);
   }
 
   // A user imported for lazy migration: the old provider is asked once, and a confirmed password is stored hashed.
-  private async signInPending(row: UserRow, pointer: string, password: string, clientIp?: string): Promise<SignInResult> {
+  private async signInPending(row: LoginMethodRow, pointer: string, password: string, clientIp?: string): Promise<SignInResult> {
     const outcome = await this.lazyMigration.signIn({
       userId: row.user_id,
       tenantId: row.tenant_id,
@@ -150,7 +157,7 @@ export class EmailPasswordService {
     });
     switch (outcome.status) {
       case 'ADOPTED':
-        return { status: 'OK', user: row };
+        return this.signedIn(row);
       case 'UNAVAILABLE':
         throw legacyUnavailable(outcome.retryAfterMs);
       case 'STORED_HASH_CHANGED': {
@@ -170,21 +177,28 @@ export class EmailPasswordService {
     const passwordHash = await this.deps.hasher.hash(input.password);
     const user = { userId: randomUUID(), tenantId: input.tenantId, email, passwordHash, timeJoined: this.deps.clock() };
     const row = await insertEmailPasswordUser(this.deps.pool, user, isFakeEmail(email));
-    return row ? { status: 'OK', user: row } : { status: 'EMAIL_ALREADY_EXISTS_ERROR' };
+    // A new login method is always standalone (AL-10.1).
+    return row ? { status: 'OK', user: loginMethodView(row), loginMethod: row } : { status: 'EMAIL_ALREADY_EXISTS_ERROR' };
   }
 
+  private async signedIn(row: LoginMethodRow): Promise<SignInResult> {
+    return { status: 'OK', user: await findUserOfLoginMethod(this.deps.pool, row), loginMethod: row };
+  }
+
+  // By id: that login method alone (AL-10.7).
   async getUserById(userId: string): Promise<GetUserResult> {
-    const row = await findUserById(this.deps.pool, userId);
-    return row?.recipe_id === 'emailpassword' ? { status: 'OK', user: row } : { status: 'UNKNOWN_USER_ID_ERROR' };
+    const row = await findLoginMethodById(this.deps.pool, userId);
+    return row?.recipe_id === 'emailpassword' ? { status: 'OK', user: loginMethodView(row) } : { status: 'UNKNOWN_USER_ID_ERROR' };
   }
 
+  // By email: the whole user owning that login method (AL-10.7).
   async getUserByEmail(tenantId: string, email: string): Promise<GetUserResult> {
     const row = await findByContact(contactLookup('email', email), (key) => findEmailPasswordUserByEmail(this.deps.pool, tenantId, key));
-    return row ? { status: 'OK', user: row } : { status: 'UNKNOWN_EMAIL_ERROR' };
+    return row ? { status: 'OK', user: await findUserOfLoginMethod(this.deps.pool, row) } : { status: 'UNKNOWN_EMAIL_ERROR' };
   }
 
   async updateUser(recipeUserId: string, changes: { email?: string; password?: string }): Promise<UpdateUserResult> {
-    const row = await findUserById(this.deps.pool, recipeUserId);
+    const row = await findLoginMethodById(this.deps.pool, recipeUserId);
     if (row?.recipe_id === 'passwordless') throw coreError('RID_PASSWORDLESS_REQUIRED', 'the user is a passwordless user');
     if (row?.recipe_id !== 'emailpassword') return { status: 'UNKNOWN_USER_ID_ERROR' };
     const email = changes.email === undefined ? undefined : nextEmail(row.email, changes.email);

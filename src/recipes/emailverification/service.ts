@@ -3,7 +3,7 @@ import type { ServiceDependencies } from '../../services.js';
 import { coreError } from '../../errors.js';
 import { contactLookup } from '../../normalise/contact.js';
 import { assertMaxLength } from '../../normalise/length-limits.js';
-import { findUserById, type UserRow } from '../../users/repository.js';
+import { findLoginMethodById, type LoginMethodRow } from '../../users/repository.js';
 import {
   consumeVerificationToken,
   deleteEmailVerifications,
@@ -33,7 +33,7 @@ export class EmailVerificationService {
   constructor(private readonly deps: ServiceDependencies) {}
 
   async createToken(userId: string, rawEmail: string): Promise<CreateVerificationTokenResult> {
-    const user = await findUserById(this.deps.pool, userId);
+    const user = await findLoginMethodById(this.deps.pool, userId);
     // The reference accepts any string; here a pair references its user (and goes with it), so there must be one.
     if (!user) throw coreError('EMAIL_VERIFICATION_UNKNOWN_USER');
     const { email, keys } = pairEmail(user, rawEmail);
@@ -57,19 +57,19 @@ export class EmailVerificationService {
   }
 
   async isVerified(userId: string, rawEmail: string): Promise<boolean> {
-    const user = await findUserById(this.deps.pool, userId);
+    const user = await findLoginMethodById(this.deps.pool, userId);
     const { keys } = pairEmail(user, rawEmail);
     return user !== undefined && isEmailVerified(this.deps.pool, user.user_id, keys);
   }
 
   async unverify(userId: string, rawEmail: string): Promise<void> {
-    const user = await findUserById(this.deps.pool, userId);
+    const user = await findLoginMethodById(this.deps.pool, userId);
     const { keys } = pairEmail(user, rawEmail);
     if (user) await deleteEmailVerifications(this.deps.pool, user.user_id, keys);
   }
 
   async revokeTokens(userId: string, rawEmail: string): Promise<void> {
-    const user = await findUserById(this.deps.pool, userId);
+    const user = await findLoginMethodById(this.deps.pool, userId);
     const { keys } = pairEmail(user, rawEmail);
     if (user) await deleteVerificationTokens(this.deps.pool, user.user_id, keys);
   }
@@ -79,7 +79,7 @@ export class EmailVerificationService {
  * The user's own address as stored (even by an earlier version, before the email rules), else a valid email:
  * an address that breaks the rules is a 400 naming `email`, whether or not the user exists.
  */
-function pairEmail(user: UserRow | undefined, raw: string): PairEmail {
+function pairEmail(user: LoginMethodRow | undefined, raw: string): PairEmail {
   const lookup = contactLookup('email', raw);
   if (user?.email != null && lookup.keys.includes(user.email)) return { email: user.email, keys: lookup.keys };
   if (lookup.refusal) throw lookup.refusal;

@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import type pg from 'pg';
 import { coreError } from '../../errors.js';
 import { withTransaction } from '../../db/transaction.js';
-import { markEmailVerified, type UserRow } from '../../users/repository.js';
+import { findUserOfLoginMethod, loginMethodView, markEmailVerified, type LoginMethodRow } from '../../users/repository.js';
 import {
   contactOf,
   deleteDevice,
@@ -82,15 +82,22 @@ export class CodeRedeemer {
         // Another request created a passwordless user with this contact first; the devices stay deleted.
         if (!user) return restartFlow;
         this.deps.log.info({ userId: user.user_id }, 'passwordless user created');
-        return { status: 'OK', createdNewUser: true, user, consumedDevice: consumedDeviceOf(device) };
+        return {
+          status: 'OK',
+          createdNewUser: true,
+          user: loginMethodView(user),
+          loginMethod: user,
+          consumedDevice: consumedDeviceOf(device),
+        };
       }
       const other = otherContactOf(user, contact);
       if (other) await deleteUnlockedDevicesByContact(tx, input.tenantId, other);
       if (verifyEmail) {
         await markEmailVerified(tx, user.user_id, contact.value);
-        user = { ...user, verified: true } satisfies UserRow;
+        user = { ...user, verified: true } satisfies LoginMethodRow;
       }
-      return { status: 'OK', createdNewUser: false, user, consumedDevice: consumedDeviceOf(device) };
+      const whole = await findUserOfLoginMethod(tx, user);
+      return { status: 'OK', createdNewUser: false, user: whole, loginMethod: user, consumedDevice: consumedDeviceOf(device) };
     });
   }
 
@@ -132,7 +139,7 @@ export class CodeRedeemer {
   }
 }
 
-function otherContactOf(user: UserRow, used: Contact): Contact | undefined {
+function otherContactOf(user: LoginMethodRow, used: Contact): Contact | undefined {
   if (used.kind === 'email') return user.phone_number !== null ? { kind: 'phoneNumber', value: user.phone_number } : undefined;
   return user.email !== null ? { kind: 'email', value: user.email } : undefined;
 }

@@ -1,5 +1,5 @@
 import type { Queryable } from '../../db/pool.js';
-import { userColumns, userFrom, type UserRow } from '../../users/repository.js';
+import { userColumns, userFrom, type LoginMethodRow } from '../../users/repository.js';
 import { foreignKeyViolationOf, uniqueViolationOf } from '../../db/pg-errors.js';
 
 export type ContactKind = 'email' | 'phoneNumber';
@@ -231,8 +231,12 @@ export async function listDevicesWithCodes(db: Queryable, tenantId: string, filt
   return [...devices.values()];
 }
 
-export async function findPasswordlessUserByContact(db: Queryable, tenantId: string, contact: Contact): Promise<UserRow | undefined> {
-  const { rows } = await db.query<UserRow>(
+export async function findPasswordlessUserByContact(
+  db: Queryable,
+  tenantId: string,
+  contact: Contact,
+): Promise<LoginMethodRow | undefined> {
+  const { rows } = await db.query<LoginMethodRow>(
     `SELECT ${userColumns} FROM ${userFrom}
      WHERE u.tenant_id = $1 AND u.recipe_id = 'passwordless' AND u.${contactColumn[contact.kind]} = $2`,
     [tenantId, contact.value],
@@ -241,9 +245,13 @@ export async function findPasswordlessUserByContact(db: Queryable, tenantId: str
 }
 
 /** On a successful consume: the contact's pending devices go, and its passwordless user (if any) comes back. */
-export async function deleteDevicesAndFindUserByContact(db: Queryable, tenantId: string, contact: Contact): Promise<UserRow | undefined> {
+export async function deleteDevicesAndFindUserByContact(
+  db: Queryable,
+  tenantId: string,
+  contact: Contact,
+): Promise<LoginMethodRow | undefined> {
   const column = contactColumn[contact.kind];
-  const { rows } = await db.query<UserRow>(
+  const { rows } = await db.query<LoginMethodRow>(
     `WITH deleted AS (DELETE FROM passwordless_devices WHERE tenant_id = $1 AND ${column} = $2)
      SELECT ${userColumns} FROM ${userFrom}
      WHERE u.tenant_id = $1 AND u.recipe_id = 'passwordless' AND u.${column} = $2`,
@@ -256,10 +264,10 @@ export async function deleteDevicesAndFindUserByContact(db: Queryable, tenantId:
 export async function insertPasswordlessUser(
   db: Queryable,
   user: { userId: string; tenantId: string; timeJoined: number; contact: Contact; markEmailVerified: boolean },
-): Promise<UserRow | undefined> {
+): Promise<LoginMethodRow | undefined> {
   // A new user has no id mapping yet, so the row is complete without a join; its email is verified in the same
   // statement when asked.
-  const { rows } = await db.query<UserRow>(
+  const { rows } = await db.query<LoginMethodRow>(
     `WITH u AS (
        INSERT INTO users (user_id, tenant_id, recipe_id, time_joined, email, phone_number)
        VALUES ($1, $2, 'passwordless', $3, $4, $5) ON CONFLICT DO NOTHING
@@ -272,8 +280,8 @@ export async function insertPasswordlessUser(
 }
 
 /** Locks the user row against concurrent updates while still letting rows that reference it be inserted. */
-export async function findUserByIdForUpdate(db: Queryable, id: string): Promise<UserRow | undefined> {
-  const { rows } = await db.query<UserRow>(
+export async function findUserByIdForUpdate(db: Queryable, id: string): Promise<LoginMethodRow | undefined> {
+  const { rows } = await db.query<LoginMethodRow>(
     `SELECT ${userColumns} FROM ${userFrom}
      WHERE u.user_id = coalesce((SELECT user_id FROM users WHERE user_id = $1),
        (SELECT user_id FROM user_id_mappings WHERE external_user_id = $1))

@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import { coreError } from '../../errors.js';
 import { withTransaction } from '../../db/transaction.js';
-import { findUserById } from '../../users/repository.js';
+import { findLoginMethodById, findUserOfLoginMethod, loginMethodView } from '../../users/repository.js';
 import {
   deleteCodeById,
   deleteDevice,
@@ -150,14 +150,14 @@ export class PasswordlessService {
 
   async findUser(tenantId: string, lookup: UserLookup): Promise<FindUserResult> {
     if (lookup.kind === 'userId') {
-      const user = await findUserById(this.deps.pool, lookup.value);
-      return user?.recipe_id === 'passwordless' ? { status: 'OK', user } : { status: 'UNKNOWN_USER_ID_ERROR' };
+      const row = await findLoginMethodById(this.deps.pool, lookup.value);
+      return row?.recipe_id === 'passwordless' ? { status: 'OK', user: loginMethodView(row) } : { status: 'UNKNOWN_USER_ID_ERROR' };
     }
     const { kind } = lookup;
-    const user = await findByContact(contactLookup(kind, lookup.value), (value) =>
+    const row = await findByContact(contactLookup(kind, lookup.value), (value) =>
       findPasswordlessUserByContact(this.deps.pool, tenantId, { kind, value }),
     );
-    if (user) return { status: 'OK', user };
+    if (row) return { status: 'OK', user: await findUserOfLoginMethod(this.deps.pool, row) };
     return { status: lookup.kind === 'email' ? 'UNKNOWN_EMAIL_ERROR' : 'UNKNOWN_PHONE_NUMBER_ERROR' };
   }
 

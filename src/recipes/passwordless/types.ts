@@ -1,4 +1,5 @@
-import type { UserRow } from '../../users/repository.js';
+import type { StoredUser } from '../../users/repository.js';
+import type { SignedIn } from '../../users/user-object.js';
 
 /** What a code is created for: a new device for an email or phone number, or another code for a device. */
 export type CodeTarget = { kind: 'email' | 'phoneNumber' | 'deviceId'; value: string };
@@ -50,7 +51,7 @@ export type CreateCodeResult =
   | { status: 'RESTART_FLOW_ERROR' }
   | { status: 'USER_INPUT_CODE_ALREADY_USED_ERROR' };
 
-export type ConsumeResult = { status: 'OK'; createdNewUser: boolean; user: UserRow; consumedDevice: ConsumedDevice } | CodeAttemptFailure;
+export type ConsumeResult = ({ status: 'OK'; createdNewUser: boolean; consumedDevice: ConsumedDevice } & SignedIn) | CodeAttemptFailure;
 
 export type CheckResult = { status: 'OK'; consumedDevice: ConsumedDevice } | CodeAttemptFailure;
 
@@ -67,4 +68,4 @@ export type UpdateUserResult = {
 };
 
 export type FindUserResult =
-  { status: 'OK'; user: UserRow } | { status: 'UNKNOWN_USER_ID_ERROR' | 'UNKNOWN_EMAIL_ERROR' | 'UNKNOWN_PHONE_NUMBER_ERROR' };
+  { status: 'OK'; user: StoredUser } | { status: 'UNKNOWN_USER_ID_ERROR' | 'UNKNOWN_EMAIL_ERROR' | 'UNKNOWN_PHONE_NUMBER_ERROR' };

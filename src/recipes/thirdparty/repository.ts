@@ -1,6 +1,6 @@
 import type { Queryable } from '../../db/pool.js';
 import { maxUsersPerLookup } from '../../users/listing-repository.js';
-import { userColumns, userFrom, type UserRow } from '../../users/repository.js';
+import { userColumns, userFrom, type LoginMethodRow } from '../../users/repository.js';
 
 export interface NewThirdPartyUser {
   userId: string;
@@ -47,8 +47,8 @@ export async function findThirdPartyUser(
   tenantId: string,
   thirdPartyId: string,
   thirdPartyUserId: string,
-): Promise<UserRow | undefined> {
-  const { rows } = await db.query<UserRow>(
+): Promise<LoginMethodRow | undefined> {
+  const { rows } = await db.query<LoginMethodRow>(
     `SELECT ${userColumns} FROM ${userFrom}
      WHERE u.tenant_id = $1 AND u.recipe_id = 'thirdparty' AND u.third_party_id = $2 AND u.third_party_user_id = $3`,
     [tenantId, thirdPartyId, thirdPartyUserId],
@@ -56,8 +56,8 @@ export async function findThirdPartyUser(
   return rows[0];
 }
 
-export async function findThirdPartyUsersByEmail(db: Queryable, tenantId: string, email: string): Promise<UserRow[]> {
-  const { rows } = await db.query<UserRow>(
+export async function findThirdPartyUsersByEmail(db: Queryable, tenantId: string, email: string): Promise<LoginMethodRow[]> {
+  const { rows } = await db.query<LoginMethodRow>(
     `SELECT ${userColumns} FROM ${userFrom}
      WHERE u.tenant_id = $1 AND u.recipe_id = 'thirdparty' AND u.email = $2
      ORDER BY u.time_joined ASC, u.user_id DESC LIMIT $3`,

@@ -1,7 +1,15 @@
 import crypto from 'node:crypto';
 import type { Queryable } from '../../db/pool.js';
 import { withTransaction } from '../../db/transaction.js';
-import { findUserById, findUserByInternalId, markEmailVerified, type UserRow } from '../../users/repository.js';
+import {
+  findLoginMethodById,
+  findLoginMethodByInternalId,
+  findUserOfLoginMethod,
+  loginMethodView,
+  markEmailVerified,
+  type StoredUser,
+} from '../../users/repository.js';
+import type { SignedIn } from '../../users/user-object.js';
 import {
   findThirdPartyUser,
   findThirdPartyUsersByEmail,
@@ -21,9 +29,9 @@ export interface SignInUpInput {
   isVerified: boolean;
 }
 
-export type SignInUpResult = { status: 'OK'; createdNewUser: boolean; user: UserRow };
+export type SignInUpResult = { status: 'OK'; createdNewUser: boolean } & SignedIn;
 export type GetThirdPartyUserResult =
-  { status: 'OK'; user: UserRow } | { status: 'UNKNOWN_USER_ID_ERROR' } | { status: 'UNKNOWN_THIRD_PARTY_USER_ERROR' };
+  { status: 'OK'; user: StoredUser } | { status: 'UNKNOWN_USER_ID_ERROR' } | { status: 'UNKNOWN_THIRD_PARTY_USER_ERROR' };
 
 // A row can vanish between the insert and the read only if the user is removed at that moment; a retry then
 // creates it afresh.
@@ -41,7 +49,7 @@ export class ThirdPartyService {
       const result = await withTransaction(this.deps.pool, (client) => this.signInUpOnce(client, { ...input, email }));
       if (!result) continue;
       if (result.createdNewUser)
-        this.deps.log.info({ userId: result.user.user_id, thirdPartyId: input.thirdPartyId }, 'third-party user created');
+        this.deps.log.info({ userId: result.loginMethod.user_id, thirdPartyId: input.thirdPartyId }, 'third-party user created');
       return result;
     }
     throw new Error('third-party user disappeared during sign-in-up on every attempt');
@@ -66,28 +74,32 @@ export class ThirdPartyService {
     if (!existing) return undefined;
     if (existing.email !== input.email) await updateUserEmail(client, existing.user_id, input.email);
     if (input.isVerified) await markEmailVerified(client, existing.user_id, input.email);
-    const user = await findUserByInternalId(client, existing.user_id);
-    return user && { status: 'OK', createdNewUser: created, user };
+    const loginMethod = await findLoginMethodByInternalId(client, existing.user_id);
+    return loginMethod && { status: 'OK', createdNewUser: created, user: await findUserOfLoginMethod(client, loginMethod), loginMethod };
   }
 
   // Either id; a user of another recipe is unknown here.
   async findUser(id: string): Promise<GetThirdPartyUserResult> {
-    const user = await findUserById(this.deps.pool, id);
-    return user?.recipe_id === 'thirdparty' ? { status: 'OK', user } : { status: 'UNKNOWN_USER_ID_ERROR' };
+    const row = await findLoginMethodById(this.deps.pool, id);
+    return row?.recipe_id === 'thirdparty' ? { status: 'OK', user: loginMethodView(row) } : { status: 'UNKNOWN_USER_ID_ERROR' };
   }
 
   async findUserByThirdPartyId(tenantId: string, thirdPartyId: string, thirdPartyUserId: string): Promise<GetThirdPartyUserResult> {
-    const user = await findThirdPartyUser(this.deps.pool, tenantId, thirdPartyId, thirdPartyUserId);
-    return user ? { status: 'OK', user } : { status: 'UNKNOWN_THIRD_PARTY_USER_ERROR' };
+    const row = await findThirdPartyUser(this.deps.pool, tenantId, thirdPartyId, thirdPartyUserId);
+    return row ? { status: 'OK', user: await findUserOfLoginMethod(this.deps.pool, row) } : { status: 'UNKNOWN_THIRD_PARTY_USER_ERROR' };
   }
 
-  async listUsersByEmail(tenantId: string, email: string): Promise<{ status: 'OK'; users: UserRow[] }> {
+  // Whole users, each once even when two of its third-party login methods share the email (AL-10.7).
+  async listUsersByEmail(tenantId: string, email: string): Promise<{ status: 'OK'; users: StoredUser[] }> {
     const lookup = contactLookup('email', email);
-    const users = new Map<string, UserRow>();
+    const users = new Map<string, StoredUser>();
     for (const key of lookup.keys) {
-      for (const user of await findThirdPartyUsersByEmail(this.deps.pool, tenantId, key)) users.set(user.user_id, user);
+      for (const row of await findThirdPartyUsersByEmail(this.deps.pool, tenantId, key)) {
+        const user = await findUserOfLoginMethod(this.deps.pool, row);
+        users.set(user.group_id, user);
+      }
     }
     if (users.size === 0 && lookup.refusal) throw lookup.refusal;
-    return { status: 'OK', users: [...users.values()].sort((a, b) => Number(a.time_joined) - Number(b.time_joined)) };
+    return { status: 'OK', users: [...users.values()].sort((a, b) => a.time_joined - b.time_joined) };
   }
 }

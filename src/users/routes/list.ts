@@ -2,7 +2,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import { cdiAtLeast } from '../../http/cdi-version.js';
 import { integerQuery } from '../../http/query.js';
 import { defineRoute } from '../../http/route.js';
-import { toUserObject } from '../user-object.js';
+import { legacyRecipeIdOf, toUserObject } from '../user-object.js';
 import { UsersPageQuery, UsersPageResponse } from '../schemas.js';
 import { parseIncludeRecipeIds } from './recipe-ids.js';
 
@@ -28,7 +28,7 @@ const usersPage: FastifyPluginAsync = async (app) => {
       return {
         status: result.status,
         users: result.users.map((user) =>
-          wrap ? { recipeId: user.recipe_id, user: toUserObject(user, cdiVersion) } : toUserObject(user, cdiVersion),
+          wrap ? { recipeId: legacyRecipeIdOf(user), user: toUserObject(user, cdiVersion) } : toUserObject(user, cdiVersion),
         ),
         ...(result.nextPaginationToken !== undefined && { nextPaginationToken: result.nextPaginationToken }),
       };

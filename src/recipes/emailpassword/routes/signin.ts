@@ -12,7 +12,7 @@ const signIn: FastifyPluginAsync = async (app) => {
     handle: async ({ body, tenantId, cdiVersion, ip }) => {
       const result = await app.services.emailPassword.signIn(tenantId, body.email, body.password, ip);
       if (result.status !== 'OK') return result;
-      return signedInBody(result.user, cdiVersion);
+      return signedInBody(result, cdiVersion);
     },
   });
 };

@@ -18,7 +18,7 @@ const signUp: FastifyPluginAsync = async (app) => {
     handle: async ({ email, password }, { tenantId, cdiVersion }) => {
       const result = await app.services.emailPassword.signUp({ tenantId, email, password });
       if (result.status !== 'OK') return result;
-      return signedInBody(result.user, cdiVersion);
+      return signedInBody(result, cdiVersion);
     },
   });
 };

@@ -21,7 +21,7 @@ const consumeCode: FastifyPluginAsync = async (app) => {
         status: result.status,
         createdNewUser: result.createdNewUser,
         user: toUserObject(result.user, version),
-        ...recipeUserIdField(result.user, version),
+        ...recipeUserIdField(result.loginMethod, version),
         ...(cdiAtLeast(version, '5.0') && { consumedDevice: result.consumedDevice }),
       };
     },

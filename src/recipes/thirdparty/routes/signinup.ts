@@ -25,7 +25,7 @@ const signInUp: FastifyPluginAsync = async (app) => {
         status: result.status,
         createdNewUser: result.createdNewUser,
         user: toUserObject(result.user, cdiVersion),
-        ...recipeUserIdField(result.user, cdiVersion),
+        ...recipeUserIdField(result.loginMethod, cdiVersion),
       };
     },
   });
