@@ -17,6 +17,8 @@ export const constraintNames = [
   'user_id_mappings__user_id_fkey',
   'email_verifications__pkey',
   'email_verifications__user_id_fkey',
+  'email_verification_tokens__pkey',
+  'email_verification_tokens__user_id_fkey',
   'user_metadata__pkey',
   'user_metadata__user_id_fkey',
   'roles__pkey',
@@ -28,6 +30,10 @@ export const constraintNames = [
   'passwordless_codes__link_code_hash_key',
   'passwordless_codes__device_fkey',
   'bulk_import_users__pkey',
+  'user_groups__pkey',
+  'user_ids__pkey',
+  'user_ids__group_id_fkey',
+  'primary_account_infos__info_key',
 ] as const;
 
 export type ConstraintName = (typeof constraintNames)[number];
