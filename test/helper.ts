@@ -127,6 +127,9 @@ export function useTestDatabase(): TestDatabase {
 
 const userTables = [
   'users',
+  'user_groups',
+  'user_ids',
+  'primary_account_infos',
   'user_id_mappings',
   'email_verifications',
   'email_verification_tokens',
