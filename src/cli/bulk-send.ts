@@ -26,7 +26,6 @@ export interface SendContext {
 interface SendCounts {
   read: number;
   sent: number;
-  conflicts: number;
 }
 
 /**
@@ -35,14 +34,14 @@ interface SendCounts {
  * again, so re-running a finished import sends nothing. Returns false when interrupted.
  */
 export async function sendAll(context: SendContext): Promise<boolean> {
-  const counts: SendCounts = { read: 0, sent: context.state.usersQueued, conflicts: 0 };
+  const counts: SendCounts = { read: 0, sent: context.state.usersQueued };
   const show = (force = false) =>
     context.progress.update(
       {
-        read: counts.read,
+        // Records before recordsDone were settled by an earlier invocation or an acknowledged batch.
+        read: Math.max(counts.read, context.state.recordsDone),
         sent: counts.sent,
-        imported: 0,
-        failed: counts.conflicts + context.state.rejected.length,
+        notSent: context.state.recordsDone - counts.sent,
         fraction: context.source.totalBytes > 0 ? context.source.bytesRead() / context.source.totalBytes : undefined,
       },
       force,
@@ -51,6 +50,7 @@ export async function sendAll(context: SendContext): Promise<boolean> {
   let batch: SourceRecord[] = [];
 
   context.progress.start('sending');
+  show();
   for await (const record of context.source.records) {
     counts.read++;
     const email = record.user?.loginMethods[0].email;
@@ -74,7 +74,6 @@ async function flush(context: SendContext, batch: SourceRecord[], recordsDone: n
   if (recordsDone <= state.recordsDone) return;
   const presence = await checkPresence(context.client, batch);
   const absent = batch.filter((_, i) => presence[i].kind === 'absent');
-  counts.conflicts += presence.filter((p) => p.kind === 'conflict').length;
   if (absent.length > 0) {
     await waitForRoom(context, absent.length, show);
     const queued = await enqueueDroppingInvalid(context, absent);

@@ -22,15 +22,14 @@ export async function assertDryRunSupported(client: CoreClient): Promise<void> {
  * the same bulk lookup of users the core already holds, then the core's validation of the rest.
  */
 export async function dryRunAll(client: CoreClient, source: OpenedSource, batchSize: number, results: Results, progress: Progress) {
-  progress.start('checking');
+  progress.start('checking', { sent: 'would import', notSent: 'would not' });
   let batch: SourceRecord[] = [];
   const show = (force = false) =>
     progress.update(
       {
         read: results.read,
-        sent: 0,
-        imported: results.wouldImport,
-        failed: results.failed + results.invalid,
+        sent: results.wouldImport,
+        notSent: results.alreadyImported + results.failed + results.invalid + results.count('skipped'),
         fraction: source.totalBytes > 0 ? source.bytesRead() / source.totalBytes : undefined,
       },
       force,

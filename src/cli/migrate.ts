@@ -14,7 +14,7 @@ import { buildReport, formatSummary, writeReport } from './report.js';
 import { Results } from './results.js';
 import { runIdentity } from './run-identity.js';
 import { SentLog } from './sent-log.js';
-import { loadState, newState, saveState, statePathFor } from './state-file.js';
+import { loadState, newState, saveState, statePathFor, type MigrationState } from './state-file.js';
 import { tally } from './tally.js';
 
 export const EXIT_INTERRUPTED = 130;
@@ -105,7 +105,7 @@ export async function runMigrate(options: MigrateOptions, io: CliIo): Promise<nu
     now,
   });
   let stillPending = 1;
-  if (sent) stillPending = await waitUntilImported(client, options, io, progress, state.usersQueued - queuedBefore);
+  if (sent) stillPending = await waitUntilImported(client, options, io, progress, state, state.usersQueued - queuedBefore);
   const interrupted = io.signal?.aborted === true;
   if (interrupted)
     log(`interrupted: ${state.recordsDone} users handled so far; the report below is partial; run the same command again to continue`);
@@ -131,7 +131,14 @@ export async function runMigrate(options: MigrateOptions, io: CliIo): Promise<nu
 }
 
 /** Polls the core's queue until it is empty or stalls; returns how many rows are still pending. */
-async function waitUntilImported(client: CoreClient, options: MigrateOptions, io: CliIo, progress: Progress, sentNow: number) {
+async function waitUntilImported(
+  client: CoreClient,
+  options: MigrateOptions,
+  io: CliIo,
+  progress: Progress,
+  state: MigrationState,
+  sentNow: number,
+) {
   progress.start('importing');
   let done = 0;
   return waitForQueue(client, {
@@ -143,7 +150,14 @@ async function waitUntilImported(client: CoreClient, options: MigrateOptions, io
       // The queue may hold other imports' rows too: the count only ever moves forward, and never past what was sent.
       done = Math.min(sentNow, Math.max(done, sentNow - counts.pending));
       progress.update(
-        { read: 0, sent: sentNow, imported: done, failed: 0, fraction: sentNow === 0 ? 1 : done / sentNow },
+        {
+          read: state.recordsDone,
+          sent: state.usersQueued,
+          notSent: state.recordsDone - state.usersQueued,
+          // Users queued by earlier invocations of the run were processed before this one waited.
+          processed: state.usersQueued - sentNow + done,
+          fraction: sentNow === 0 ? 1 : done / sentNow,
+        },
         counts.pending === 0,
       );
     },

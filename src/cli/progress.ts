@@ -1,14 +1,28 @@
 import type { CliIo } from './io.js';
 
+/**
+ * What the line shows. The caller's counts are clamped so that the line always adds up:
+ * read = sent + not sent + in batch, and sent = processed + in queue once the core is importing.
+ */
 export interface ProgressCounts {
+  /** Records of the export handled or read so far, over every invocation of the run. */
   read: number;
+  /** Of those, users sent to the core (in a dry run: users that would be imported). */
   sent: number;
-  imported: number;
-  failed: number;
+  /** Of those, users not sent: already in the core, conflicting, invalid, skipped or refused. */
+  notSent: number;
+  /** Of the sent users, those the core has processed; undefined until the run waits for the core. */
+  processed?: number;
   /** 0..1 share of the work done, for the bar and the ETA; undefined when unknown. */
   fraction?: number;
 }
 
+export interface PhaseLabels {
+  sent: string;
+  notSent: string;
+}
+
+const DEFAULT_LABELS: PhaseLabels = { sent: 'sent', notSent: 'not sent' };
 const BAR_WIDTH = 24;
 const REDRAW_MS = 100;
 
@@ -18,12 +32,13 @@ const REDRAW_MS = 100;
  */
 export class Progress {
   private phase = '';
+  private labels = DEFAULT_LABELS;
   private phaseStart = 0;
   private lastDraw = Number.NEGATIVE_INFINITY;
   private drawn = false;
-  private counts: ProgressCounts = { read: 0, sent: 0, imported: 0, failed: 0 };
-  /** Where the phase started, so that rate and ETA measure this phase only. */
-  private atStart: ProgressCounts = { ...this.counts };
+  private counts: ProgressCounts = { read: 0, sent: 0, notSent: 0 };
+  /** The phase's first counts, so that rate and ETA measure this phase only (a resumed run starts far in). */
+  private baseline: { done: number; fraction?: number } | undefined;
 
   constructor(
     private readonly io: CliIo,
@@ -34,18 +49,19 @@ export class Progress {
     return this.io.now?.() ?? Date.now();
   }
 
-  start(phase: string): void {
+  start(phase: string, labels: PhaseLabels = DEFAULT_LABELS): void {
     this.finishLine();
     this.phase = phase;
+    this.labels = labels;
     this.phaseStart = this.now();
     this.lastDraw = Number.NEGATIVE_INFINITY;
-    // The share done is measured differently in each phase: its first value is the baseline.
-    this.atStart = { ...this.counts, fraction: undefined };
+    this.baseline = undefined;
   }
 
   update(counts: ProgressCounts, force = false): void {
-    this.counts = counts;
-    this.atStart.fraction ??= counts.fraction;
+    this.counts = consistent(counts);
+    this.baseline ??= { done: this.done(), fraction: this.counts.fraction };
+    this.baseline.fraction ??= this.counts.fraction;
     const now = this.now();
     const wait = this.io.isTTY ? REDRAW_MS : this.intervalMs;
     if (!force && now - this.lastDraw < wait) return;
@@ -66,25 +82,27 @@ export class Progress {
     }
   }
 
+  /** What the rate counts: records read while sending, users processed while the core imports. */
+  private done(): number {
+    return this.counts.processed ?? this.counts.read;
+  }
+
   private render(now: number): string {
-    const { read, sent, imported, failed, fraction } = this.counts;
-    const start = this.atStart;
+    const { read, sent, notSent, processed, fraction } = this.counts;
     const seconds = Math.max((now - this.phaseStart) / 1000, 0.001);
-    const done = this.phase === 'sending' ? read - start.read : imported - start.imported;
-    const parts = [
-      `${this.phase}`,
-      `read ${read}`,
-      `sent ${sent}`,
-      `imported ${imported}`,
-      `failed ${failed}`,
-      `${Math.round(done / seconds)}/s`,
-    ];
-    const progressed = (fraction ?? 0) - (start.fraction ?? 0);
+    const rate = Math.max(0, this.done() - (this.baseline?.done ?? 0)) / seconds;
+    const parts = [this.phase];
+    const inBatch = read - sent - notSent;
+    const readParts = [`${this.labels.sent} ${sent}`, `${this.labels.notSent} ${notSent}`, ...(inBatch > 0 ? [`in batch ${inBatch}`] : [])];
+    parts.push(`read ${read}: ${readParts.join(', ')}`);
+    if (processed !== undefined) parts.push(`${this.labels.sent} ${sent}: processed ${processed}, in queue ${sent - processed}`);
+    parts.push(`${Math.round(rate)}/s`);
+    const progressed = (fraction ?? 0) - (this.baseline?.fraction ?? 0);
     if (fraction !== undefined && (progressed > 0 || fraction >= 1)) {
       const eta = fraction >= 1 ? 0 : (seconds * (1 - fraction)) / progressed;
       parts.push(`ETA ${formatDuration(eta)}`);
       if (this.io.isTTY) {
-        const filled = Math.round(Math.min(fraction, 1) * BAR_WIDTH);
+        const filled = Math.round(fraction * BAR_WIDTH);
         parts.unshift(`[${'#'.repeat(filled)}${'.'.repeat(BAR_WIDTH - filled)}] ${Math.floor(fraction * 100)}%`);
       }
     }
@@ -92,8 +110,29 @@ export class Progress {
   }
 }
 
+// Counts come from several places (the state file of earlier invocations, this one's batches, the core's
+// queue, which other imports share): whatever they say, the line never shows a part larger than its whole.
+function consistent(counts: ProgressCounts): ProgressCounts {
+  const read = whole(counts.read);
+  const sent = Math.min(whole(counts.sent), read);
+  const notSent = Math.min(whole(counts.notSent), read - sent);
+  const fraction =
+    counts.fraction === undefined || !Number.isFinite(counts.fraction) ? undefined : Math.min(Math.max(counts.fraction, 0), 1);
+  return {
+    read,
+    sent,
+    notSent,
+    ...(counts.processed !== undefined && { processed: Math.min(whole(counts.processed), sent) }),
+    ...(fraction !== undefined && { fraction }),
+  };
+}
+
+function whole(value: number): number {
+  return Number.isFinite(value) ? Math.max(0, Math.floor(value)) : 0;
+}
+
 export function formatDuration(seconds: number): string {
-  const total = Math.round(seconds);
+  const total = Number.isFinite(seconds) ? Math.max(0, Math.round(seconds)) : 0;
   const h = Math.floor(total / 3600);
   const m = Math.floor((total % 3600) / 60);
   const s = total % 60;
