@@ -24,6 +24,7 @@ import coreRoutes from './core/routes/index.js';
 import passwordlessRoutes from './recipes/passwordless/routes/index.js';
 import emailPasswordRoutes from './recipes/emailpassword/routes/index.js';
 import thirdPartyRoutes from './recipes/thirdparty/routes/index.js';
+import emailVerificationRoutes from './recipes/emailverification/routes/index.js';
 import userRoutes from './users/routes/index.js';
 import userIdMappingRoutes from './users/id-mapping/routes/index.js';
 import bulkImportRoutes from './bulk-import/routes/index.js';
@@ -120,6 +121,7 @@ export async function buildApp({ config, pool, logger, clock = Date.now }: AppOp
   await app.register(passwordlessRoutes);
   await app.register(emailPasswordRoutes);
   await app.register(thirdPartyRoutes);
+  await app.register(emailVerificationRoutes);
   await app.register(userRoutes);
   await app.register(userIdMappingRoutes);
   await app.register(bulkImportRoutes);

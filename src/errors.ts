@@ -67,6 +67,13 @@ const catalog = {
   THIRD_PARTY_LOOKUP_BOTH: { status: 400, message: () => 'Please provide only one of userId or (thirdPartyId & thirdPartyUserId)' },
   THIRD_PARTY_LOOKUP_NEITHER: { status: 400, message: () => 'Please provide one of userId or (thirdPartyId & thirdPartyUserId)' },
 
+  // Email verification
+  EMAIL_VERIFICATION_METHOD: { status: 400, message: () => "Unsupported method for email verification: 'method' must be 'token'" },
+  EMAIL_VERIFICATION_UNKNOWN_USER: {
+    status: 400,
+    message: () => "Field name 'userId' is not the id of a user: an email is verified for an existing user only",
+  },
+
   // Users (§8)
   FLAG_NOT_BOOLEAN: { status: 400, message: (name: string) => `'${name}' should be either 'true' or 'false'` },
   THIRD_PARTY_PAIR: {
@@ -141,6 +148,8 @@ const fieldOf: Partial<Record<ErrorCode, (args: unknown[]) => string>> = {
   PASSWORD_HASH_INVALID: () => 'passwordHash',
   HASHING_ALGORITHM_EMPTY: () => 'hashingAlgorithm',
   HASHING_ALGORITHM_UNSUPPORTED: () => 'hashingAlgorithm',
+  EMAIL_VERIFICATION_METHOD: () => 'method',
+  EMAIL_VERIFICATION_UNKNOWN_USER: () => 'userId',
 };
 
 type MessageArgs<C extends ErrorCode> = Parameters<(typeof catalog)[C]['message']>;

@@ -13,6 +13,7 @@ import { UserService } from './users/service.js';
 import { UserIdMappingService } from './users/id-mapping/service.js';
 import { BulkImportService } from './bulk-import/service.js';
 import { PasswordResetService } from './recipes/emailpassword/password-reset.js';
+import { EmailVerificationService } from './recipes/emailverification/service.js';
 import { LazyMigrationService, type LazyMigrationObserver } from './lazy-migration/service.js';
 import { MigrationSupportService } from './bulk-import/migration-support-service.js';
 import type { VerificationScheduler } from './hashing/verification-scheduler.js';
@@ -44,6 +45,7 @@ export interface Services {
   userIdMapping: UserIdMappingService;
   bulkImport: BulkImportService;
   passwordReset: PasswordResetService;
+  emailVerification: EmailVerificationService;
   lazyMigration: LazyMigrationService;
   migrationSupport: MigrationSupportService;
   // Every hash and verify of the process; its getters give queue depth, waits and 503 counts.
@@ -80,6 +82,7 @@ export function createServices(base: Omit<ServiceDependencies, 'hasher'>): Servi
     userIdMapping: new UserIdMappingService(deps),
     bulkImport,
     passwordReset: new PasswordResetService(deps),
+    emailVerification: new EmailVerificationService(deps),
     lazyMigration,
     migrationSupport: new MigrationSupportService(deps),
     verificationScheduler: deps.hasher.scheduler,

@@ -94,6 +94,7 @@ const userTables = [
   'users',
   'user_id_mappings',
   'email_verifications',
+  'email_verification_tokens',
   'user_metadata',
   'user_roles',
   'roles',

@@ -34,6 +34,7 @@ export interface Config {
   embedded_data_dir: string;
 
   password_reset_token_lifetime: number;
+  email_verification_token_lifetime: number;
   passwordless_code_lifetime: number;
   passwordless_max_code_input_attempts: number;
   passwordless_cleanup_interval_seconds: number;

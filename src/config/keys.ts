@@ -145,6 +145,13 @@ export const configKeys: ConfigKey[] = [
     description: 'ms a password reset token stays valid',
   },
   {
+    name: 'email_verification_token_lifetime',
+    env: ['EMAIL_VERIFICATION_TOKEN_LIFETIME'],
+    schema: Int(1),
+    default: 86400000,
+    description: 'ms an email verification token stays valid',
+  },
+  {
     name: 'passwordless_code_lifetime',
     env: ['PASSWORDLESS_CODE_LIFETIME'],
     schema: Int(),

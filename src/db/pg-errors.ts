@@ -17,6 +17,8 @@ export const constraintNames = [
   'user_id_mappings__user_id_fkey',
   'email_verifications__pkey',
   'email_verifications__user_id_fkey',
+  'email_verification_tokens__pkey',
+  'email_verification_tokens__user_id_fkey',
   'user_metadata__pkey',
   'user_metadata__user_id_fkey',
   'roles__pkey',

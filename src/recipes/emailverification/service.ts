@@ -1,0 +1,92 @@
+import crypto from 'node:crypto';
+import type { ServiceDependencies } from '../../services.js';
+import { coreError } from '../../errors.js';
+import { contactLookup } from '../../normalise/contact.js';
+import { assertMaxLength } from '../../normalise/length-limits.js';
+import { findUserById, type UserRow } from '../../users/repository.js';
+import {
+  consumeVerificationToken,
+  deleteEmailVerifications,
+  deleteExpiredVerificationTokens,
+  deleteVerificationTokens,
+  insertVerificationToken,
+  isEmailVerified,
+} from './repository.js';
+
+export type CreateVerificationTokenResult = { status: 'OK'; token: string } | { status: 'EMAIL_ALREADY_VERIFIED_ERROR' };
+export type VerifyEmailResult = { status: 'OK'; userId: string; email: string } | { status: 'EMAIL_VERIFICATION_INVALID_TOKEN_ERROR' };
+
+// The reference core's token: 48 random bytes, base64url (64 characters).
+const TOKEN_BYTES = 48;
+
+/** The email of a (user, email) pair as stored, and every spelling it may have been stored under. */
+interface PairEmail {
+  email: string;
+  keys: string[];
+}
+
+/**
+ * Email verification: a set of (user, email) pairs, and tokens that add a pair when spent. Pairs and tokens are
+ * keyed by the internal user id, so a user-id mapping made or removed later changes nothing; either id is accepted.
+ */
+export class EmailVerificationService {
+  constructor(private readonly deps: ServiceDependencies) {}
+
+  async createToken(userId: string, rawEmail: string): Promise<CreateVerificationTokenResult> {
+    const user = await findUserById(this.deps.pool, userId);
+    // The reference accepts any string; here a pair references its user (and goes with it), so there must be one.
+    if (!user) throw coreError('EMAIL_VERIFICATION_UNKNOWN_USER');
+    const { email, keys } = pairEmail(user, rawEmail);
+    if (await isEmailVerified(this.deps.pool, user.user_id, keys)) return { status: 'EMAIL_ALREADY_VERIFIED_ERROR' };
+    const now = this.deps.clock();
+    await deleteExpiredVerificationTokens(this.deps.pool, now);
+    const token = crypto.randomBytes(TOKEN_BYTES).toString('base64url');
+    await insertVerificationToken(this.deps.pool, {
+      tokenHash: digest(token),
+      userId: user.user_id,
+      email,
+      expiresAt: now + this.deps.config.email_verification_token_lifetime,
+    });
+    return { status: 'OK', token };
+  }
+
+  async verifyEmail(token: string): Promise<VerifyEmailResult> {
+    const spent = await consumeVerificationToken(this.deps.pool, digest(token), this.deps.clock());
+    if (!spent || spent.expired) return { status: 'EMAIL_VERIFICATION_INVALID_TOKEN_ERROR' };
+    return { status: 'OK', userId: spent.userId, email: spent.email };
+  }
+
+  async isVerified(userId: string, rawEmail: string): Promise<boolean> {
+    const user = await findUserById(this.deps.pool, userId);
+    const { keys } = pairEmail(user, rawEmail);
+    return user !== undefined && isEmailVerified(this.deps.pool, user.user_id, keys);
+  }
+
+  async unverify(userId: string, rawEmail: string): Promise<void> {
+    const user = await findUserById(this.deps.pool, userId);
+    const { keys } = pairEmail(user, rawEmail);
+    if (user) await deleteEmailVerifications(this.deps.pool, user.user_id, keys);
+  }
+
+  async revokeTokens(userId: string, rawEmail: string): Promise<void> {
+    const user = await findUserById(this.deps.pool, userId);
+    const { keys } = pairEmail(user, rawEmail);
+    if (user) await deleteVerificationTokens(this.deps.pool, user.user_id, keys);
+  }
+}
+
+/**
+ * The user's own address as stored (even by an earlier version, before the email rules), else a valid email:
+ * an address that breaks the rules is a 400 naming `email`, whether or not the user exists.
+ */
+function pairEmail(user: UserRow | undefined, raw: string): PairEmail {
+  const lookup = contactLookup('email', raw);
+  if (user?.email != null && lookup.keys.includes(user.email)) return { email: user.email, keys: lookup.keys };
+  if (lookup.refusal) throw lookup.refusal;
+  assertMaxLength('email', lookup.keys[0]);
+  return { email: lookup.keys[0], keys: lookup.keys };
+}
+
+function digest(token: string): string {
+  return crypto.createHash('sha256').update(token).digest('hex');
+}
