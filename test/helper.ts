@@ -92,6 +92,9 @@ export async function createTestApp(overrides: Record<string, unknown> = {}, db?
 
 const userTables = [
   'users',
+  'user_groups',
+  'user_ids',
+  'primary_account_infos',
   'user_id_mappings',
   'email_verifications',
   'email_verification_tokens',

@@ -23,9 +23,10 @@ export function readMigrations(dir = migrationsDir): Migration[] {
 }
 
 // Applies the migrations not yet recorded, in order, in one transaction that holds an advisory lock, so that
-// cores starting together on one database apply each migration exactly once.
-export async function migrate(pool: pg.Pool, schema: string): Promise<string[]> {
-  const migrations = readMigrations();
+// cores starting together on one database apply each migration exactly once. `untilVersion` stops after that
+// version (upgrade tests fill a database under an older schema).
+export async function migrate(pool: pg.Pool, schema: string, untilVersion = Infinity): Promise<string[]> {
+  const migrations = readMigrations().filter((migration) => migration.version <= untilVersion);
   return withTransaction(pool, async (client) => {
     await client.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [migrationLockKey, schema]);
     await client.query(`CREATE SCHEMA IF NOT EXISTS ${client.escapeIdentifier(schema)}`);

@@ -30,6 +30,10 @@ export const constraintNames = [
   'passwordless_codes__link_code_hash_key',
   'passwordless_codes__device_fkey',
   'bulk_import_users__pkey',
+  'user_groups__pkey',
+  'user_ids__pkey',
+  'user_ids__group_id_fkey',
+  'primary_account_infos__info_key',
 ] as const;
 
 export type ConstraintName = (typeof constraintNames)[number];
