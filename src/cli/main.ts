@@ -2,12 +2,27 @@
 import { runCli } from './cli.js';
 
 const controller = new AbortController();
-process.on('SIGINT', () => {
-  // A second Ctrl-C does not wait for the request in flight.
-  if (controller.signal.aborted) process.exit(130);
-  process.stderr.write('\nstopping after the request in flight (Ctrl-C again to quit now)...\n');
-  controller.abort();
-});
+
+// Ctrl-C, a service manager's stop (SIGTERM) and a closed terminal (SIGHUP) all end the run the same way: after
+// the request in flight, with a partial report. The abort reason names the signal, for the exit code.
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+  process.on(signal, () => {
+    // A second signal does not wait for the request in flight.
+    if (controller.signal.aborted) process.exit(signal === 'SIGINT' ? 130 : 1);
+    process.stderr.write(`\n${signal}: stopping after the request in flight (Ctrl-C again to quit now)...\n`);
+    controller.abort(signal);
+  });
+}
+
+// An error thrown outside the run's own calls (a stream's, say) stops the run the same way, so that it still reports.
+for (const event of ['uncaughtException', 'unhandledRejection'] as const) {
+  process.on(event, (error: unknown) => {
+    process.stderr.write(`identity-core: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.exitCode = 1;
+    if (controller.signal.aborted) process.exit(1);
+    controller.abort('error');
+  });
+}
 
 runCli(process.argv.slice(2), {
   stdout: process.stdout,
@@ -17,7 +32,7 @@ runCli(process.argv.slice(2), {
   signal: controller.signal,
 }).then(
   (code) => {
-    process.exitCode = code;
+    process.exitCode = Math.max(Number(process.exitCode ?? 0), code);
   },
   (error: unknown) => {
     process.stderr.write(`identity-core: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);

@@ -15,7 +15,7 @@ import { Results } from './results.js';
 import { runIdentity } from './run-identity.js';
 import { SentLog } from './sent-log.js';
 import { loadState, newState, saveState, statePathFor, type MigrationState } from './state-file.js';
-import { tally } from './tally.js';
+import { tally, tallyFromState } from './tally.js';
 
 export const EXIT_INTERRUPTED = 130;
 
@@ -54,12 +54,12 @@ export async function runMigrate(options: MigrateOptions, io: CliIo): Promise<nu
   };
   const canary = (dryRun: boolean) =>
     runCanaries({ client, checks: options.checks, open, hashConfig: readerOptions.hashConfig, dryRun, log });
-  const finish = (reportPath: string | undefined, partial: boolean) => {
+  const finish = (reportPath: string | undefined, partial: boolean, settled = results, unsettledBecause?: string) => {
     progress.finishLine();
-    const report = buildReport(results, { ...options, coreId: identity.coreId, partial, startedAt, finishedAt: now() });
+    const report = buildReport(settled, { ...options, coreId: identity.coreId, partial, startedAt, finishedAt: now(), unsettledBecause });
     if (reportPath !== undefined) writeReport(reportPath, report);
     io.stdout.write(formatSummary(report, reportPath));
-    return results.failed + results.invalid + results.stillQueued > 0 ? 1 : 0;
+    return settled.failed + settled.invalid + settled.stillQueued > 0 ? 1 : 0;
   };
 
   if (options.dryRun) {
@@ -91,22 +91,29 @@ export async function runMigrate(options: MigrateOptions, io: CliIo): Promise<nu
   }
 
   const queuedBefore = state.usersQueued;
-  const sent = await sendAll({
-    client,
-    source: open(),
-    state,
-    statePath,
-    sentLog,
-    progress,
-    batchSize: options.batchSize,
-    maxQueued: options.maxQueued,
-    pollIntervalMs: options.pollIntervalMs,
-    signal: io.signal,
-    now,
-  });
   let stillPending = 1;
-  if (sent) stillPending = await waitUntilImported(client, options, io, progress, state, state.usersQueued - queuedBefore);
-  const interrupted = io.signal?.aborted === true;
+  let failure: unknown;
+  try {
+    const sent = await sendAll({
+      client,
+      source: open(),
+      state,
+      statePath,
+      sentLog,
+      progress,
+      batchSize: options.batchSize,
+      maxQueued: options.maxQueued,
+      pollIntervalMs: options.pollIntervalMs,
+      signal: io.signal,
+      now,
+    });
+    if (sent) stillPending = await waitUntilImported(client, options, io, progress, state, state.usersQueued - queuedBefore);
+  } catch (error) {
+    // A lost core, a file that turns unreadable, a bug: the users handled so far are still reported.
+    failure = error;
+    log(`stopped by an error: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  const interrupted = failure !== undefined || io.signal?.aborted === true;
   if (interrupted)
     log(`interrupted: ${state.recordsDone} users handled so far; the report below is partial; run the same command again to continue`);
   else if (stillPending > 0) {
@@ -114,20 +121,43 @@ export async function runMigrate(options: MigrateOptions, io: CliIo): Promise<nu
   }
 
   progress.start('checking the core');
-  const duplicateRows = await tally({
-    client,
+  const reportPath = options.reportPath ?? `${options.file}.migrate-report.json`;
+  const context = {
+    // After a failure the core may be gone: ask it once, without the retries' backoff.
+    client: failure === undefined ? client : new CoreClient({ baseUrl: options.coreUrl, apiKey: options.apiKey, attempts: 1 }),
     source: open(),
     state,
     sent: sentLog.read(),
     results,
     batchSize: options.batchSize,
     queueBusy: stillPending > 0,
-  });
-  for (let start = 0; start < duplicateRows.length; start += REMOVE_CHUNK) {
-    await client.removeQueueRows(duplicateRows.slice(start, start + REMOVE_CHUNK));
+  };
+  let code: number;
+  try {
+    const duplicateRows = await tally(context);
+    for (let start = 0; start < duplicateRows.length; start += REMOVE_CHUNK) {
+      await context.client.removeQueueRows(duplicateRows.slice(start, start + REMOVE_CHUNK));
+    }
+    code = finish(reportPath, interrupted || stillPending > 0);
+  } catch (error) {
+    if (failure === undefined && !io.signal?.aborted) throw error;
+    const why = `the core could not be asked at the end (${error instanceof Error ? error.message : String(error)})`;
+    log(`${why}: the report counts every user it could not settle as still queued`);
+    const local = new Results();
+    local.canary.push(...results.canary);
+    await tallyFromState({ source: open(), state, sent: context.sent, results: local });
+    code = finish(reportPath, true, local, why);
   }
-  const code = finish(options.reportPath ?? `${options.file}.migrate-report.json`, interrupted || stillPending > 0);
-  return interrupted ? EXIT_INTERRUPTED : code;
+  if (failure !== undefined) throw failure;
+  return interrupted ? exitCodeFor(io.signal?.reason) : code;
+}
+
+// 128 + the signal's number, as shells report a process ended by it.
+function exitCodeFor(reason: unknown): number {
+  if (reason === 'SIGTERM') return 143;
+  if (reason === 'SIGHUP') return 129;
+  if (reason === 'error') return 1;
+  return EXIT_INTERRUPTED;
 }
 
 /** Polls the core's queue until it is empty or stalls; returns how many rows are still pending. */

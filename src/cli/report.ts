@@ -12,6 +12,8 @@ export interface ReportContext {
   partial: boolean;
   startedAt: Date;
   finishedAt: Date;
+  /** Why the users counted as still queued could not be settled with the core (it was lost mid-run). */
+  unsettledBecause?: string;
 }
 
 // The terminal summary stops listing after this many lines per section; the JSON report has all.
@@ -53,6 +55,7 @@ export function buildReport(results: Results, context: ReportContext) {
     startedAt: context.startedAt.toISOString(),
     finishedAt: context.finishedAt.toISOString(),
     totals,
+    ...(context.unsettledBecause !== undefined && { unsettledBecause: context.unsettledBecause }),
     ...(results.weakHashes > 0 && { weakHashes: results.weakHashes }),
     notImported: [...results.notImported].sort((a, b) => a.record - b.record),
     collisions: results.collisions,
@@ -103,6 +106,9 @@ export function formatSummary(report: Report, reportPath: string | undefined): s
   const totals = Object.entries(report.totals) as [string, number][];
   const width = Math.max(...totals.map(([name]) => TOTAL_LABELS[name].length));
   for (const [name, value] of totals) lines.push(`  ${TOTAL_LABELS[name].padEnd(width)}  ${value}`);
+  if (report.unsettledBecause !== undefined) {
+    lines.push('', `Still queued includes every user not settled: ${report.unsettledBecause}. Run the same command again.`);
+  }
   if (report.weakHashes !== undefined) {
     lines.push(
       '',

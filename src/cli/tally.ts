@@ -132,3 +132,27 @@ async function settle(context: TallyContext, batch: SourceRecord[], queue: Queue
       });
   }
 }
+
+/**
+ * Without the core (it was lost mid-run): settles what the export and the state file know (invalid, skipped, twins,
+ * refused, canaries) and counts every other user handled so far as still queued, so that the totals add up and
+ * nothing is called imported that the core did not confirm.
+ */
+export async function tallyFromState(context: Pick<TallyContext, 'source' | 'state' | 'sent' | 'results'>): Promise<void> {
+  const { state, results } = context;
+  const rejected = new Map(state.rejected.map((rejection) => [rejection.record, rejection]));
+  const canaries = new Map(state.canaryCreated.map((canary) => [canary.email, canary.userId]));
+  for await (const record of context.source.records) {
+    if (record.index >= state.recordsDone) break;
+    results.noteRecord(record);
+    if (!record.user) continue;
+    const number = record.index + 1;
+    const rejection = rejected.get(number);
+    const email = record.user.loginMethods[0].email;
+    const canaryId = email === undefined ? undefined : canaries.get(email);
+    if (rejection) results.add({ user: record.key, record: number, stage: 'validation', reason: rejection.reason });
+    else if (canaryId !== undefined && !context.sent.has(number))
+      results.noteCreated({ user: record.key, record: number, userId: canaryId });
+    else results.stillQueued++;
+  }
+}
