@@ -58,7 +58,7 @@ export async function insertEmailPasswordUser(
        ${emailPasswordConflict} DO NOTHING
        RETURNING ${returnedUserColumns}),
      v AS (INSERT INTO email_verifications (user_id, email) SELECT user_id, email FROM u WHERE $6::boolean)
-     SELECT ${returnedUserColumns}, NULL::text AS external_user_id, $6::boolean AS verified FROM u`,
+     SELECT ${returnedUserColumns}, NULL::text AS external_user_id, $6::boolean AS verified, false AS in_primary_user FROM u`,
     [user.userId, user.tenantId, user.timeJoined, user.email, user.passwordHash, verified],
   );
   return rows[0];

@@ -273,7 +273,7 @@ export async function insertPasswordlessUser(
        VALUES ($1, $2, 'passwordless', $3, $4, $5) ON CONFLICT DO NOTHING
        RETURNING user_id, tenant_id, recipe_id, time_joined, email, phone_number, third_party_id, third_party_user_id),
      v AS (INSERT INTO email_verifications (user_id, email) SELECT user_id, email FROM u WHERE $6::boolean AND email IS NOT NULL)
-     SELECT u.*, NULL::text AS external_user_id, (u.email IS NULL OR $6::boolean) AS verified FROM u`,
+     SELECT u.*, NULL::text AS external_user_id, (u.email IS NULL OR $6::boolean) AS verified, false AS in_primary_user FROM u`,
     [user.userId, user.tenantId, user.timeJoined, emailOrNull(user.contact), phoneOrNull(user.contact), user.markEmailVerified],
   );
   return rows[0];
