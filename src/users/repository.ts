@@ -68,12 +68,16 @@ function compareLoginMethods(groupId: string, isPrimary: boolean) {
     a.time_joined - b.time_joined || rank(a) - rank(b) || (a.user_id < b.user_id ? -1 : a.user_id > b.user_id ? 1 : 0);
 }
 
-/** The users with these group ids, in the order given; ids that name no group are skipped. */
-export async function findUsersByGroupIds(db: Queryable, groupIds: readonly string[]): Promise<StoredUser[]> {
-  if (groupIds.length === 0) return [];
-  const { rows } = await db.query<
-    LoginMethodRow & { group_id: string; is_primary: boolean; group_time_joined: number; group_external_user_id: string | null }
-  >(
+type GroupedRow = LoginMethodRow & {
+  group_id: string;
+  is_primary: boolean;
+  group_time_joined: number;
+  group_external_user_id: string | null;
+};
+
+// Every login method of the groups `condition` selects (on user_groups g), in one statement.
+async function selectUsers(db: Queryable, condition: string, values: unknown[]): Promise<Map<string, StoredUser>> {
+  const { rows } = await db.query<GroupedRow>(
     `SELECT g.group_id, g.is_primary, g.time_joined AS group_time_joined, gm.external_user_id AS group_external_user_id,
             ${userColumns}
        FROM user_groups g
@@ -81,8 +85,8 @@ export async function findUsersByGroupIds(db: Queryable, groupIds: readonly stri
        JOIN users u ON u.user_id = i.user_id
        LEFT JOIN user_id_mappings m ON m.user_id = u.user_id
        LEFT JOIN user_id_mappings gm ON gm.user_id = g.group_id
-      WHERE g.group_id = ANY($1::text[])`,
-    [groupIds],
+      WHERE ${condition}`,
+    values,
   );
   const users = new Map<string, StoredUser>();
   for (const { group_id, is_primary, group_time_joined, group_external_user_id, ...loginMethod } of rows) {
@@ -94,6 +98,13 @@ export async function findUsersByGroupIds(db: Queryable, groupIds: readonly stri
     user.login_methods.push({ ...loginMethod, in_primary_user: is_primary });
   }
   for (const user of users.values()) user.login_methods.sort(compareLoginMethods(user.group_id, user.is_primary));
+  return users;
+}
+
+/** The users with these group ids, in the order given; ids that name no group are skipped. */
+export async function findUsersByGroupIds(db: Queryable, groupIds: readonly string[]): Promise<StoredUser[]> {
+  if (groupIds.length === 0) return [];
+  const users = await selectUsers(db, 'g.group_id = ANY($1::text[])', [groupIds]);
   return groupIds.map((id) => users.get(id)).filter((user) => user !== undefined);
 }
 
@@ -124,10 +135,8 @@ export async function findUserOfLoginMethod(db: Queryable, row: LoginMethodRow):
 
 /** The user any of its ids names: a login method's id, the (retained) group id, or the external id of either. */
 export async function findUserById(db: Queryable, id: string): Promise<StoredUser | undefined> {
-  const { rows } = await db.query<{ group_id: string }>(`SELECT group_id FROM user_ids WHERE user_id = ${resolveIdSql}`, [id]);
-  if (rows.length === 0) return undefined;
-  const [user] = await findUsersByGroupIds(db, [rows[0].group_id]);
-  return user;
+  const users = await selectUsers(db, `g.group_id = (SELECT group_id FROM user_ids WHERE user_id = ${resolveIdSql})`, [id]);
+  return users.values().next().value;
 }
 
 export async function markEmailVerified(db: Queryable, userId: string, email: string): Promise<void> {
