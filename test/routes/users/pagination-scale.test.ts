@@ -32,7 +32,7 @@ describe(`GET /users over ${userCount} users`, () => {
       "INSERT INTO user_id_mappings (user_id, external_user_id) SELECT user_id, 'old-' || user_id FROM users WHERE time_joined % 10 = 0",
     );
     await t.db.pool.query('INSERT INTO email_verifications (user_id, email) SELECT user_id, email FROM users WHERE time_joined % 2 = 0');
-    await t.db.pool.query('ANALYZE users; ANALYZE user_id_mappings; ANALYZE email_verifications');
+    await t.db.pool.query('ANALYZE users; ANALYZE user_groups; ANALYZE user_ids; ANALYZE user_id_mappings; ANALYZE email_verifications');
   }, 120_000);
 
   // Runs the repository's own SQL under EXPLAIN by prefixing whatever it sends to the real database.
@@ -50,8 +50,8 @@ describe(`GET /users over ${userCount} users`, () => {
   }
 
   it.each([
-    ['ASC', 'users__time_joined_asc_idx'],
-    ['DESC', 'users__time_joined_desc_idx'],
+    ['ASC', 'user_groups__time_joined_asc_idx'],
+    ['DESC', 'user_groups__time_joined_desc_idx'],
   ] as const)('reads a %s page with an index scan bounded by the cursor, no sort and no full scan', async (order, index) => {
     const { rows } = await t.db.pool.query<{ user_id: string; time_joined: number }>(
       'SELECT user_id, time_joined FROM users ORDER BY user_id LIMIT 1',
@@ -62,9 +62,8 @@ describe(`GET /users over ${userCount} users`, () => {
     expect(scan?.['Node Type']).toBe('Index Scan');
     expect(scan?.['Index Cond']).toContain('time_joined');
     expect(nodes.map((node) => node['Node Type'])).not.toContain('Sort');
-    // Neither users nor the verification table (probed per row for `verified`) is read in full.
+    // The page of users is read off the index alone; their login methods are then fetched by group id.
     expect(nodes.map((node) => node['Node Type'])).not.toContain('Seq Scan');
-    expect(nodes.find((node) => node['Index Name'] === 'email_verifications__pkey')?.['Index Cond']).toContain('user_id');
   });
 
   it.each(['DESC', 'ASC'])(
