@@ -3,7 +3,8 @@
 // (both built from dist/). Reports users/s overall and per tenth, peak RSS of core and command, and COPY of the
 // same rows into the same tables in the same run. Run: npm run bench:migration -- [N] [--no-build]
 // Env: DATABASE_URL (the server to create the databases on; default postgresql://postgres@127.0.0.1:5432/postgres),
-// BENCH_KEEP=1 keeps the databases and the export; BULK_MIGRATION_* and POSTGRESQL_CONNECTION_POOL_SIZE go to the core.
+// BENCH_KEEP=1 keeps the databases and the export; BULK_MIGRATION_* and POSTGRESQL_CONNECTION_POOL_SIZE go to the core;
+// --cpu-prof writes V8 profiles of the command and the core to bench/results/ (read them with bench/tools/profile-summary.ts).
 import { spawn, spawnSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
@@ -22,6 +23,9 @@ import { dumpImportedRows, timeCopyInto } from './migration/copy-ceiling.js';
 const args = process.argv.slice(2);
 const total = Number(args.find((arg) => /^\d+$/.test(arg)) ?? process.env.BENCH_USERS ?? 100_000);
 const build = !args.includes('--no-build');
+const profileDir = args.includes('--cpu-prof') ? path.resolve(path.dirname(fileURLToPath(import.meta.url)), 'results') : undefined;
+const profileArgs = (name: string) =>
+  profileDir === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, `--cpu-prof-name=${name}-${suffix}.cpuprofile`];
 const distinctHashes = 256;
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const serverUrl = process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
@@ -61,6 +65,11 @@ async function newDatabase(name: string): Promise<{ autovacuum: string }> {
   } finally {
     await pool.end();
   }
+}
+
+async function countUsers(pool: pg.Pool): Promise<number> {
+  const { rows } = await pool.query<{ users: number }>('SELECT count(*)::int AS users FROM users');
+  return rows[0].users;
 }
 
 function runCommand(
@@ -126,6 +135,7 @@ async function main(): Promise<void> {
     const core = await startServer({
       name: 'core',
       script: path.join(repoRoot, 'dist/server.js'),
+      nodeArgs: profileArgs('core'),
       args: [`--config=${path.join(dir, 'empty.yaml')}`],
       port,
       applicationName,
@@ -147,23 +157,22 @@ async function main(): Promise<void> {
     // CPU seconds of the command, the core and the core's PostgreSQL backends: on a shared machine, where the
     // wall time goes is easier to read from what each part consumed.
     const cpu = { commandMs: 0, coreMs: 0, backendMs: new Map<number, number>() };
+    const migrateArgs = [
+      'dist/cli/main.js',
+      'migrate',
+      'firebase',
+      exportFile,
+      '--hash-config',
+      hashConfigFile,
+      '--core-url',
+      core.url,
+      '--report',
+      path.join(dir, 'report.json'),
+    ];
+    const rerunSeconds: Record<string, number> = {};
     try {
       const started = performance.now();
-      const command = runCommand(
-        [
-          'dist/cli/main.js',
-          'migrate',
-          'firebase',
-          exportFile,
-          '--hash-config',
-          hashConfigFile,
-          '--core-url',
-          core.url,
-          '--report',
-          path.join(dir, 'report.json'),
-        ],
-        {},
-      );
+      const command = runCommand([...profileArgs('command'), ...migrateArgs], {});
       sampling = startSampling(pool, () => ({ core: core.pid, command: command.pid }), 250);
       const peaks = setInterval(() => {
         commandPeakMb = Math.max(commandPeakMb, peakRssMb(command.pid));
@@ -181,19 +190,35 @@ async function main(): Promise<void> {
       elapsedMs = performance.now() - started;
       clearInterval(peaks);
       clearInterval(backends);
-      sampling.stop();
+      sampling.stop(await countUsers(pool));
       corePeakMb = core.peakRssMb();
       cpu.coreMs = processCpuMs(core.pid);
+      if (result.code === 0) {
+        // The same command again on the finished import, as it is and from scratch: it must recognise every
+        // user as already imported, send nothing, and leave the core as it was.
+        for (const [name, extra] of [
+          ['same', []],
+          ['restart', ['--restart']],
+        ] as const) {
+          const rerunStarted = performance.now();
+          const rerun = await runCommand([...migrateArgs, ...extra], {}).done;
+          rerunSeconds[name] = (performance.now() - rerunStarted) / 1000;
+          const { rows: queued } = await pool.query<{ n: number }>('SELECT count(*)::int AS n FROM bulk_import_users');
+          if (rerun.code !== 0 || (await countUsers(pool)) !== total || queued[0].n !== 0) {
+            throw new Error(`the re-run (${name}) exited ${rerun.code} and left ${queued[0].n} queue rows:\n${rerun.output}`);
+          }
+        }
+      }
     } finally {
       await core.stop();
     }
-    const { rows } = await pool.query<{ users: number }>('SELECT count(*)::int AS users FROM users');
+    const imported = await countUsers(pool);
     const { rows: analyzed } = await pool.query<{ n: number }>(
       "SELECT coalesce(max(analyze_count), 0)::int AS n FROM pg_stat_user_tables WHERE relname = 'users'",
     );
     await pool.end();
-    if (result.code !== 0 || rows[0].users !== total) {
-      throw new Error(`the migration exited ${result.code} with ${rows[0].users} of ${total} users imported:\n${result.output}`);
+    if (result.code !== 0 || imported !== total) {
+      throw new Error(`the migration exited ${result.code} with ${imported} of ${total} users imported:\n${result.output}`);
     }
 
     log('COPY ceiling: the same rows into the same tables of another new database');
@@ -221,6 +246,7 @@ async function main(): Promise<void> {
       autovacuum,
       analyzedByCore: analyzed[0].n,
       machineLoadAtEnd: os.loadavg(),
+      rerunSeconds,
       cpuSeconds: {
         command: cpu.commandMs / 1000,
         core: cpu.coreMs / 1000,
@@ -232,6 +258,7 @@ async function main(): Promise<void> {
       `migration, end to end      ${seconds(elapsedMs)} s  (${Math.round(rate)} users/s)`,
       `COPY of the same rows      ${seconds(copyMs)} s  (${Math.round(copyRate)} users/s)`,
       `migration / COPY           ${(rate / copyRate).toFixed(2)}`,
+      `re-run when finished       ${rerunSeconds.same?.toFixed(1)} s as it is, ${rerunSeconds.restart?.toFixed(1)} s with --restart`,
       `users/s per tenth          ${slices.map((value) => Math.round(value)).join(' ')}`,
       `last / first tenth         ${(slices[9] / slices[0]).toFixed(2)}`,
       `peak RSS                   core ${corePeakMb.toFixed(0)} MB, command ${commandPeakMb.toFixed(0)} MB`,

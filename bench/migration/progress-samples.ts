@@ -35,7 +35,12 @@ export function startSampling(pool: pg.Pool, processes: () => Record<string, num
   }, intervalMs);
   return {
     samples,
-    stop: () => clearInterval(timer),
+    // The statistics collector lags by up to a second, so the last samples may fall short of the end: the caller
+    // passes the count it verified when the command exited, which closes the last tenth at the right time.
+    stop: (finalUsers: number) => {
+      clearInterval(timer);
+      samples.push({ ms: performance.now() - started, users: finalUsers, rssMb: samples.at(-1)?.rssMb ?? {} });
+    },
   };
 }
 
