@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { call, createTestApp, snapshot, type TestApp } from '../../helper.js';
+import { describe, expect, it, vi } from 'vitest';
+import { call, snapshot, useTestApp } from '../../helper.js';
 import { independentVectors } from '../../hashing/independent/modern-vectors.js';
 import { expectRejected, IMPORT, importHash, signIn, signedIn, storedHash } from './fixtures.js';
 
@@ -40,11 +40,7 @@ const cases = [
 ];
 
 describe('import → sign-in for PBKDF2, scrypt, ASP.NET Identity and bcrypt-sha256', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp();
-  });
-  afterAll(() => t.close());
+  const t = useTestApp();
 
   it.each(
     cases.flatMap((vector, index) => [
@@ -118,11 +114,7 @@ describe('import → sign-in for PBKDF2, scrypt, ASP.NET Identity and bcrypt-sha
 });
 
 describe('password_rehash_on_signin moves these formats to the configured algorithm', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp({ password_rehash_on_signin: true });
-  });
-  afterAll(() => t.close());
+  const t = useTestApp({ password_rehash_on_signin: true });
 
   it.each(cases.filter((_, index) => index % 3 === 0))('$description', async ({ hash, password }) => {
     const email = `rehash-${hash.length}-${hash.slice(-6).replace(/[^A-Za-z0-9]/g, '')}@example.com`.toLowerCase();
