@@ -76,8 +76,10 @@ const jsonBodied: Partial<Record<ErrorCode, (message: string) => object>> = {
 };
 
 // Features the contract's message index leaves out: the optional IP filter, password reset, email verification,
-// lazy migration and the stricter email, phone number, rid and JSON-position checks.
+// lazy migration and the stricter email, phone number, rid and JSON-position checks. Account linking's text is in
+// the contract's account-linking addendum (AL-15), not in docs/contract.md.
 const notContractTexts = new Set<ErrorCode>([
+  'UNKNOWN_USER_ID_PROVIDED',
   'IP_NOT_ALLOWED',
   'PASSWORD_RESET_METHOD',
   'EMAIL_VERIFICATION_METHOD',
