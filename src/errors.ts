@@ -14,8 +14,6 @@ const catalog = {
   },
   MISSING_QUERY_FIELD: { status: 400, message: (field: string) => `Field name '${field}' is missing in GET request` },
   QUERY_FIELD_NOT_INT: { status: 400, message: (field: string) => `Field name '${field}' must be an int in the GET request` },
-  /** @deprecated Free text; add a named entry instead. */
-  BAD_INPUT: { status: 400, message: (text: string) => text },
   FIELD_EMPTY: { status: 400, message: (field: string) => `Field name '${field}' cannot be an empty String` },
   FIELD_TOO_LONG: { status: 400, message: (field: string, max: number) => `${field} is too long. Max length is ${max}.` },
   LIMIT_NOT_POSITIVE: { status: 400, message: () => 'limit must a positive integer with min value 1' },
@@ -103,6 +101,36 @@ const catalog = {
   BULK_USERS_INVALID: { status: 400, message: () => 'Data has missing or invalid fields. Please check the users field for more details.' },
   BULK_TOO_MANY_USERS: { status: 400, message: (max: number) => `You can only add ${max} users at a time.` },
   BULK_USER_REJECTED: { status: 400, message: () => 'The user was not imported; see errors' },
+  // The coded per-user import errors (§10.5), reported inside BULK_USER_REJECTED's body and the queue's errorMessage.
+  IMPORT_EMAILPASSWORD_EMAIL_EXISTS: {
+    status: 400,
+    message: (email: string) => `E003: A user with email ${email} already exists in emailpassword loginMethod.`,
+  },
+  IMPORT_THIRDPARTY_USER_EXISTS: {
+    status: 400,
+    message: (thirdPartyId: string, thirdPartyUserId: string) =>
+      `E005: A user with thirdPartyId ${thirdPartyId} and thirdPartyUserId ${thirdPartyUserId} already exists in thirdparty loginMethod.`,
+  },
+  IMPORT_PASSWORDLESS_EMAIL_EXISTS: {
+    status: 400,
+    message: (email: string) => `E006: A user with email ${email} already exists in passwordless loginMethod.`,
+  },
+  IMPORT_PASSWORDLESS_PHONE_EXISTS: {
+    status: 400,
+    message: (phoneNumber: string) => `E007: A user with phoneNumber ${phoneNumber} already exists in passwordless loginMethod.`,
+  },
+  IMPORT_ACCOUNT_LINKING_DISABLED: {
+    status: 400,
+    message: () => 'E019: Account linking feature is not enabled for this app. Please contact support to enable it.',
+  },
+  IMPORT_EXTERNAL_ID_EXISTS: {
+    status: 400,
+    message: (externalUserId: string) => `E031: A user with externalId ${externalUserId} already exists`,
+  },
+  IMPORT_ROLE_UNKNOWN: {
+    status: 400,
+    message: () => 'E034: Role does not exist! You need to pre-create the role before assigning it to the user.',
+  },
 
   CDI_VERSION_INVALID: { status: 400, message: () => 'cdi-version header is invalid' },
   CDI_VERSION_NOT_SUPPORTED: { status: 400, message: (version: string) => `cdi-version ${version} not supported` },
@@ -191,13 +219,6 @@ export function busyError(retryAfterSeconds: number): CoreError {
   return error;
 }
 
-/** @deprecated Free text outside the catalog; use coreError with a named entry. */
-export function badInput(message: string, field?: string): CoreError {
-  const error = coreError('BAD_INPUT', message);
-  error.field = field;
-  return error;
-}
-
 /** The old provider of a pending user could not answer; the client is told when to try again. */
 export function legacyUnavailable(retryAfterMs: number): CoreError {
   const error = coreError('LEGACY_VERIFY_UNAVAILABLE');
@@ -209,11 +230,6 @@ export const invalidField = (field: string) => coreError('INVALID_FIELD', field)
 /** A catalog error answered with a JSON body (bulk import) instead of its plain-text message. */
 export function jsonCoreError(code: ErrorCode, body: object): CoreError {
   return new CoreError(code, JSON.stringify(body), body);
-}
-
-/** @deprecated Use jsonCoreError with a named entry. */
-export function jsonBadInput(body: object): CoreError {
-  return jsonCoreError('BAD_INPUT', body);
 }
 
 export function errorStatus(code: ErrorCode): number {

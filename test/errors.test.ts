@@ -24,22 +24,32 @@ const sampleArgs: Partial<Record<ErrorCode, unknown[]>> = {
   FLAG_NOT_BOOLEAN: ['dryRun'],
   HASHING_ALGORITHM_UNSUPPORTED: ['argon2, bcrypt'],
   BULK_TOO_MANY_USERS: [10000],
+  IMPORT_EMAILPASSWORD_EMAIL_EXISTS: ['a@example.com'],
+  IMPORT_THIRDPARTY_USER_EXISTS: ['google', 'g-1'],
+  IMPORT_PASSWORDLESS_EMAIL_EXISTS: ['a@example.com'],
+  IMPORT_PASSWORDLESS_PHONE_EXISTS: ['+14155552671'],
+  IMPORT_EXTERNAL_ID_EXISTS: ['old-1'],
 };
 
 // Answered as JSON bodies, which carry the message under `error` (or per-user messages under `errors`).
 const jsonBodied: Partial<Record<ErrorCode, (message: string) => object>> = {
   BULK_TOO_MANY_USERS: (message) => ({ error: message }),
   BULK_USERS_INVALID: (message) => ({ error: message, users: [] }),
+  IMPORT_EMAILPASSWORD_EMAIL_EXISTS: (message) => ({ errors: [message] }),
+  IMPORT_THIRDPARTY_USER_EXISTS: (message) => ({ errors: [message] }),
+  IMPORT_PASSWORDLESS_EMAIL_EXISTS: (message) => ({ errors: [message] }),
+  IMPORT_PASSWORDLESS_PHONE_EXISTS: (message) => ({ errors: [message] }),
+  IMPORT_ACCOUNT_LINKING_DISABLED: (message) => ({ errors: [message] }),
+  IMPORT_EXTERNAL_ID_EXISTS: (message) => ({ errors: [message] }),
+  IMPORT_ROLE_UNKNOWN: (message) => ({ errors: [message] }),
   BULK_USER_REJECTED: () => ({
     errors: ['E019: Account linking feature is not enabled for this app. Please contact support to enable it.'],
   }),
 };
 
-// BAD_INPUT: free text kept for code that has not moved to a named entry yet. The others belong to features the
-// contract's message index leaves out: the optional IP filter, password reset, email verification, lazy migration and the stricter
-// email, phone number, rid and JSON-position checks.
+// Features the contract's message index leaves out: the optional IP filter, password reset, email verification,
+// lazy migration and the stricter email, phone number, rid and JSON-position checks.
 const notContractTexts = new Set<ErrorCode>([
-  'BAD_INPUT',
   'IP_NOT_ALLOWED',
   'PASSWORD_RESET_METHOD',
   'EMAIL_VERIFICATION_METHOD',
@@ -59,5 +69,20 @@ describe('error catalog', () => {
     const toBody = jsonBodied[code];
     const body = toBody ? JSON.stringify(toBody(message)) : message;
     expect(isContractError(errorStatus(code), body), body).toBe(true);
+  });
+
+  // §10.5: the coded import errors carry their contract code and name the colliding value.
+  it.each([
+    ['IMPORT_EMAILPASSWORD_EMAIL_EXISTS', 'E003', 'a@example.com'],
+    ['IMPORT_THIRDPARTY_USER_EXISTS', 'E005', 'g-1'],
+    ['IMPORT_PASSWORDLESS_EMAIL_EXISTS', 'E006', 'a@example.com'],
+    ['IMPORT_PASSWORDLESS_PHONE_EXISTS', 'E007', '+14155552671'],
+    ['IMPORT_ACCOUNT_LINKING_DISABLED', 'E019', 'Account linking'],
+    ['IMPORT_EXTERNAL_ID_EXISTS', 'E031', 'old-1'],
+    ['IMPORT_ROLE_UNKNOWN', 'E034', 'Role does not exist'],
+  ] as const)('%s is the coded import error %s', (code, contractCode, named) => {
+    const message = messageOf(code, ...(sampleArgs[code] ?? []));
+    expect(message.startsWith(`${contractCode}: `)).toBe(true);
+    expect(message).toContain(named);
   });
 });

@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import { Writable } from 'node:stream';
-import { inject } from 'vitest';
+import { afterAll, beforeAll, beforeEach, inject } from 'vitest';
 import type pg from 'pg';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../src/app.js';
@@ -88,6 +88,41 @@ export async function createTestApp(overrides: Record<string, unknown> = {}, db?
       if (!db) await database.drop();
     },
   };
+}
+
+export interface UseTestAppOptions {
+  /** Empty every user table before each test. */
+  truncateEach?: boolean;
+  /** Run on the database of this app (a second core); it is dropped with that app. */
+  sharing?: TestApp;
+}
+
+/**
+ * The lifecycle every app test shares, registered on the enclosing `describe` (or file): a fresh database and app
+ * before the first test, both closed and dropped after the last. The returned object is filled in `beforeAll`;
+ * `overrides` may be a function when it needs values from an earlier `beforeAll` (a fake server's URL).
+ */
+export function useTestApp(
+  overrides: Record<string, unknown> | (() => Record<string, unknown>) = {},
+  options: UseTestAppOptions = {},
+): TestApp {
+  const t = {} as TestApp;
+  beforeAll(async () => {
+    Object.assign(t, await createTestApp(typeof overrides === 'function' ? overrides() : overrides, options.sharing?.db));
+  });
+  afterAll(() => t.close?.());
+  if (options.truncateEach) beforeEach(() => truncateAll(t.db));
+  return t;
+}
+
+/** A fresh database (no app) for the enclosing `describe` or file, dropped after its last test. */
+export function useTestDatabase(): TestDatabase {
+  const db = {} as TestDatabase;
+  beforeAll(async () => {
+    Object.assign(db, await createTestDatabase());
+  });
+  afterAll(() => db.drop?.());
+  return db;
 }
 
 const userTables = [

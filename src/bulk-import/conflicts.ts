@@ -1,17 +1,17 @@
 import { findImportConflicts, type ConflictKind, type ConflictProbe } from './repository.js';
 import type { Queryable } from '../db/pool.js';
+import { errorMessage } from '../errors.js';
 import type { ImportLoginMethod, ImportUser } from './types.js';
 
-// The coded import errors of contract §10.5.
+// The coded import errors of contract §10.5, by what collided; their texts are catalog entries.
 export const importErrors = {
-  accountLinking: 'E019: Account linking feature is not enabled for this app. Please contact support to enable it.',
-  emailPasswordEmail: (email: string) => `E003: A user with email ${email} already exists in emailpassword loginMethod.`,
-  thirdParty: (id: string, userId: string) =>
-    `E005: A user with thirdPartyId ${id} and thirdPartyUserId ${userId} already exists in thirdparty loginMethod.`,
-  passwordlessEmail: (email: string) => `E006: A user with email ${email} already exists in passwordless loginMethod.`,
-  passwordlessPhone: (phone: string) => `E007: A user with phoneNumber ${phone} already exists in passwordless loginMethod.`,
-  externalId: (id: string) => `E031: A user with externalId ${id} already exists`,
-  unknownRole: 'E034: Role does not exist! You need to pre-create the role before assigning it to the user.',
+  accountLinking: errorMessage('IMPORT_ACCOUNT_LINKING_DISABLED'),
+  emailPasswordEmail: (email: string) => errorMessage('IMPORT_EMAILPASSWORD_EMAIL_EXISTS', email),
+  thirdParty: (id: string, userId: string) => errorMessage('IMPORT_THIRDPARTY_USER_EXISTS', id, userId),
+  passwordlessEmail: (email: string) => errorMessage('IMPORT_PASSWORDLESS_EMAIL_EXISTS', email),
+  passwordlessPhone: (phone: string) => errorMessage('IMPORT_PASSWORDLESS_PHONE_EXISTS', phone),
+  externalId: (id: string) => errorMessage('IMPORT_EXTERNAL_ID_EXISTS', id),
+  unknownRole: errorMessage('IMPORT_ROLE_UNKNOWN'),
 };
 
 interface Claim {

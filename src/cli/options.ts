@@ -41,7 +41,7 @@ export const MIGRATE_USAGE = `Usage: identity-core migrate <source> <file> [opti
 
 Sources (files may be gzipped):
   firebase   auth:export output, JSON or CSV (needs --hash-config for password users)
-  auth0      user export (NDJSON), joined by email with --password-hashes
+  auth0      user export (NDJSON or CSV), joined by email with --password-hashes
   cognito    aws cognito-idp list-users output (JSON); needs --lazy-source
   okta       Okta users API answer (JSON array); needs --lazy-source
   csv        generic CSV with a header row
@@ -52,7 +52,8 @@ Options:
   --api-key <key>               API key (default: env IDENTITY_CORE_API_KEY)
   --hash-config <file>          firebase: the console's hash_config block, or JSON
   --password-hashes <file>      auth0: the password-hash export (NDJSON)
-  --format json|csv             firebase: file format when the name does not say
+  --format json|csv             firebase, auth0: file format when the name does not say (auth0: .csv is CSV,
+                                anything else NDJSON)
   --lazy-source <name>          import password users without a hash as pending: the core's lazy_migration
                                 source <name> verifies each password at the user's first sign-in
   --dry-run                     ask the core what would happen; write nothing
@@ -106,7 +107,10 @@ export function parseMigrateArgs(argv: string[], env: Readonly<Record<string, st
   if (values['hash-config'] !== undefined && source !== 'firebase') throw new CliError('--hash-config only applies to the firebase source');
   if (values['password-hashes'] !== undefined && source !== 'auth0')
     throw new CliError('--password-hashes only applies to the auth0 source');
-  if (values.format !== undefined && source !== 'firebase') throw new CliError('--format only applies to the firebase source');
+  if (values.format !== undefined && source !== 'firebase' && source !== 'auth0')
+    throw new CliError('--format only applies to the firebase and auth0 sources');
+  if (values.format !== undefined && !['json', 'csv', ...(source === 'auth0' ? ['ndjson'] : [])].includes(values.format.toLowerCase()))
+    throw new CliError(`--format takes json or csv${source === 'auth0' ? ' (or ndjson)' : ''}`);
   const lazySource = values['lazy-source'];
   if (lazySource !== undefined && !SOURCE_NAME.test(lazySource))
     throw new CliError('--lazy-source takes a source name: 1 to 32 of a-z, 0-9, _ and -');

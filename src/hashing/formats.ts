@@ -52,7 +52,18 @@ export function detectFormat(hash: string): HashFormat<unknown> | undefined {
 
 /** Whether a valid hash is in a format that is fast to guess, so reports can advise `password_rehash_on_signin`. */
 export function isWeakHash(hash: string): boolean {
-  const format = detectFormat(hash);
-  const parsed = format?.parse(hash);
-  return parsed?.ok === true && (format!.isWeak?.(parsed.value) ?? false);
+  return weakFormatOf(hash) !== undefined;
+}
+
+/**
+ * The id of the format a valid imported hash is in, when that format is fast to guess; undefined otherwise. Reads
+ * the hash as an import does: the named `hashingAlgorithm` (with its export form) or the detected prefix.
+ */
+export function weakFormatOf(passwordHash: string, hashingAlgorithm?: string): string | undefined {
+  const hash = javaTrim(passwordHash);
+  const format = hashingAlgorithm === undefined ? detectFormat(hash) : findFormatByName(hashingAlgorithm);
+  if (!format?.isWeak) return undefined;
+  const stored = format.hasPrefix(hash) || !format.fromExport ? hash : format.fromExport(hash);
+  const parsed = format.parse(stored);
+  return parsed.ok && format.isWeak(parsed.value) ? format.id : undefined;
 }

@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, countRows, createTestApp, createTestDatabase, type TestApp, type TestDatabase } from '../helper.js';
+import { call, countRows, createTestApp, createTestDatabase, type TestApp, type TestDatabase, useTestApp } from '../helper.js';
 import { bcryptHash } from './fixtures.js';
 import { useKeyDrivenPlans } from '../../src/bulk-import/repository.js';
 import { findEmailPasswordCredentials, findEmailPasswordUserByEmail } from '../../src/recipes/emailpassword/repository.js';
@@ -353,12 +353,8 @@ function valuesOf(name: string): string[] {
 }
 
 describe('statistics after an import into tables analyzed while empty', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp({ bulk_migration_batch_size: 5_000, bulk_migration_parallelism: 1 });
-    t.app.services.bulkImport.pauseProcessing();
-  });
-  afterAll(() => t.close());
+  const t = useTestApp({ bulk_migration_batch_size: 5_000, bulk_migration_parallelism: 1 });
+  beforeAll(() => t.app.services.bulkImport.pauseProcessing());
 
   it('are refreshed, so a sign-in plan cached while the tables were empty is replaced by an index lookup', async () => {
     await t.db.pool.query("INSERT INTO roles (role) VALUES ('admin')");

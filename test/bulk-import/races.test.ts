@@ -1,17 +1,13 @@
 import type pg from 'pg';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { call, countRows, createTestApp, truncateAll, type TestApp } from '../helper.js';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { call, countRows, truncateAll, useTestApp } from '../helper.js';
 import { emailPasswordUser, queueRows } from './fixtures.js';
 
 // A concurrent writer (a sign-up, another core, an admin) commits between the batch's conflict check and its
 // INSERT: the batch waits on the row lock, then reports that one user with the coded message, and imports the rest.
 describe('writes racing a batch', () => {
-  let t: TestApp;
   let writer: pg.PoolClient;
-  beforeAll(async () => {
-    t = await createTestApp({ bulk_migration_parallelism: 1 });
-  });
-  afterAll(() => t.close());
+  const t = useTestApp({ bulk_migration_parallelism: 1 });
   beforeEach(async () => {
     t.app.services.bulkImport.pauseProcessing();
     await truncateAll(t.db);

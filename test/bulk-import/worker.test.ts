@@ -1,6 +1,6 @@
 import bcrypt from 'bcrypt';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { call, countRows, createTestApp, truncateAll, type TestApp } from '../helper.js';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { call, countRows, createTestApp, type TestApp, truncateAll, useTestApp } from '../helper.js';
 import { bcryptHash, emailPasswordUser, importedUsers, passwordlessUser, queueRows, thirdPartyUser } from './fixtures.js';
 
 const enqueue = async (t: TestApp, users: unknown[]) => {
@@ -10,11 +10,7 @@ const enqueue = async (t: TestApp, users: unknown[]) => {
 };
 
 describe('background import', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp({ bulk_migration_sleep_between_rounds_in_batch_ms: 0 });
-  });
-  afterAll(() => t.close());
+  const t = useTestApp({ bulk_migration_sleep_between_rounds_in_batch_ms: 0 });
   beforeEach(async () => {
     t.app.services.bulkImport.pauseProcessing();
     await truncateAll(t.db);
@@ -235,17 +231,9 @@ describe('background import', () => {
 });
 
 describe('two cores on one database', () => {
-  let a: TestApp;
-  let b: TestApp;
   const overrides = { bulk_migration_batch_size: 25, bulk_migration_parallelism: 3, bulk_migration_sleep_between_rounds_in_batch_ms: 0 };
-  beforeAll(async () => {
-    a = await createTestApp(overrides);
-    b = await createTestApp(overrides, a.db);
-  });
-  afterAll(async () => {
-    await b.close();
-    await a.close();
-  });
+  const a = useTestApp(overrides);
+  const b = useTestApp(overrides, { sharing: a });
   beforeEach(async () => {
     a.app.services.bulkImport.pauseProcessing();
     b.app.services.bulkImport.pauseProcessing();

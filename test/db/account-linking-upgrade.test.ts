@@ -51,7 +51,7 @@ describe('the account-linking migration', () => {
     );
     const before = await Promise.all(tablesBefore.map(snapshot));
 
-    expect(await migrate(pool, schema)).toEqual(['0011_account_linking']);
+    expect(await migrate(pool, schema)).toEqual(['0011_account_linking', '0012_email_verification_tokens']);
 
     expect(await Promise.all(tablesBefore.map(snapshot))).toEqual(before);
     const groups = await pool.query(

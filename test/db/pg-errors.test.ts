@@ -1,12 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { constraintNames, foreignKeyViolationOf, uniqueViolationOf, violatedConstraintOf } from '../../src/db/pg-errors.js';
-import { createTestDatabase, type TestDatabase } from '../helper.js';
+import { useTestDatabase } from '../helper.js';
 
-let db: TestDatabase;
-beforeAll(async () => {
-  db = await createTestDatabase();
-});
-afterAll(async () => db.drop());
+const db = useTestDatabase();
 
 async function failureOf(sql: string, values: unknown[] = []): Promise<unknown> {
   return db.pool.query(sql, values).then(

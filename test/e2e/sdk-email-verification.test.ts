@@ -1,21 +1,20 @@
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import supertokens from 'supertokens-node';
 import EmailPassword from 'supertokens-node/recipe/emailpassword/index.js';
 import EmailVerification from 'supertokens-node/recipe/emailverification/index.js';
 import Session from 'supertokens-node/recipe/session/index.js';
-import { countRows, createTestApp, type TestApp } from '../helper.js';
+import { countRows, useTestApp } from '../helper.js';
 
 // The official SDK's EmailVerification recipe functions against the core listening on a real socket, unchanged.
 const apiKey = 'e2e-api-key-with-more-than-20-chars';
 const tenantId = 'public';
 
 describe('supertokens-node EmailVerification against a listening core', () => {
-  let t: TestApp;
   const reached = new Set<string>();
 
+  const t = useTestApp({ api_keys: apiKey });
   beforeAll(async () => {
-    t = await createTestApp({ api_keys: apiKey });
     await t.app.listen({ port: 0, host: '127.0.0.1' });
     const baseUrl = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
     supertokens.init({
@@ -33,7 +32,6 @@ describe('supertokens-node EmailVerification against a listening core', () => {
       recipeList: [EmailPassword.init(), EmailVerification.init({ mode: 'REQUIRED' }), Session.init()],
     });
   });
-  afterAll(() => t.close());
 
   it('creates, spends, reads, unverifies and revokes, for the user’s own email and another', async () => {
     const signUp = await EmailPassword.signUp(tenantId, 'ada@example.com', 'ada password');

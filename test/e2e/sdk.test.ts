@@ -1,12 +1,12 @@
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import bcryptjs from 'bcryptjs';
 import { hashSync as argon2Hash } from '@node-rs/argon2';
 import supertokens from 'supertokens-node';
 import Passwordless from 'supertokens-node/recipe/passwordless/index.js';
 import EmailPassword from 'supertokens-node/recipe/emailpassword/index.js';
 import ThirdParty from 'supertokens-node/recipe/thirdparty/index.js';
-import { countRows, createTestApp, type TestApp } from '../helper.js';
+import { countRows, useTestApp } from '../helper.js';
 
 // The official SDK (which speaks CDI 5.4) against the core listening on a real socket: every migration and
 // cutover call it makes must succeed with the right values, and it may only reach routes of the contract.
@@ -49,12 +49,11 @@ interface SdkCall {
 }
 
 describe('supertokens-node v24 against a listening core', () => {
-  let t: TestApp;
   let baseUrl: string;
   const sdkCalls: SdkCall[] = [];
 
+  const t = useTestApp({ api_keys: apiKey, idp_password_hashing_signer_key: signerKey });
   beforeAll(async () => {
-    t = await createTestApp({ api_keys: apiKey, idp_password_hashing_signer_key: signerKey });
     await t.app.listen({ port: 0, host: '127.0.0.1' });
     baseUrl = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
     supertokens.init({
@@ -79,7 +78,6 @@ describe('supertokens-node v24 against a listening core', () => {
       ],
     });
   });
-  afterAll(() => t.close());
 
   const importHash = async (email: string, passwordHash: string, hashingAlgorithm?: string) => {
     const response = await fetch(`${baseUrl}/recipe/user/passwordhash/import`, {

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { checkEmail, checkPhoneNumber } from '../../src/normalise/contact.js';
-import { call, createTestApp, type TestApp } from '../helper.js';
+import { call, useTestApp } from '../helper.js';
 import { consumeWithLink, createCode } from '../routes/passwordless/flow-helpers.js';
 import { emailEntryPoints, phoneEntryPoints, type Existing } from '../routes/contacts/entry-points.js';
 import { isContractError } from './support/contract-messages.js';
@@ -20,16 +20,14 @@ const entryPoints = [
 ];
 
 describe('fuzzing contacts', () => {
-  let t: TestApp;
   let existing: Existing;
+  const t = useTestApp({ log_level: 'ERROR' });
   beforeAll(async () => {
-    t = await createTestApp({ log_level: 'ERROR' });
     t.app.services.bulkImport.pauseProcessing();
     const passwordless = await consumeWithLink(t.app, await createCode(t.app, { email: 'pl@example.com' }));
     const emailPassword = await call(t.app, 'POST', '/recipe/signup', { body: { email: 'ep@example.com', password: 'a password' } });
     existing = { passwordlessUserId: passwordless.json.user.id, emailPasswordUserId: emailPassword.json.user.id };
   });
-  afterAll(() => t.close());
 
   it(
     `stores only normalised contacts and refuses the rest cleanly, over ${runs} requests`,

@@ -1,7 +1,7 @@
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, countRows, createTestApp, snapshot, type TestApp } from '../helper.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { call, countRows, snapshot, useTestApp } from '../helper.js';
 import { bcryptHash } from './support/routes.js';
 
 const MiB = 1024 * 1024;
@@ -42,15 +42,13 @@ const bulkUser = (n: number, padding: string) => ({
 });
 
 describe('body size limits', () => {
-  let t: TestApp;
   let port: number;
+  const t = useTestApp();
   beforeAll(async () => {
-    t = await createTestApp();
     t.app.services.bulkImport.pauseProcessing();
     await t.app.listen({ port: 0, host: '127.0.0.1' });
     port = (t.app.server.address() as AddressInfo).port;
   });
-  afterAll(() => t.close());
 
   it('refuses a 10 MB body on a normal route with 413 and our message, writing nothing', async () => {
     const before = await snapshot(t.db);
@@ -93,17 +91,15 @@ describe('body size limits', () => {
 });
 
 describe('configured limits and timeouts', () => {
-  let t: TestApp;
   let port: number;
+  const t = useTestApp({ body_limit_bytes: 4096, bulk_import_body_limit_bytes: 65536, request_timeout_ms: 400 });
   beforeAll(async () => {
-    t = await createTestApp({ body_limit_bytes: 4096, bulk_import_body_limit_bytes: 65536, request_timeout_ms: 400 });
     t.app.services.bulkImport.pauseProcessing();
     // Node checks for expired requests every 30 s by default; look more often so the test does not wait that long.
     (t.app.server as unknown as { connectionsCheckingInterval: number }).connectionsCheckingInterval = 50;
     await t.app.listen({ port: 0, host: '127.0.0.1' });
     port = (t.app.server.address() as AddressInfo).port;
   });
-  afterAll(() => t.close());
 
   it('names the configured limit of the route in the 413', async () => {
     const small = await call(t.app, 'POST', '/recipe/signin', { body: { email: 'a@example.com', password: 'p'.repeat(5000) } });

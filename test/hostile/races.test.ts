@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
-import { createTestApp, type TestApp } from '../helper.js';
+import { useTestApp } from '../helper.js';
 import { bcryptHash, argon2idHash } from './support/routes.js';
 
 // Pairs of identical (or conflicting) requests sent at the same moment against the real database: each pair
@@ -40,15 +40,9 @@ const statuses = (pair: Answer[]) =>
   pair.map((answer) => `${answer.statusCode} ${answer.json?.status ?? JSON.stringify(answer.json)}`).sort();
 
 describe('racing pairs', () => {
-  let t: TestApp;
+  const t = useTestApp();
   let raced = 0;
-  beforeAll(async () => {
-    t = await createTestApp();
-  });
-  afterAll(async () => {
-    console.info(`races: ${raced} pairs`);
-    await t.close();
-  });
+  afterAll(() => console.info(`races: ${raced} pairs`));
 
   it(`same-email hash imports: one creates, one replaces (${pairsPerKind} pairs)`, async () => {
     await racePairs(pairsPerKind, async (i) => {

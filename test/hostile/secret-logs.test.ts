@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import bcryptjs from 'bcryptjs';
 import { hashSync as argon2Hash } from '@node-rs/argon2';
-import { call, createTestApp, type TestApp } from '../helper.js';
+import { call, useTestApp } from '../helper.js';
 
 // A whole migration, cutover and failure tour at DEBUG level: not one log line may carry a password, a hash, a
 // link code, a user input code, a device id, the API key or the signer key, in any encoding a log could use.
@@ -11,7 +11,6 @@ const scryptDigest = 'qZM035es5AXYqavsKD6/rhtxg7t5PhcyRgv5blc3doYbChX8keMfQLq1ra
 const scryptHash = `$f_scrypt$${scryptDigest}$/cj0jC1br5o4+w==$m=14$r=8$s=Bw==`;
 
 describe('no secret in the logs', () => {
-  let t: TestApp;
   const secrets = new Set<string>([apiKey, signerKey, scryptHash, scryptDigest]);
   const remember = (...values: string[]) => values.forEach((value) => secrets.add(value));
   const send = async (
@@ -24,10 +23,7 @@ describe('no secret in the logs', () => {
     return reply;
   };
 
-  beforeAll(async () => {
-    t = await createTestApp({ log_level: 'DEBUG', api_keys: apiKey, idp_password_hashing_signer_key: signerKey });
-  });
-  afterAll(() => t.close());
+  const t = useTestApp({ log_level: 'DEBUG', api_keys: apiKey, idp_password_hashing_signer_key: signerKey });
 
   it('runs every flow at DEBUG level', async () => {
     // Passwordless: create with a chosen code, resend, list by device, wrong tries, bad encodings, consume both ways.

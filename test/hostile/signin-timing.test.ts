@@ -1,16 +1,15 @@
 import bcryptjs from 'bcryptjs';
 import { hash as argon2Hash } from '@node-rs/argon2';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../helper.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestApp } from '../helper.js';
 import { PUBLISHED_SCRYPT_HASH, SIGNER_KEY } from '../hashing/vectors.js';
 
 // Whether an email belongs to an imported user (of any algorithm), a user who signed up here, or nobody, must not
 // show in how long a wrong password takes. Costs are those of real exports and of this core's own defaults.
 const rounds = Number(process.env.TIMING_ROUNDS ?? 5);
 
-let t: TestApp;
+const t = useTestApp({ signin_failure_min_duration_ms: 400, bcrypt_log_rounds: 11, idp_password_hashing_signer_key: SIGNER_KEY });
 beforeAll(async () => {
-  t = await createTestApp({ signin_failure_min_duration_ms: 400, bcrypt_log_rounds: 11, idp_password_hashing_signer_key: SIGNER_KEY });
   const imports = {
     'bcrypt@example.com': bcryptjs.hashSync('right', 10),
     'argon2@example.com': await argon2Hash('right', { memoryCost: 19456, timeCost: 2, parallelism: 1 }),
@@ -25,7 +24,6 @@ beforeAll(async () => {
     (await t.app.inject({ method: 'POST', url: '/recipe/signup', payload: { email: 'native@example.com', password: 'right' } })).statusCode,
   ).toBe(200);
 });
-afterAll(() => t.close());
 
 const accounts = ['unknown@example.com', 'bcrypt@example.com', 'argon2@example.com', 'scrypt@example.com', 'native@example.com'];
 

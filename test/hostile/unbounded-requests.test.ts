@@ -1,14 +1,11 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { call, createTestApp, snapshot, truncateAll, type TestApp } from '../helper.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { call, snapshot, useTestApp } from '../helper.js';
 
 // Requests whose answer or whose parsing would grow with what the caller or the data decide.
-let t: TestApp;
+const t = useTestApp({}, { truncateEach: true });
 beforeAll(async () => {
-  t = await createTestApp();
   t.app.services.bulkImport.pauseProcessing();
 });
-afterAll(() => t.close());
-beforeEach(() => truncateAll(t.db));
 
 // `levels` objects nested inside each other: {"a":{"a":…{}}}.
 const nested = (levels: number): string => '{"a":'.repeat(levels - 1) + '{}' + '}'.repeat(levels - 1);

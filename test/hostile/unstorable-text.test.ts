@@ -1,17 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, createTestApp, expectText, snapshot, type TestApp } from '../helper.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { call, expectText, snapshot, useTestApp } from '../helper.js';
 import { bcryptHash } from './support/routes.js';
 
 // Found by the fuzz test: PostgreSQL cannot store U+0000 (text, jsonb) nor an unpaired surrogate (jsonb), so such a
 // value anywhere in an input reached the database and answered 500. In a body it is now a 400 naming its field; a
 // query parameter holding a NUL counts as not given.
 describe('characters PostgreSQL cannot store', () => {
-  let t: TestApp;
+  const t = useTestApp();
   beforeAll(async () => {
-    t = await createTestApp();
     t.app.services.bulkImport.pauseProcessing();
   });
-  afterAll(() => t.close());
 
   it.each([
     ['top-level string', 'POST', '/recipe/signup', { email: 'a\u0000b@example.com', password: 'x' }, 'email'],

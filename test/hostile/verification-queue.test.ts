@@ -1,16 +1,11 @@
 import bcryptjs from 'bcryptjs';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createTestApp, truncateAll, type TestApp } from '../helper.js';
+import { describe, expect, it } from 'vitest';
+import { useTestApp } from '../helper.js';
 import { costlyHash } from './support/core-process.js';
 
 // One account hammered with different passwords waits its turn, and past the deadline the caller gets a 503 it can
 // act on instead of a request that hangs; the same password sent many times at once costs one verification.
-let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp({ password_verification_deadline_ms: 300, password_verification_concurrency: 2 });
-});
-afterAll(() => t.close());
-beforeEach(() => truncateAll(t.db));
+const t = useTestApp({ password_verification_deadline_ms: 300, password_verification_concurrency: 2 }, { truncateEach: true });
 
 async function importWithStoredHash(email: string, storedHash: string): Promise<void> {
   const reply = await t.app.inject({

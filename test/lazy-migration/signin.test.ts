@@ -1,5 +1,15 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { call, countRows, createTestApp, createTestDatabase, expectText, truncateAll, type TestApp, type TestDatabase } from '../helper.js';
+import {
+  call,
+  countRows,
+  createTestApp,
+  createTestDatabase,
+  expectText,
+  type TestApp,
+  type TestDatabase,
+  truncateAll,
+  useTestApp,
+} from '../helper.js';
 import { formatLazyPointer } from '../../src/lazy-migration/pointer.js';
 import { FakeProvider } from './fake-providers.js';
 import { sourceEntry } from './sources.js';
@@ -25,25 +35,21 @@ async function storedHash(db: TestDatabase, userId: string): Promise<string> {
 
 describe('sign-in of a user imported for lazy migration', () => {
   let fake: FakeProvider;
-  let t: TestApp;
   const lazy = (extra: Record<string, unknown> = {}) => ({
     lazy_migration: { sources: { legacy: sourceEntry('webhook', fake.url, extra) } },
   });
 
   beforeAll(async () => {
     fake = await FakeProvider.start('webhook', [alice]);
-    t = await createTestApp(lazy({ breaker: { consecutive_failures: 3, open_ms: 60_000 } }));
   });
+  const t = useTestApp(() => lazy({ breaker: { consecutive_failures: 3, open_ms: 60_000 } }));
   afterEach(async () => {
     fake.mode = 'normal';
     fake.latencyMs = 0;
     fake.requests.length = 0;
     await truncateAll(t.db);
   });
-  afterAll(async () => {
-    await t.close();
-    await fake.close();
-  });
+  afterAll(() => fake.close());
 
   it('is a user before the first sign-in: sign-up with the email is refused', async () => {
     const user = await importPending(t.app, alice.login);
@@ -313,19 +319,15 @@ describe('lazy migration when the old provider fails', () => {
 
 describe('importing pending users and resetting their passwords', () => {
   let fake: FakeProvider;
-  let t: TestApp;
   beforeAll(async () => {
     fake = await FakeProvider.start('webhook', [alice]);
-    t = await createTestApp({ lazy_migration: { sources: { legacy: sourceEntry('webhook', fake.url) } } });
   });
+  const t = useTestApp(() => ({ lazy_migration: { sources: { legacy: sourceEntry('webhook', fake.url) } } }));
   afterEach(async () => {
     fake.requests.length = 0;
     await truncateAll(t.db);
   });
-  afterAll(async () => {
-    await t.close();
-    await fake.close();
-  });
+  afterAll(() => fake.close());
 
   it('bulk import takes pending users too; the first sign-in adopts them with the mapping kept', async () => {
     const pointer = formatLazyPointer({ source: 'legacy', legacyUserId: 'old-alice' });

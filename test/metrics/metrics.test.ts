@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import bcrypt from 'bcrypt';
-import { call, createTestApp, type TestApp } from '../helper.js';
+import { call, createTestApp, type TestApp, useTestApp } from '../helper.js';
 import { startMetricsServer } from '../../src/metrics/metrics-server.js';
 import { bcryptHash, emailPasswordUser } from '../bulk-import/fixtures.js';
 
@@ -31,12 +31,11 @@ async function scrape(t: TestApp): Promise<Samples> {
 const moved = (before: Samples, after: Samples, sample: string) => (after.get(sample) ?? 0) - (before.get(sample) ?? 0);
 
 describe('GET /metrics after a small tour', () => {
-  let t: TestApp;
   let before: Samples;
   let after: Samples;
 
+  const t = useTestApp({ api_keys: apiKey });
   beforeAll(async () => {
-    t = await createTestApp({ api_keys: apiKey });
     await t.app.services.bulkImport.idle();
     before = await scrape(t);
 
@@ -63,7 +62,6 @@ describe('GET /metrics after a small tour', () => {
     t.clock.advance(10_000);
     after = await scrape(t);
   });
-  afterAll(() => t.close());
 
   it('refuses a scrape without the API key', async () => {
     expect((await call(t.app, 'GET', '/metrics')).statusCode).toBe(401);

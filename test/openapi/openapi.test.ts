@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import type { FastifyInstance } from 'fastify';
-import { call, createTestApp, type TestApp } from '../helper.js';
+import { call, useTestApp } from '../helper.js';
 
 const apiKey = 'openapi-test-api-key-0123456789';
 const text = 'text/html; charset=UTF-8';
@@ -67,16 +67,14 @@ function registeredRoutes(app: FastifyInstance): string[] {
   return [...found];
 }
 
-let t: TestApp;
 let document: any;
 
+const t = useTestApp({ api_keys: apiKey });
 beforeAll(async () => {
-  t = await createTestApp({ api_keys: apiKey });
   const reply = await call(t.app, 'GET', '/openapi.json', { headers: { 'api-key': apiKey } });
   expect([reply.statusCode, reply.contentType]).toEqual([200, 'application/json; charset=UTF-8']);
   document = reply.json;
 });
-afterAll(() => t.close());
 
 const operations = () =>
   Object.entries(document.paths as Record<string, Record<string, any>>).flatMap(([path, methods]) =>

@@ -1,18 +1,13 @@
 import { Writable } from 'node:stream';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { FastifyBaseLogger } from 'fastify';
-import { call, countRows, createTestApp, truncateAll, type TestApp } from '../helper.js';
+import { call, countRows, createTestApp, useTestApp } from '../helper.js';
 import { createLogger } from '../../src/logger.js';
 import { startCleanupJob } from '../../src/recipes/passwordless/cleanup-job.js';
 import { createCode } from '../routes/passwordless/flow-helpers.js';
 
 describe('deleting expired passwordless devices', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp({ passwordless_code_lifetime: 60_000 });
-  });
-  afterAll(() => t.close());
-  beforeEach(() => truncateAll(t.db));
+  const t = useTestApp({ passwordless_code_lifetime: 60_000 }, { truncateEach: true });
 
   const sweep = () => t.app.services.passwordless.deleteExpiredDevices();
   const remaining = async () =>

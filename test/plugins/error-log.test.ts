@@ -1,15 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, createTestApp, type TestApp } from '../helper.js';
+import { describe, expect, it } from 'vitest';
+import { call, useTestApp } from '../helper.js';
 
 const apiKey = 'error-log-api-key-0123456789';
 const scryptHash = '$f_scrypt$aGFzaGhhc2hoYXNoaGFzaA==$c2FsdHNhbHQ=$m=14$r=8$s=Bw==';
 
-let t: TestApp;
-
-beforeAll(async () => {
-  t = await createTestApp({ log_level: 'INFO', api_keys: apiKey });
-});
-afterAll(() => t.close());
+const t = useTestApp({ log_level: 'INFO', api_keys: apiKey });
 
 // The log lines written while one request is answered.
 async function logsOf(request: () => Promise<unknown>): Promise<Record<string, unknown>[]> {

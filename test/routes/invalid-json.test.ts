@@ -1,14 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, createTestApp, snapshot, type TestApp } from '../helper.js';
+import { describe, expect, it } from 'vitest';
+import { call, snapshot, useTestApp } from '../helper.js';
 
 // A body that does not parse is named by where parsing stopped, on every route that takes a body, and the answer
 // never repeats the body (it may hold a password or a hash).
 describe('invalid JSON bodies', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp();
-  });
-  afterAll(() => t.close());
+  const t = useTestApp();
 
   const routes: ['POST' | 'PUT', string][] = [
     ['POST', '/recipe/signin'],

@@ -1,13 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, createTestApp, snapshot, type TestApp } from '../helper.js';
+import { describe, expect, it } from 'vitest';
+import { call, snapshot, useTestApp } from '../helper.js';
 
 // Over-long values are named with a 400 on every route that stores them, before anything is written.
 describe('length limits', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp();
-  });
-  afterAll(() => t.close());
+  const t = useTestApp();
 
   const longEmail = `${'a'.repeat(250)}@example.com`;
   const longPhone = `+1${'5'.repeat(300)}`;

@@ -4,6 +4,7 @@ import { AddUsersBody, AddUsersErrors, AddUsersQuery, AddUsersResponse } from '.
 import { assertBatchSize } from '../enqueue.js';
 import { parseDryRun, parseImportNow } from '../queue-query.js';
 import type { JsonObject } from '../fields.js';
+import { countWeakHashes } from '../weak-hashes.js';
 
 const addUsers: FastifyPluginAsync = async (app) => {
   defineRoute(app, {
@@ -20,8 +21,12 @@ const addUsers: FastifyPluginAsync = async (app) => {
       return { users: body.users as JsonObject[], dryRun, importNow };
     },
     scope: ({ users }) => (users.length === 0 ? 'any' : 'app'),
-    handle: async ({ users, dryRun, importNow }) =>
-      users.length === 0 ? { status: 'OK' as const } : app.services.bulkImport.addUsers(users, { dryRun, importNow }),
+    handle: async ({ users, dryRun, importNow }, _request, reply) => {
+      if (users.length === 0) return { status: 'OK' as const };
+      const answer = await app.services.bulkImport.addUsers(users, { dryRun, importNow });
+      const weakHashes = countWeakHashes(users, reply.log);
+      return weakHashes > 0 ? { ...answer, weakHashes } : answer;
+    },
   });
 };
 

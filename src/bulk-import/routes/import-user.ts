@@ -3,6 +3,7 @@ import { defineRoute } from '../../http/route.js';
 import { ImportUserBody, ImportUserErrors, ImportUserResponse, type WireUser } from '../schemas.js';
 import { toUserObject } from '../../users/user-object.js';
 import type { JsonObject } from '../fields.js';
+import { countWeakHashes } from '../weak-hashes.js';
 
 // Contract §10.6: one user, imported synchronously; failures are 400 {"errors":[...]}.
 const importUser: FastifyPluginAsync = async (app) => {
@@ -11,9 +12,10 @@ const importUser: FastifyPluginAsync = async (app) => {
     url: '/bulk-import/import',
     schema: { body: ImportUserBody, response: { 200: ImportUserResponse, 400: ImportUserErrors } },
     scope: 'app',
-    handle: async ({ body, cdiVersion }) => {
+    handle: async ({ body, cdiVersion }, _request, reply) => {
       const result = await app.services.bulkImport.importUser(body as JsonObject);
-      return { status: result.status, user: toUserObject(result.user, cdiVersion) as WireUser };
+      const weakHashes = countWeakHashes([body as JsonObject], reply.log);
+      return { status: result.status, user: toUserObject(result.user, cdiVersion) as WireUser, ...(weakHashes > 0 && { weakHashes }) };
     },
   });
 };

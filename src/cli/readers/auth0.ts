@@ -34,7 +34,9 @@ export async function* readAuth0(source: FileSource, options: Auth0Options): Asy
     try {
       user = JSON.parse(line) as Record<string, unknown>;
     } catch {
-      throw new CliError(`${source.path} record ${index + 1} is not JSON: the user export must be NDJSON (format "json")`);
+      throw new CliError(
+        `${source.path} record ${index + 1} is not JSON: the user export must be NDJSON (format "json"), or CSV named .csv or read with --format csv`,
+      );
     }
     yield auth0Record(user, index++, options);
   }

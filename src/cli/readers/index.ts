@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import type { SourceRecord } from '../bulk-user.js';
 import { CliError } from '../cli-error.js';
 import { readAuth0 } from './auth0.js';
+import { auth0Format, readAuth0Csv } from './auth0-csv.js';
 import { readCognito } from './cognito.js';
 import { readOkta } from './okta.js';
 import { Auth0PasswordHashes } from './auth0-hashes.js';
@@ -54,7 +55,9 @@ function recordsOf(source: SourceName, file: FileSource, options: ReaderOptions)
     case 'firebase':
       return readFirebase(file, firebaseFormat(file.path, options.format), { ...common, hashConfig: options.hashConfig });
     case 'auth0':
-      return readAuth0(file, { ...common, hashes: options.auth0Hashes });
+      return auth0Format(file.path, options.format) === 'csv'
+        ? readAuth0Csv(file, { ...common, hashes: options.auth0Hashes })
+        : readAuth0(file, { ...common, hashes: options.auth0Hashes });
     case 'cognito':
       return readCognito(file, { includeDisabled: options.includeDisabled, lazySource: options.lazySource ?? '' });
     case 'okta':

@@ -1,4 +1,5 @@
 import type { Queryable } from '../../db/pool.js';
+import { foreignKeyViolationOf, uniqueViolationOf, type ConstraintName } from '../../db/pg-errors.js';
 
 export interface UserIdMappingRow {
   user_id: string;
@@ -40,15 +41,28 @@ export async function findMappingsByUserIdOrExternalId(db: Queryable, userId: st
   return rows;
 }
 
+/** INSERTED, or why not: either id already has a mapping, or the user does not exist (any more). */
+export type InsertMappingOutcome = 'INSERTED' | 'MAPPING_EXISTS' | 'UNKNOWN_USER';
+
+const mappingKeys = new Set<ConstraintName>(['user_id_mappings__pkey', 'user_id_mappings__external_user_id_key']);
+
 export async function insertMapping(
   db: Queryable,
   mapping: { userId: string; externalUserId: string; info: string | null },
-): Promise<void> {
-  await db.query('INSERT INTO user_id_mappings (user_id, external_user_id, external_user_id_info) VALUES ($1, $2, $3)', [
-    mapping.userId,
-    mapping.externalUserId,
-    mapping.info,
-  ]);
+): Promise<InsertMappingOutcome> {
+  try {
+    await db.query('INSERT INTO user_id_mappings (user_id, external_user_id, external_user_id_info) VALUES ($1, $2, $3)', [
+      mapping.userId,
+      mapping.externalUserId,
+      mapping.info,
+    ]);
+    return 'INSERTED';
+  } catch (error) {
+    const unique = uniqueViolationOf(error);
+    if (unique !== undefined && mappingKeys.has(unique)) return 'MAPPING_EXISTS';
+    if (foreignKeyViolationOf(error) === 'user_id_mappings__user_id_fkey') return 'UNKNOWN_USER';
+    throw error;
+  }
 }
 
 export async function deleteMappingByUserId(db: Queryable, userId: string): Promise<boolean> {

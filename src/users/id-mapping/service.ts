@@ -16,7 +16,6 @@ import {
 import { javaTrim } from '../../normalise/java-trim.js';
 import type { ServiceDependencies } from '../../services.js';
 import { assertMaxLength } from '../../normalise/length-limits.js';
-import { foreignKeyViolationOf, uniqueViolationOf, type ConstraintName } from '../../db/pg-errors.js';
 
 export type UserIdType = 'SUPERTOKENS' | 'EXTERNAL' | 'ANY';
 
@@ -54,8 +53,6 @@ export function parseUserIdType(value: string | undefined): UserIdType {
   throw coreError('USER_ID_TYPE');
 }
 
-const mappingKeys = new Set<ConstraintName>(['user_id_mappings__pkey', 'user_id_mappings__external_user_id_key']);
-
 export class UserIdMappingService {
   constructor(private readonly deps: ServiceDependencies) {}
 
@@ -78,18 +75,14 @@ export class UserIdMappingService {
     const ownConflict = await this.findConflict(superTokensUserId, externalUserId, true);
     if (ownConflict) return ownConflict;
 
-    try {
-      await insertMapping(db, { userId: superTokensUserId, externalUserId, info });
-    } catch (error) {
+    const inserted = await insertMapping(db, { userId: superTokensUserId, externalUserId, info });
+    // The user was removed between the existence check and the insert.
+    if (inserted === 'UNKNOWN_USER') return { status: 'UNKNOWN_SUPERTOKENS_USER_ID_ERROR' };
+    if (inserted === 'MAPPING_EXISTS') {
       // A concurrent request won the race: answer what the checks above answer now that its mapping exists.
-      const unique = uniqueViolationOf(error);
-      if (unique !== undefined && mappingKeys.has(unique)) {
-        const raced = await this.findConflict(superTokensUserId, externalUserId, true);
-        if (raced) return raced;
-      }
-      // The user was removed between the existence check and the insert.
-      if (foreignKeyViolationOf(error) === 'user_id_mappings__user_id_fkey') return { status: 'UNKNOWN_SUPERTOKENS_USER_ID_ERROR' };
-      throw error;
+      const raced = await this.findConflict(superTokensUserId, externalUserId, true);
+      if (raced) return raced;
+      throw new Error('user id mapping insert hit a unique key, but no conflicting mapping is visible');
     }
     this.deps.log.info({ userId: superTokensUserId }, 'user id mapping created');
     return { status: 'OK' };

@@ -1,17 +1,14 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { call, createTestApp, snapshot, truncateAll, type TestApp } from '../../helper.js';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { call, createTestApp, snapshot, useTestApp } from '../../helper.js';
 import { bcryptHash, emailPasswordUser, passwordlessUser, thirdPartyUser } from '../../bulk-import/fixtures.js';
 
 const uuid = expect.stringMatching(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
 const invalidUsers = 'Data has missing or invalid fields. Please check the users field for more details.';
 
-let t: TestApp;
+const t = useTestApp({}, { truncateEach: true });
 beforeAll(async () => {
-  t = await createTestApp();
   t.app.services.bulkImport.pauseProcessing();
 });
-afterAll(() => t.close());
-beforeEach(() => truncateAll(t.db));
 
 describe('POST /bulk-import/users', () => {
   it('queues every user as NEW with fresh ids and answers them per recipe', async () => {

@@ -1,16 +1,14 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { call, createTestApp, snapshot, truncateAll, type TestApp } from '../../helper.js';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { call, snapshot, truncateAll, useTestApp } from '../../helper.js';
 import { bcryptHash, emailPasswordUser, importedUsers, passwordlessUser, queueRows, thirdPartyUser } from '../../bulk-import/fixtures.js';
 
 const uuid = expect.stringMatching(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
 
-let t: TestApp;
+const t = useTestApp({ bulk_migration_parallelism: 2 });
 beforeAll(async () => {
-  t = await createTestApp({ bulk_migration_parallelism: 2 });
   // Nothing may depend on the worker: the users must be in before the answer.
   t.app.services.bulkImport.pauseProcessing();
 });
-afterAll(() => t.close());
 beforeEach(async () => {
   await truncateAll(t.db);
   await t.db.pool.query("INSERT INTO roles (role) VALUES ('admin')");

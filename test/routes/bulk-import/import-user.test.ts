@@ -1,12 +1,8 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { call, countRows, createTestApp, snapshot, truncateAll, type TestApp } from '../../helper.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { call, countRows, snapshot, truncateAll, useTestApp } from '../../helper.js';
 import { bcryptHash, emailPasswordUser, importedUsers, passwordlessUser, thirdPartyUser } from '../../bulk-import/fixtures.js';
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp();
-});
-afterAll(() => t.close());
+const t = useTestApp();
 beforeEach(async () => {
   await truncateAll(t.db);
   await t.db.pool.query("INSERT INTO roles (role) VALUES ('admin')");

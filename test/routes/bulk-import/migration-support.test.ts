@@ -1,13 +1,8 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { call, createTestApp, snapshot, truncateAll, type TestApp } from '../../helper.js';
+import { describe, expect, it } from 'vitest';
+import { call, createTestApp, snapshot, useTestApp } from '../../helper.js';
 import { bcryptHash } from '../../cli/fixtures.js';
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp();
-});
-afterAll(() => t.close());
-beforeEach(() => truncateAll(t.db));
+const t = useTestApp({}, { truncateEach: true });
 
 const hash = bcryptHash('pw');
 

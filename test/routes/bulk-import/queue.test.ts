@@ -1,15 +1,12 @@
 import bcrypt from 'bcrypt';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { call, createTestApp, snapshot, truncateAll, type TestApp } from '../../helper.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { call, snapshot, useTestApp } from '../../helper.js';
 import { emailPasswordUser } from '../../bulk-import/fixtures.js';
 
-let t: TestApp;
+const t = useTestApp({}, { truncateEach: true });
 beforeAll(async () => {
-  t = await createTestApp();
   t.app.services.bulkImport.pauseProcessing();
 });
-afterAll(() => t.close());
-beforeEach(() => truncateAll(t.db));
 
 // Five rows, one per millisecond, so the order is known: newest first.
 async function enqueueFive(): Promise<string[]> {

@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { call, createTestApp, snapshot, truncateAll, type TestApp } from '../../helper.js';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { call, snapshot, truncateAll, useTestApp } from '../../helper.js';
 import { bcryptHash } from '../../bulk-import/fixtures.js';
 import { PasswordHasher } from '../../../src/hashing/registry.js';
 import { hashingOptionsFromConfig } from '../../../src/hashing/options.js';
@@ -14,14 +14,12 @@ const ep = (method: Record<string, unknown> = {}) => ({
 });
 const long = (length: number, prefix = '') => prefix + 'x'.repeat(length - prefix.length);
 
-let t: TestApp;
 let hasher: PasswordHasher;
+const t = useTestApp();
 beforeAll(async () => {
-  t = await createTestApp();
   t.app.services.bulkImport.pauseProcessing();
   hasher = new PasswordHasher(hashingOptionsFromConfig(t.config));
 });
-afterAll(() => t.close());
 beforeEach(async () => {
   await truncateAll(t.db);
   await t.db.pool.query("INSERT INTO roles (role) VALUES ('admin'), ('editor')");

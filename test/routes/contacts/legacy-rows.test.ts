@@ -1,7 +1,7 @@
 import fs from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { bcryptHash, bcryptPassword } from '../../bulk-import/fixtures.js';
-import { call, createTestApp, snapshot, type TestApp } from '../../helper.js';
+import { call, snapshot, useTestApp } from '../../helper.js';
 
 const phoneMessage = 'phoneNumber must be in international format with a leading + and country code, e.g. +14155552671\n';
 const pl = { rid: 'passwordless' };
@@ -27,9 +27,8 @@ function readmeQuery(): string {
 }
 
 describe('rows stored by earlier versions that the rules now refuse', () => {
-  let t: TestApp;
+  const t = useTestApp();
   beforeAll(async () => {
-    t = await createTestApp();
     for (const [id, recipe, email, phone, tpUserId, hash] of [...legacyRows, ...currentRows]) {
       await t.db.pool.query(
         `INSERT INTO users (user_id, recipe_id, time_joined, email, phone_number, third_party_id, third_party_user_id, password_hash)
@@ -38,7 +37,6 @@ describe('rows stored by earlier versions that the rules now refuse', () => {
       );
     }
   });
-  afterAll(() => t.close());
 
   it('still sign in, with the spelling they were stored under', async () => {
     for (const [email, id] of [

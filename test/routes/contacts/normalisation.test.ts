@@ -1,18 +1,13 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { bcryptHash, bcryptPassword } from '../../bulk-import/fixtures.js';
-import { call, createTestApp, snapshot, truncateAll, type TestApp } from '../../helper.js';
+import { call, snapshot, useTestApp } from '../../helper.js';
 import { consumeWithLink, createCode } from '../passwordless/flow-helpers.js';
 
 const nfd = 'Jose\u0301@Example.com';
 const nfc = 'jos\u00e9@example.com';
 
 describe('contact normalisation', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp();
-  });
-  afterAll(() => t.close());
-  beforeEach(() => truncateAll(t.db));
+  const t = useTestApp({}, { truncateEach: true });
 
   const users = async () => (await t.db.pool.query('SELECT recipe_id, email, phone_number FROM users ORDER BY recipe_id, email')).rows;
   const importHash = (email: string, passwordHash = bcryptHash) =>

@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, createTestApp, snapshot, type TestApp } from '../../helper.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { call, snapshot, useTestApp } from '../../helper.js';
 import { consumeWithLink, createCode } from '../passwordless/flow-helpers.js';
 
 const ridRequired = (reason: string) => `Header 'rid: passwordless' is required: ${reason}\n`;
@@ -7,12 +7,11 @@ const ridRequired = (reason: string) => `Header 'rid: passwordless' is required:
 // PUT /recipe/user without `rid: passwordless` is the email-password update; a body or a user that only makes
 // sense for passwordless gets a 400 naming the header instead of "unknown user" or "provide email or password".
 describe('PUT /recipe/user without rid: passwordless', () => {
-  let t: TestApp;
   let passwordlessId: string;
   let emailPasswordId: string;
   let thirdPartyId: string;
+  const t = useTestApp();
   beforeAll(async () => {
-    t = await createTestApp();
     passwordlessId = (await consumeWithLink(t.app, await createCode(t.app, { email: 'pl@example.com' }))).json.user.id;
     emailPasswordId = (await call(t.app, 'POST', '/recipe/signup', { body: { email: 'ep@example.com', password: 'a password' } })).json.user
       .id;
@@ -21,7 +20,6 @@ describe('PUT /recipe/user without rid: passwordless', () => {
     });
     thirdPartyId = thirdParty.json.user.id;
   });
-  afterAll(() => t.close());
 
   const cases: { description: string; headers: Record<string, string>; body: () => Record<string, unknown>; reason: string }[] = [
     {

@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, it } from 'vitest';
-import { call, createTestApp, type TestApp } from '../../helper.js';
+import { beforeAll, describe, it } from 'vitest';
+import { call, useTestApp } from '../../helper.js';
 import { consumeWithLink, createCode } from '../passwordless/flow-helpers.js';
 import { emailEntryPoints, expectRefused, phoneEntryPoints, type Existing } from './entry-points.js';
 
@@ -48,17 +48,15 @@ const badEmails: [string, string, string][] = [
 
 // Each bad value on every route that takes the field: a 400 with the exact message, and nothing written.
 describe('contacts the rules refuse', () => {
-  let t: TestApp;
   let existing: Existing;
 
+  const t = useTestApp();
   beforeAll(async () => {
-    t = await createTestApp();
     t.app.services.bulkImport.pauseProcessing();
     const passwordless = await consumeWithLink(t.app, await createCode(t.app, { email: 'pl@example.com' }));
     const emailPassword = await call(t.app, 'POST', '/recipe/signup', { body: { email: 'ep@example.com', password: 'a password' } });
     existing = { passwordlessUserId: passwordless.json.user.id, emailPasswordUserId: emailPassword.json.user.id };
   });
-  afterAll(() => t.close());
 
   // Bulk import answers an empty string with its own "should be of type string" (tested with bulk import).
   const nonEmpty = <T extends string[]>(cases: T[]) => cases.filter(([, value]) => value !== '');

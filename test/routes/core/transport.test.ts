@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, createTestApp, type TestApp } from '../../helper.js';
+import { describe, expect, it } from 'vitest';
+import { call, useTestApp } from '../../helper.js';
 
 const apiKey = 'a-valid-api-key-of-at-least-20=chars';
 const allVersions = [
@@ -31,11 +31,7 @@ const allVersions = [
 ];
 
 describe('transport', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp({ api_keys: `${apiKey}, second-key-also-twenty-chars` });
-  });
-  afterAll(() => t.close());
+  const t = useTestApp({ api_keys: `${apiKey}, second-key-also-twenty-chars` });
 
   const withKey = { 'api-key': apiKey };
 
@@ -135,11 +131,7 @@ describe('transport', () => {
 });
 
 describe('transport without API keys', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp({ base_path: '/Auth/' });
-  });
-  afterAll(() => t.close());
+  const t = useTestApp({ base_path: '/Auth/' });
 
   it('serves every route without a key and honours base_path', async () => {
     expect((await call(t.app, 'GET', '/auth/apiversion')).statusCode).toBe(200);
@@ -149,11 +141,7 @@ describe('transport without API keys', () => {
 });
 
 describe('request bodies on core routes', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp({ body_limit_bytes: 1024 });
-  });
-  afterAll(() => t.close());
+  const t = useTestApp({ body_limit_bytes: 1024 });
 
   it('lets /hello ignore any body', async () => {
     const reply = await call(t.app, 'POST', '/hello', { body: '{not json', headers: { 'content-type': 'text/plain' } });
@@ -162,11 +150,7 @@ describe('request bodies on core routes', () => {
 });
 
 describe('JSON bodies', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp();
-  });
-  afterAll(() => t.close());
+  const t = useTestApp();
 
   it.each([
     ['an array', '[1,2]'],

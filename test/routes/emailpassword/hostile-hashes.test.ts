@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { call, createTestApp, truncateAll, type TestApp } from '../../helper.js';
+import { describe, expect, it } from 'vitest';
+import { call, useTestApp } from '../../helper.js';
 import { ARGON2_VECTORS, BCRYPT_VECTORS, PUBLISHED_SCRYPT_HASH, SIGNER_KEY } from '../../hashing/vectors.js';
 import { USER, expectRejected, importHash, signIn, signUp, storedHash } from './fixtures.js';
 
@@ -57,12 +57,7 @@ const FORMAT_MESSAGES: Record<string, string> = {
 };
 
 describe('hostile hashes', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp({ idp_password_hashing_signer_key: SIGNER_KEY });
-  });
-  afterAll(() => t.close());
-  beforeEach(() => truncateAll(t.db));
+  const t = useTestApp({ idp_password_hashing_signer_key: SIGNER_KEY }, { truncateEach: true });
 
   it.each(HOSTILE)('import refuses $description with the message and the reason, storing nothing', async ({ hash, algorithm, reason }) => {
     await expectRejected(t.db, () => importHash(t.app, 'h@example.com', hash), 400, `Password hash is in invalid format: ${reason}`);

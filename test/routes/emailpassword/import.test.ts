@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { HASHING_ALGORITHM_NAMES } from '../../../src/hashing/formats.js';
-import { call, countRows, createTestApp, snapshot, truncateAll, type TestApp } from '../../helper.js';
+import { call, countRows, snapshot, useTestApp } from '../../helper.js';
 import { ARGON2_VECTORS, BCRYPT_VECTORS, PUBLISHED_SCRYPT, PUBLISHED_SCRYPT_HASH, SIGNER_KEY } from '../../hashing/vectors.js';
 import {
   IMPORT,
@@ -31,12 +31,7 @@ const ARGON2_MSG = 'Password hash is in invalid Argon2 format';
 const SCRYPT_MSG = 'Password hash is in invalid Firebase SCrypt format';
 
 describe('POST /recipe/user/passwordhash/import', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp({ idp_password_hashing_signer_key: SIGNER_KEY });
-  });
-  afterAll(() => t.close());
-  beforeEach(() => truncateAll(t.db));
+  const t = useTestApp({ idp_password_hashing_signer_key: SIGNER_KEY }, { truncateEach: true });
 
   it.each([
     { description: 'no fields', body: {}, message: "Field name 'email' is invalid in JSON input" },
@@ -287,11 +282,7 @@ describe('POST /recipe/user/passwordhash/import', () => {
 });
 
 describe('POST /recipe/user/passwordhash/import without a signer key', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp();
-  });
-  afterAll(() => t.close());
+  const t = useTestApp();
 
   it.each([
     { description: 'detected scrypt-variant hash', body: { email: 'a@x.com', passwordHash: PUBLISHED_SCRYPT_HASH } },

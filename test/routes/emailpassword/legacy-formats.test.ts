@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { call, createTestApp, type TestApp } from '../../helper.js';
+import { describe, expect, it, vi } from 'vitest';
+import { call, useTestApp } from '../../helper.js';
 import {
   CRYPT_VECTORS,
   HMAC_VECTORS,
@@ -31,11 +31,7 @@ const cases = [
 ];
 
 describe('import → sign-in for the legacy formats', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp();
-  });
-  afterAll(() => t.close());
+  const t = useTestApp();
 
   it.each(
     cases.flatMap((vector, index) => [
@@ -104,11 +100,7 @@ describe('import → sign-in for the legacy formats', () => {
 });
 
 describe('password_rehash_on_signin moves a weak format to the configured algorithm', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp({ password_rehash_on_signin: true });
-  });
-  afterAll(() => t.close());
+  const t = useTestApp({ password_rehash_on_signin: true });
 
   it.each([PHPASS_VECTORS[0], LDAP_VECTORS[0], CRYPT_VECTORS[0], SALTED_DIGEST_VECTORS[0], HMAC_VECTORS[0]])(
     '$description',

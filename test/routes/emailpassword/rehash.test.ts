@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { hashSync as nodeRsArgon2Hash } from '@node-rs/argon2';
-import { createTestApp, truncateAll, type TestApp } from '../../helper.js';
+import { createTestApp, type TestApp, truncateAll, useTestApp } from '../../helper.js';
 import { replacePasswordHash } from '../../../src/recipes/emailpassword/repository.js';
 import { ARGON2_VECTORS, BCRYPT_VECTORS, PUBLISHED_SCRYPT, PUBLISHED_SCRYPT_HASH, SIGNER_KEY } from '../../hashing/vectors.js';
 import { importHash, signIn, signUp, signedIn, storedHash } from './fixtures.js';
@@ -18,11 +18,7 @@ function upgradeLogLines(t: TestApp): unknown[] {
 }
 
 describe('password_rehash_on_signin: true', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp({ idp_password_hashing_signer_key: SIGNER_KEY, password_rehash_on_signin: true, log_level: 'INFO' });
-  });
-  afterAll(() => t.close());
+  const t = useTestApp({ idp_password_hashing_signer_key: SIGNER_KEY, password_rehash_on_signin: true, log_level: 'INFO' });
   beforeEach(async () => {
     await truncateAll(t.db);
     t.logs.length = 0;
@@ -98,15 +94,11 @@ describe('password_rehash_on_signin: true', () => {
 });
 
 describe('password_rehash_on_signin with ARGON2 configured', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp({
-      idp_password_hashing_signer_key: SIGNER_KEY,
-      password_rehash_on_signin: true,
-      password_hashing_alg: 'ARGON2',
-    });
+  const t = useTestApp({
+    idp_password_hashing_signer_key: SIGNER_KEY,
+    password_rehash_on_signin: true,
+    password_hashing_alg: 'ARGON2',
   });
-  afterAll(() => t.close());
 
   it('rewrites bcrypt and scrypt-variant hashes as argon2id with the configured parameters', async () => {
     await importHash(t.app, 'b@example.com', BCRYPT_VECTORS[0].hash);
@@ -121,11 +113,7 @@ describe('password_rehash_on_signin with ARGON2 configured', () => {
 });
 
 describe('password_rehash_on_signin: false (the default)', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp({ idp_password_hashing_signer_key: SIGNER_KEY });
-  });
-  afterAll(() => t.close());
+  const t = useTestApp({ idp_password_hashing_signer_key: SIGNER_KEY });
 
   it('keeps the imported hash as it is', async () => {
     await importHash(t.app, 'keep@example.com', PUBLISHED_SCRYPT_HASH);

@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { hashSync as nodeRsArgon2Hash, type Algorithm, type Version } from '@node-rs/argon2';
-import { createTestApp, type TestApp } from '../../helper.js';
+import { useTestApp } from '../../helper.js';
 import {
   ARGON2_VECTORS,
   BCRYPT_VECTORS,
@@ -40,11 +40,7 @@ const cases = [
 ];
 
 describe('import → sign-in round trip for every supported format', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp({ idp_password_hashing_signer_key: SIGNER_KEY });
-  });
-  afterAll(() => t.close());
+  const t = useTestApp({ idp_password_hashing_signer_key: SIGNER_KEY });
 
   it('covers bcrypt $2a/$2b/$2y/$2x, argon2 i/d/id at v16 and v19, the published scrypt vector and its URL-safe form', () => {
     expect(cases.map(({ hash }) => hash.split('$')[1]).sort()).toEqual(
@@ -90,11 +86,7 @@ describe('import → sign-in round trip for every supported format', () => {
 });
 
 describe('a configured but different signer key', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp({ idp_password_hashing_signer_key: Buffer.alloc(64, 7).toString('base64') });
-  });
-  afterAll(() => t.close());
+  const t = useTestApp({ idp_password_hashing_signer_key: Buffer.alloc(64, 7).toString('base64') });
 
   it('imports the hash but never matches: WRONG_CREDENTIALS_ERROR, not a 500', async () => {
     expect((await importHash(t.app, 'k@example.com', PUBLISHED_SCRYPT_HASH)).statusCode).toBe(200);

@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { call, createTestApp, type TestApp } from '../../helper.js';
+import { describe, expect, it, vi } from 'vitest';
+import { call, useTestApp } from '../../helper.js';
 import {
   ARGON2_VECTORS,
   BCRYPT_VECTORS,
@@ -11,16 +11,8 @@ import {
 import { USER, importHash, signIn, signUp, storedHash } from './fixtures.js';
 
 describe('secrets never reach the log, even at DEBUG', () => {
-  let t: TestApp;
-  let keyless: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp({ idp_password_hashing_signer_key: SIGNER_KEY, log_level: 'DEBUG', password_rehash_on_signin: true });
-    keyless = await createTestApp({ log_level: 'DEBUG' }, t.db);
-  });
-  afterAll(async () => {
-    await keyless.close();
-    await t.close();
-  });
+  const t = useTestApp({ idp_password_hashing_signer_key: SIGNER_KEY, log_level: 'DEBUG', password_rehash_on_signin: true });
+  const keyless = useTestApp({ log_level: 'DEBUG' }, { sharing: t });
 
   it('logs no password, hash or signer key through import, sign-in, sign-up, PUT, rehash and their errors', async () => {
     const secrets = [

@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { call, createTestApp, snapshot, truncateAll, type TestApp } from '../../helper.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { call, snapshot, truncateAll, useTestApp } from '../../helper.js';
 import { BCRYPT_VECTORS, PUBLISHED_SCRYPT, PUBLISHED_SCRYPT_HASH, SIGNER_KEY } from '../../hashing/vectors.js';
 import {
   SIGNIN,
@@ -17,11 +17,7 @@ const BCRYPT = BCRYPT_VECTORS[0];
 const WRONG = { status: 'WRONG_CREDENTIALS_ERROR' };
 
 describe('POST /recipe/signin', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp({ idp_password_hashing_signer_key: SIGNER_KEY, log_level: 'ERROR' });
-  });
-  afterAll(() => t.close());
+  const t = useTestApp({ idp_password_hashing_signer_key: SIGNER_KEY, log_level: 'ERROR' });
   beforeEach(async () => {
     await truncateAll(t.db);
     t.logs.length = 0;
@@ -113,16 +109,8 @@ describe('POST /recipe/signin', () => {
 });
 
 describe('POST /recipe/signin after the signer key is removed', () => {
-  let keyed: TestApp;
-  let keyless: TestApp;
-  beforeAll(async () => {
-    keyed = await createTestApp({ idp_password_hashing_signer_key: SIGNER_KEY });
-    keyless = await createTestApp({}, keyed.db);
-  });
-  afterAll(async () => {
-    await keyless.close();
-    await keyed.close();
-  });
+  const keyed = useTestApp({ idp_password_hashing_signer_key: SIGNER_KEY });
+  const keyless = useTestApp({}, { sharing: keyed });
 
   it('answers the 500 naming the key for a scrypt-variant user, and still signs in bcrypt users', async () => {
     await importHash(keyed.app, 'scrypt@example.com', PUBLISHED_SCRYPT_HASH);

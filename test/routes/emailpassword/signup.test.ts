@@ -1,17 +1,12 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { call, countRows, createTestApp, snapshot, truncateAll, type TestApp } from '../../helper.js';
+import { describe, expect, it } from 'vitest';
+import { call, countRows, snapshot, useTestApp } from '../../helper.js';
 import { NON_ASCII_PASSWORD } from '../../hashing/vectors.js';
 import { SIGNUP, expectRejected, insertPasswordlessUser, signIn, signUp, signedIn, storedHash, tenantNotFound } from './fixtures.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
 describe('POST /recipe/signup', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp();
-  });
-  afterAll(() => t.close());
-  beforeEach(() => truncateAll(t.db));
+  const t = useTestApp({}, { truncateEach: true });
 
   it.each([
     { description: 'no fields', body: {}, message: "Field name 'email' is invalid in JSON input" },
@@ -113,11 +108,7 @@ describe('POST /recipe/signup', () => {
 });
 
 describe('POST /recipe/signup with ARGON2 configured', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp({ password_hashing_alg: 'ARGON2' });
-  });
-  afterAll(() => t.close());
+  const t = useTestApp({ password_hashing_alg: 'ARGON2' });
 
   it('stores an argon2id v19 hash with the configured parameters, and it signs in', async () => {
     const reply = await signUp(t.app, 'argon@example.com', 'pw');

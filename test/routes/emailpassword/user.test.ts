@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { call, createTestApp, snapshot, truncateAll, type TestApp } from '../../helper.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { call, snapshot, truncateAll, useTestApp } from '../../helper.js';
 import {
   USER,
   emailPasswordUser,
@@ -15,12 +15,8 @@ import {
 const APP_SPECIFIC = 'Only public tenantId can call this app specific API';
 
 describe('GET and PUT /recipe/user (email-password)', () => {
-  let t: TestApp;
   let alice: { id: string; email: string; timeJoined: number };
-  beforeAll(async () => {
-    t = await createTestApp();
-  });
-  afterAll(() => t.close());
+  const t = useTestApp();
   beforeEach(async () => {
     await truncateAll(t.db);
     const reply = await signUp(t.app, 'alice@example.com', 'alice password');

@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { call, countRows, createTestApp, truncateAll, type TestApp } from '../../helper.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { call, countRows, truncateAll, useTestApp } from '../../helper.js';
 import { emailPasswordUser, expectRejected, mapUserId, signUp, tenantNotFound, USER } from '../emailpassword/fixtures.js';
 
 const TOKEN = '/recipe/user/email/verify/token';
@@ -10,12 +10,8 @@ const REVOKE = '/recipe/user/email/verify/token/remove';
 const APP_SPECIFIC = 'Only public tenantId can call this app specific API';
 
 describe('email-verification routes', () => {
-  let t: TestApp;
   let alice: { id: string; email: string; timeJoined: number };
-  beforeAll(async () => {
-    t = await createTestApp();
-  });
-  afterAll(() => t.close());
+  const t = useTestApp();
   beforeEach(async () => {
     await truncateAll(t.db);
     const reply = await signUp(t.app, 'alice@example.com', 'alice password');

@@ -1,22 +1,20 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, createTestApp, snapshot, type TestApp } from '../../helper.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { call, snapshot, useTestApp } from '../../helper.js';
 import { consumeWithLink, createCode, type IssuedCode } from './flow-helpers.js';
 
 // Every 400 of contract §5, with its exact message, and proof that the request wrote nothing.
 describe('passwordless bad input', () => {
-  let t: TestApp;
   let code: IssuedCode;
   let userId: string;
   let before: Awaited<ReturnType<typeof snapshot>>;
 
+  const t = useTestApp();
   beforeAll(async () => {
-    t = await createTestApp();
     const user = await consumeWithLink(t.app, await createCode(t.app, { email: 'user@example.com' }));
     userId = user.json.user.id;
     code = await createCode(t.app, { email: 'pending@example.com' });
     before = await snapshot(t.db);
   });
-  afterAll(() => t.close());
 
   type Case = [
     string,

@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { call, countRows, createTestApp, truncateAll, type TestApp } from '../../helper.js';
+import { describe, expect, it } from 'vitest';
+import { call, countRows, useTestApp } from '../../helper.js';
 import { consumeWithCode, consumeWithLink, createCode, wrongCode } from './flow-helpers.js';
 
 const statusCounts = (replies: { statusCode: number; json: { status?: string } }[]) => {
@@ -13,12 +13,7 @@ const statusCounts = (replies: { statusCode: number; json: { status?: string } }
 
 // Real concurrency against the real database: every request below runs at the same time on its own connection.
 describe('passwordless under concurrent requests', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp();
-  });
-  afterAll(() => t.close());
-  beforeEach(() => truncateAll(t.db));
+  const t = useTestApp({}, { truncateEach: true });
 
   it('lets exactly one of 25 concurrent consumes of the same code succeed', async () => {
     const code = await createCode(t.app, { email: 'a@example.com' });

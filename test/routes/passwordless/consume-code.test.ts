@@ -1,15 +1,10 @@
 import crypto from 'node:crypto';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { call, countRows, createTestApp, snapshot, truncateAll, type TestApp } from '../../helper.js';
+import { describe, expect, it } from 'vitest';
+import { call, countRows, createTestApp, snapshot, useTestApp } from '../../helper.js';
 import { consumeWithCode, consumeWithLink, createCode, uuidPattern, wrongCode } from './flow-helpers.js';
 
 describe('POST /recipe/signinup/code/consume', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp();
-  });
-  afterAll(() => t.close());
-  beforeEach(() => truncateAll(t.db));
+  const t = useTestApp({}, { truncateEach: true });
 
   const deviceHashes = async () =>
     (await t.db.pool.query('SELECT device_id_hash FROM passwordless_devices ORDER BY 1')).rows.map((r) => r.device_id_hash);
@@ -261,12 +256,7 @@ describe('POST /recipe/signinup/code/consume', () => {
 });
 
 describe('POST /recipe/signinup/code/check', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp({ passwordless_max_code_input_attempts: 2 });
-  });
-  afterAll(() => t.close());
-  beforeEach(() => truncateAll(t.db));
+  const t = useTestApp({ passwordless_max_code_input_attempts: 2 }, { truncateEach: true });
 
   it('confirms a code without consuming it or touching users', async () => {
     const code = await createCode(t.app, { phoneNumber: '+14155552671' });

@@ -1,15 +1,10 @@
 import crypto from 'node:crypto';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { call, createTestApp, snapshot, truncateAll, type TestApp } from '../../helper.js';
+import { describe, expect, it } from 'vitest';
+import { call, snapshot, useTestApp } from '../../helper.js';
 import { createCode, uuidPattern } from './flow-helpers.js';
 
 describe('POST /recipe/signinup/code', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp({ passwordless_code_lifetime: 60_000 });
-  });
-  afterAll(() => t.close());
-  beforeEach(() => truncateAll(t.db));
+  const t = useTestApp({ passwordless_code_lifetime: 60_000 }, { truncateEach: true });
 
   const devices = async () => (await t.db.pool.query('SELECT * FROM passwordless_devices ORDER BY created_at')).rows;
   const codes = async () => (await t.db.pool.query('SELECT * FROM passwordless_codes ORDER BY created_at, code_id')).rows;

@@ -1,14 +1,9 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { call, countRows, createTestApp, truncateAll, type TestApp } from '../../helper.js';
+import { describe, expect, it } from 'vitest';
+import { call, countRows, useTestApp } from '../../helper.js';
 import { createCode } from './flow-helpers.js';
 
 describe('GET /recipe/signinup/codes and the removal routes', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp();
-  });
-  afterAll(() => t.close());
-  beforeEach(() => truncateAll(t.db));
+  const t = useTestApp({}, { truncateEach: true });
 
   const list = (query: Record<string, string>) => call(t.app, 'GET', '/recipe/signinup/codes', { query });
   const codeIds = async () =>

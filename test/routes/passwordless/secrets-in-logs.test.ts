@@ -1,13 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, createTestApp, type TestApp } from '../../helper.js';
+import { describe, expect, it } from 'vitest';
+import { call, useTestApp } from '../../helper.js';
 import { consumeWithCode, consumeWithLink, createCode } from './flow-helpers.js';
 
 describe('passwordless secrets and the log', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp({ log_level: 'DEBUG' });
-  });
-  afterAll(() => t.close());
+  const t = useTestApp({ log_level: 'DEBUG' });
 
   it('never writes a deviceId, linkCode or userInputCode, in any encoding, even at DEBUG', async () => {
     const first = await createCode(t.app, { email: 'a@example.com', userInputCode: 'first-secret-code' });

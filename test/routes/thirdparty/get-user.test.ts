@@ -1,17 +1,12 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { call, createTestApp, snapshot, truncateAll, type TestApp } from '../../helper.js';
+import { describe, expect, it } from 'vitest';
+import { call, snapshot, useTestApp } from '../../helper.js';
 import { expectedLegacyUser, expectedUser, insertUser, mapUser, verifyEmail } from '../users/fixtures.js';
 
 const tenantError = (tenant: string) =>
   `AppId or tenantId not found => Tenant with the following connectionURIDomain, appId and tenantId combination not found: (, public, ${tenant})`;
 
 describe('GET /recipe/user with rid: thirdparty', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp();
-  });
-  afterAll(() => t.close());
-  beforeEach(() => truncateAll(t.db));
+  const t = useTestApp({}, { truncateEach: true });
 
   const getUser = (query: Record<string, string>, headers: Record<string, string> = {}, url = '/recipe/user') =>
     call(t.app, 'GET', url, { query, headers: { rid: 'thirdparty', ...headers } });
@@ -73,12 +68,7 @@ describe('GET /recipe/user with rid: thirdparty', () => {
 });
 
 describe('GET /recipe/users/by-email', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp();
-  });
-  afterAll(() => t.close());
-  beforeEach(() => truncateAll(t.db));
+  const t = useTestApp({}, { truncateEach: true });
 
   it('lists the third-party users having exactly that email, oldest first, normalising the input', async () => {
     const github = await insertUser(t.db, { recipeId: 'thirdparty', thirdPartyId: 'github', email: 'a@example.com', timeJoined: 2000 });

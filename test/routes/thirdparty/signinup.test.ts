@@ -1,16 +1,11 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { call, countRows, createTestApp, snapshot, truncateAll, type TestApp } from '../../helper.js';
+import { describe, expect, it } from 'vitest';
+import { call, countRows, snapshot, truncateAll, useTestApp } from '../../helper.js';
 import { expectedLegacyUser, expectedUser, mapUser, type StoredUser } from '../users/fixtures.js';
 
 const uuid = expect.stringMatching(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
 
 describe('POST /recipe/signinup (third party)', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp();
-  });
-  afterAll(() => t.close());
-  beforeEach(() => truncateAll(t.db));
+  const t = useTestApp({}, { truncateEach: true });
 
   const signInUp = (body: unknown, headers: Record<string, string> = {}, url = '/recipe/signinup') =>
     call(t.app, 'POST', url, { body, headers });

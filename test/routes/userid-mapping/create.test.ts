@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { call, countRows, createTestApp, snapshot, truncateAll, type TestApp } from '../../helper.js';
+import { describe, expect, it } from 'vitest';
+import { call, countRows, snapshot, useTestApp } from '../../helper.js';
 import { addMetadata, addRole, expectedUser, insertUser, mapUser, verifyEmail } from '../users/fixtures.js';
 
 const exists = (doesSuperTokensUserIdExist: boolean, doesExternalUserIdExist: boolean) => ({
@@ -9,12 +9,7 @@ const exists = (doesSuperTokensUserIdExist: boolean, doesExternalUserIdExist: bo
 });
 
 describe('POST /recipe/userid/map', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp();
-  });
-  afterAll(() => t.close());
-  beforeEach(() => truncateAll(t.db));
+  const t = useTestApp({}, { truncateEach: true });
 
   const map = (body: unknown, headers: Record<string, string> = {}, url = '/recipe/userid/map') =>
     call(t.app, 'POST', url, { body, headers });

@@ -1,14 +1,10 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { call, createTestApp, snapshot, truncateAll, type TestApp } from '../../helper.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { call, snapshot, truncateAll, useTestApp } from '../../helper.js';
 import { insertUser, mapUser, type StoredUser } from '../users/fixtures.js';
 
 describe('PUT /recipe/userid/external-user-id-info', () => {
-  let t: TestApp;
   let user: StoredUser;
-  beforeAll(async () => {
-    t = await createTestApp();
-  });
-  afterAll(() => t.close());
+  const t = useTestApp();
   beforeEach(async () => {
     await truncateAll(t.db);
     user = await insertUser(t.db);

@@ -1,16 +1,12 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { call, countRows, createTestApp, snapshot, truncateAll, type TestApp } from '../../helper.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { call, countRows, snapshot, truncateAll, useTestApp } from '../../helper.js';
 import { expectedUser, insertUser, mapUser, type StoredUser } from '../users/fixtures.js';
 
 const unknownMapping = { status: 'UNKNOWN_MAPPING_ERROR' };
 
 describe('user-id mapping lookup and removal', () => {
-  let t: TestApp;
   let user: StoredUser;
-  beforeAll(async () => {
-    t = await createTestApp();
-  });
-  afterAll(() => t.close());
+  const t = useTestApp();
   beforeEach(async () => {
     await truncateAll(t.db);
     user = await insertUser(t.db, { email: 'a@example.com' });

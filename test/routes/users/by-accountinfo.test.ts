@@ -1,18 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, createTestApp, snapshot, type TestApp } from '../../helper.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { call, snapshot, useTestApp } from '../../helper.js';
 import { expectedUser, insertUser, mapUser, type StoredUser } from './fixtures.js';
 
 describe('GET /users/by-accountinfo', () => {
-  let t: TestApp;
   let ep: StoredUser;
   let pwlEmail: StoredUser;
   let pwlPhone: StoredUser;
   let tpGoogle: StoredUser;
   let tpGithub: StoredUser;
 
+  const t = useTestApp();
   // One fixed set of users; every case only reads.
   beforeAll(async () => {
-    t = await createTestApp();
     ep = await insertUser(t.db, { recipeId: 'emailpassword', email: 'a@example.com', timeJoined: 1000 });
     pwlEmail = await insertUser(t.db, { recipeId: 'passwordless', email: 'a@example.com', timeJoined: 3000 });
     pwlPhone = await insertUser(t.db, { recipeId: 'passwordless', email: null, phoneNumber: '+14155552671', timeJoined: 2000 });
@@ -32,7 +31,6 @@ describe('GET /users/by-accountinfo', () => {
     });
     await mapUser(t.db, tpGoogle.userId, 'old-google');
   });
-  afterAll(() => t.close());
 
   const find = (query: Record<string, string>, url = '/users/by-accountinfo') => call(t.app, 'GET', url, { query });
   const users = (...list: StoredUser[]) => ({

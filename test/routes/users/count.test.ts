@@ -1,18 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, createTestApp, snapshot, type TestApp } from '../../helper.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { call, snapshot, useTestApp } from '../../helper.js';
 import { insertUser } from './fixtures.js';
 
 describe('GET /users/count', () => {
-  let t: TestApp;
+  const t = useTestApp();
   beforeAll(async () => {
-    t = await createTestApp();
     for (let i = 0; i < 3; i++) await insertUser(t.db, { recipeId: 'emailpassword' });
     for (let i = 0; i < 2; i++) await insertUser(t.db, { recipeId: 'thirdparty' });
     await insertUser(t.db, { recipeId: 'passwordless', email: null, phoneNumber: '+14155552671' });
     // A row of another tenant (no route creates one here) shows what includeAllTenants adds.
     await insertUser(t.db, { recipeId: 'emailpassword', tenantId: 'other' });
   });
-  afterAll(() => t.close());
 
   const count = (query: Record<string, string> = {}, headers: Record<string, string> = {}, url = '/users/count') =>
     call(t.app, 'GET', url, { query, headers });

@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { call, createTestApp, snapshot, truncateAll, type TestApp } from '../../helper.js';
+import { describe, expect, it } from 'vitest';
+import { call, snapshot, useTestApp } from '../../helper.js';
 import { expectedLegacyUser, expectedUser, insertUser, mapUser, type StoredUser } from './fixtures.js';
 
 const token = (text: string) => Buffer.from(text).toString('base64');
@@ -7,12 +7,7 @@ const tenantError =
   'AppId or tenantId not found => Tenant with the following connectionURIDomain, appId and tenantId combination not found: (, public, tenant1)';
 
 describe('GET /users', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp();
-  });
-  afterAll(() => t.close());
-  beforeEach(() => truncateAll(t.db));
+  const t = useTestApp({}, { truncateEach: true });
 
   const list = (query: Record<string, string> = {}, headers: Record<string, string> = {}, url = '/users') =>
     call(t.app, 'GET', url, { query, headers });

@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Queryable } from '../../../src/db/pool.js';
 import { findUsersPage, type PageQuery } from '../../../src/users/listing-repository.js';
-import { call, createTestApp, type TestApp } from '../../helper.js';
+import { call, useTestApp } from '../../helper.js';
 
 // 100,000 users by default (about 10 s on the 2-core CI box); USERS_PAGINATION_SCALE overrides it.
 const userCount = Number(process.env.USERS_PAGINATION_SCALE ?? 100_000);
@@ -19,9 +19,8 @@ function flatten(node: PlanNode): PlanNode[] {
 }
 
 describe(`GET /users over ${userCount} users`, () => {
-  let t: TestApp;
+  const t = useTestApp();
   beforeAll(async () => {
-    t = await createTestApp();
     // Three users per millisecond value, so every page boundary is likely to fall inside a tie.
     await t.db.pool.query(
       `INSERT INTO users (user_id, tenant_id, recipe_id, time_joined, email, password_hash)
@@ -35,7 +34,6 @@ describe(`GET /users over ${userCount} users`, () => {
     await t.db.pool.query('INSERT INTO email_verifications (user_id, email) SELECT user_id, email FROM users WHERE time_joined % 2 = 0');
     await t.db.pool.query('ANALYZE users; ANALYZE user_id_mappings; ANALYZE email_verifications');
   }, 120_000);
-  afterAll(() => t.close());
 
   // Runs the repository's own SQL under EXPLAIN by prefixing whatever it sends to the real database.
   async function planOf(query: PageQuery): Promise<PlanNode[]> {

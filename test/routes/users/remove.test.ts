@@ -1,14 +1,9 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { call, countRows, createTestApp, snapshot, truncateAll, type TestApp } from '../../helper.js';
+import { describe, expect, it } from 'vitest';
+import { call, countRows, snapshot, useTestApp } from '../../helper.js';
 import { addMetadata, addRole, insertUser, mapUser, tablesHoldingUser, verifyEmail } from './fixtures.js';
 
 describe('POST /user/remove', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp();
-  });
-  afterAll(() => t.close());
-  beforeEach(() => truncateAll(t.db));
+  const t = useTestApp({}, { truncateEach: true });
 
   const remove = (body: unknown, url = '/user/remove') => call(t.app, 'POST', url, { body });
 

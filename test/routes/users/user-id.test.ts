@@ -1,14 +1,9 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { call, createTestApp, snapshot, truncateAll, type TestApp } from '../../helper.js';
+import { describe, expect, it } from 'vitest';
+import { call, snapshot, useTestApp } from '../../helper.js';
 import { expectedUser, insertUser, mapUser, verifyEmail } from './fixtures.js';
 
 describe('GET /user/id', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp();
-  });
-  afterAll(() => t.close());
-  beforeEach(() => truncateAll(t.db));
+  const t = useTestApp({}, { truncateEach: true });
 
   const getUser = (userId: string, headers: Record<string, string> = {}, url = '/user/id') =>
     call(t.app, 'GET', url, { query: { userId }, headers });
