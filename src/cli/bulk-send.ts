@@ -74,8 +74,8 @@ export async function sendAll(context: SendContext): Promise<boolean> {
   return !context.signal?.aborted;
 }
 
-// Batches in flight at once: while the core imports one, the next is looked up and validated and the one after
-// it read, so the command, the core and the database work at the same time instead of in turn.
+// Batches in flight at once: while the core imports one, the next ones are read and looked up, so the command and
+// the core work at the same time instead of in turn.
 const SEND_WINDOW = 3;
 
 type Flush = (batch: SourceRecord[], recordsDone: number, previous: Promise<void>) => Promise<void>;
@@ -102,6 +102,7 @@ class SendWindow {
 
 // The batches of one run hold no two users with a common account or old id (the first record wins), so a batch
 // looked up while the one before it is still being imported cannot be told "absent" for a user that one creates.
+// Requests that create users go one at a time and in export order, and none starts once the run is interrupted.
 async function flush(
   context: SendContext,
   batch: SourceRecord[],
@@ -111,18 +112,16 @@ async function flush(
   previous: Promise<void>,
 ) {
   const { state } = context;
-  let queued: { record: number; userId: string }[] = [];
-  if (recordsDone > state.recordsDone && batch.length > 0) {
-    const presence = await checkPresence(context.client, batch);
-    const absent = batch.filter((_, i) => presence[i].kind === 'absent');
-    if (absent.length > 0) {
-      await waitForRoom(context, absent.length, show);
-      queued = await enqueueDroppingInvalid(context, absent);
-    }
-  }
-  // In export order: the state file never says a batch is done while one before it may still be lost.
+  const skip = recordsDone <= state.recordsDone;
+  const presence = skip ? [] : await checkPresence(context.client, batch);
   await previous;
-  if (recordsDone <= state.recordsDone) return;
+  if (skip || context.signal?.aborted) return;
+  const absent = batch.filter((_, i) => presence[i].kind === 'absent');
+  let queued: { record: number; userId: string }[] = [];
+  if (absent.length > 0) {
+    await waitForRoom(context, absent.length, show);
+    queued = await enqueueDroppingInvalid(context, absent);
+  }
   context.sentLog.append(queued);
   state.usersQueued += queued.length;
   counts.sent += queued.length;
