@@ -42,6 +42,11 @@ export interface SourceRecord {
   problem?: { kind: 'invalid' | 'skipped' | 'duplicate'; reason: string };
   /** Login methods of this user that are not imported (no account linking here). */
   collisions: MethodSummary[];
+  /**
+   * The usable ones among them, whole and in the reader's order of preference: the login methods a core with account
+   * linking takes with `user.loginMethods[0]` as one user. Not sent yet.
+   */
+  linkable?: LoginMethod[];
   /** Data of the export the core has no place for (MFA enrolments, say), by field name. */
   notCarried?: string[];
 }

@@ -33,6 +33,9 @@ export function assembleRecord(parts: RecordParts): SourceRecord {
   const collisions = candidates
     .filter((candidate) => candidate !== chosen)
     .map((candidate) => summariseMethod(candidate.method, candidate.problem));
+  const linkable = candidates
+    .filter((candidate) => candidate !== chosen && candidate.problem === undefined)
+    .map((candidate) => candidate.method);
 
   if (parts.skipReason !== undefined) {
     return { index, key, problem: { kind: 'skipped', reason: parts.skipReason }, collisions: [] };
@@ -55,6 +58,7 @@ export function assembleRecord(parts: RecordParts): SourceRecord {
       loginMethods: [chosen.method],
     },
     collisions,
+    ...(linkable.length > 0 && { linkable }),
     ...(parts.notCarried !== undefined && parts.notCarried.length > 0 && { notCarried: parts.notCarried }),
   };
 }

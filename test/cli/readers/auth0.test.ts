@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadAuth0Hashes, openSource, type ReaderOptions } from '../../../src/cli/readers/index.js';
-import { bcryptHash, collect, makeTempDir } from '../fixtures.js';
+import { bcryptHash, collect, collectMapping, makeTempDir } from '../fixtures.js';
 
 const ndjson = (lines: object[]) => `${lines.map((line) => JSON.stringify(line)).join('\n')}\n`;
 
@@ -71,7 +71,9 @@ describe('auth0 reader', () => {
 
   async function read(extra: Partial<ReaderOptions> = {}) {
     const auth0Hashes = await loadAuth0Hashes(hashesFile);
-    return collect(openSource('auth0', usersFile, { auth0Hashes, includeDisabled: false, providerOverrides: new Map(), ...extra }).records);
+    return collectMapping(
+      openSource('auth0', usersFile, { auth0Hashes, includeDisabled: false, providerOverrides: new Map(), ...extra }).records,
+    );
   }
 
   it('joins the password-hash export by email and maps identities', async () => {

@@ -5,6 +5,7 @@ import { CliError } from '../../../src/cli/cli-error.js';
 import { parseIdpScrypt, verifyIdpScrypt } from '../../../src/hashing/idp-scrypt.js';
 import {
   collect,
+  collectMapping,
   firebaseCsvLine,
   firebaseJsonExport,
   firebasePassword,
@@ -19,7 +20,7 @@ const options: ReaderOptions = { hashConfig: parseHashConfig(hashConfigBlock), i
 const created = 1_600_000_000_000;
 
 async function read(file: string, readerOptions = options) {
-  return collect(openSource('firebase', file, readerOptions).records);
+  return collectMapping(openSource('firebase', file, readerOptions).records);
 }
 
 function scryptHash(exported: ExportedPassword): string {
@@ -213,12 +214,17 @@ describe('firebase reader', () => {
       ]),
     );
 
-    const [record] = await read(file);
+    const [record] = await collect(openSource('firebase', file, options).records);
 
     expect(record.user?.loginMethods.map((method) => method.recipeId)).toEqual(['emailpassword']);
     expect(record.collisions).toEqual([
       { recipeId: 'thirdparty', email: 'm@gmail.com', thirdPartyId: 'google', thirdPartyUserId: 'g-77' },
       { recipeId: 'passwordless', phoneNumber: '+33612345678' },
+    ]);
+    // Kept whole for account linking: the same person's other login methods, ready to join the password one.
+    expect(record.linkable).toEqual([
+      { recipeId: 'thirdparty', email: 'm@gmail.com', thirdPartyId: 'google', thirdPartyUserId: 'g-77', isVerified: false },
+      { recipeId: 'passwordless', phoneNumber: '+33612345678', isVerified: false },
     ]);
   });
 

@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { openSource, type SourceName } from '../../../src/cli/readers/index.js';
-import { bcryptHash, collect, makeTempDir } from '../fixtures.js';
+import { bcryptHash, collect, collectMapping, makeTempDir } from '../fixtures.js';
 
 const bcrypt = bcryptHash('pw');
 const argon = '$argon2id$v=19$m=1024,t=1,p=1$c29tZXNhbHRzb21lc2FsdA$Q0hBTkdFTUVDSEFOR0VNRUNIQU5HRU1F';
@@ -147,7 +147,7 @@ describe('generic readers', () => {
   afterAll(() => temp.remove());
 
   const read = (source: SourceName, file: string) =>
-    collect(openSource(source, file, { includeDisabled: false, providerOverrides: new Map() }).records);
+    collectMapping(openSource(source, file, { includeDisabled: false, providerOverrides: new Map() }).records);
 
   it('reads the documented CSV columns, in any order, with a header', async () => {
     const order = [...columns].reverse();
