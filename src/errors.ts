@@ -101,6 +101,40 @@ const catalog = {
   BULK_USERS_INVALID: { status: 400, message: () => 'Data has missing or invalid fields. Please check the users field for more details.' },
   BULK_TOO_MANY_USERS: { status: 400, message: (max: number) => `You can only add ${max} users at a time.` },
   BULK_USER_REJECTED: { status: 400, message: () => 'The user was not imported; see errors' },
+  // The per-user validation messages of bulk import (§10.2), reported in BULK_USERS_INVALID's `users[].errors`.
+  BULK_FIELD_REQUIRED: { status: 400, message: (key: string, suffix: string) => `${key} is required${suffix}` },
+  BULK_FIELD_TYPE: { status: 400, message: (key: string, type: string, suffix: string) => `${key} should be of type ${type}${suffix}` },
+  BULK_LOGIN_METHOD_REQUIRED: { status: 400, message: () => 'At least one loginMethod is required.' },
+  BULK_MULTIPLE_LOGIN_METHODS: { status: 400, message: () => 'Account linking must be enabled to import multiple loginMethods.' },
+  BULK_TWO_PRIMARIES: { status: 400, message: () => 'No two loginMethods can have isPrimary as true.' },
+  BULK_RECIPE_ID_INVALID: {
+    status: 400,
+    message: () => 'Invalid recipeId for loginMethod. Pass one of emailpassword, thirdparty or, passwordless!',
+  },
+  BULK_NO_TENANT: { status: 400, message: (recipeId: string | undefined) => `LoginMethod '${recipeId}' has no tenantId` },
+  BULK_TIME_JOINED_FUTURE: { status: 400, message: () => 'timeJoined cannot be in future for a loginMethod.' },
+  BULK_TIME_JOINED_NEGATIVE: { status: 400, message: () => 'timeJoined cannot be < 0 for a loginMethod.' },
+  BULK_PASSWORD_REQUIRED: {
+    status: 400,
+    message: () => 'Either (passwordHash, hashingAlgorithm) or plainTextPassword is required for an emailpassword recipe.',
+  },
+  BULK_HASHING_ALGORITHM_INVALID: {
+    status: 400,
+    message: (alsoAccepted: string) =>
+      `Invalid hashingAlgorithm for emailpassword recipe. Pass one of bcrypt, argon2 or, idp_scrypt!${alsoAccepted}`,
+  },
+  BULK_VALUE_TOO_LONG: {
+    status: 400,
+    message: (field: string, value: string, max: number) => `${field} ${value} is too long. Max length is ${max}.`,
+  },
+  BULK_CONTACT_REQUIRED: { status: 400, message: () => 'Either email or phoneNumber is required for a passwordless recipe.' },
+  BULK_MULTITENANCY_DISABLED: { status: 400, message: () => 'Multitenancy must be enabled before importing users to a different tenant.' },
+  BULK_TOTP_DISABLED: { status: 400, message: () => 'MFA must be enabled to import totp devices.' },
+  BULK_ROLE_MISSING: { status: 400, message: (role: string) => `Role ${role} does not exist.` },
+  BULK_EXTERNAL_ID_REPEATED: {
+    status: 400,
+    message: (externalUserId: string) => `externalUserId ${externalUserId} is not unique. It is already used by another user.`,
+  },
   // The coded per-user import errors (§10.5), reported inside BULK_USER_REJECTED's body and the queue's errorMessage.
   IMPORT_EMAILPASSWORD_EMAIL_EXISTS: {
     status: 400,

@@ -24,6 +24,13 @@ const sampleArgs: Partial<Record<ErrorCode, unknown[]>> = {
   FLAG_NOT_BOOLEAN: ['dryRun'],
   HASHING_ALGORITHM_UNSUPPORTED: ['argon2, bcrypt'],
   BULK_TOO_MANY_USERS: [10000],
+  BULK_FIELD_REQUIRED: ['email', ' for an emailpassword recipe.'],
+  BULK_FIELD_TYPE: ['isVerified', 'boolean', ' for a loginMethod.'],
+  BULK_NO_TENANT: ['emailpassword'],
+  BULK_HASHING_ALGORITHM_INVALID: [' Also accepted: pbkdf2.'],
+  BULK_VALUE_TOO_LONG: ['thirdPartyId', 'x'.repeat(29), 28],
+  BULK_ROLE_MISSING: ['admin'],
+  BULK_EXTERNAL_ID_REPEATED: ['old-1'],
   IMPORT_EMAILPASSWORD_EMAIL_EXISTS: ['a@example.com'],
   IMPORT_THIRDPARTY_USER_EXISTS: ['google', 'g-1'],
   IMPORT_PASSWORDLESS_EMAIL_EXISTS: ['a@example.com'],
@@ -32,7 +39,28 @@ const sampleArgs: Partial<Record<ErrorCode, unknown[]>> = {
 };
 
 // Answered as JSON bodies, which carry the message under `error` (or per-user messages under `errors`).
+const perUser = (message: string) => ({
+  error: 'Data has missing or invalid fields. Please check the users field for more details.',
+  users: [{ index: 0, errors: [message] }],
+});
 const jsonBodied: Partial<Record<ErrorCode, (message: string) => object>> = {
+  BULK_FIELD_REQUIRED: perUser,
+  BULK_FIELD_TYPE: perUser,
+  BULK_LOGIN_METHOD_REQUIRED: perUser,
+  BULK_MULTIPLE_LOGIN_METHODS: perUser,
+  BULK_TWO_PRIMARIES: perUser,
+  BULK_RECIPE_ID_INVALID: perUser,
+  BULK_NO_TENANT: perUser,
+  BULK_TIME_JOINED_FUTURE: perUser,
+  BULK_TIME_JOINED_NEGATIVE: perUser,
+  BULK_PASSWORD_REQUIRED: perUser,
+  BULK_HASHING_ALGORITHM_INVALID: perUser,
+  BULK_VALUE_TOO_LONG: perUser,
+  BULK_CONTACT_REQUIRED: perUser,
+  BULK_MULTITENANCY_DISABLED: perUser,
+  BULK_TOTP_DISABLED: perUser,
+  BULK_ROLE_MISSING: perUser,
+  BULK_EXTERNAL_ID_REPEATED: perUser,
   BULK_TOO_MANY_USERS: (message) => ({ error: message }),
   BULK_USERS_INVALID: (message) => ({ error: message, users: [] }),
   IMPORT_EMAILPASSWORD_EMAIL_EXISTS: (message) => ({ errors: [message] }),

@@ -1,4 +1,5 @@
 import { javaTrim } from '../normalise/java-trim.js';
+import { errorMessage } from '../errors.js';
 
 // Typed reads of one JSON key with the §10.2 messages: `<key> should be of type <type><suffix>` when present with
 // the wrong type (JSON null included), `<key> is required<suffix>` when a required key is absent.
@@ -42,12 +43,12 @@ export class FieldReader {
 
   read<T extends FieldType>(source: JsonObject, key: string, type: T, required = false): TypeOf[T] | undefined {
     if (!Object.hasOwn(source, key)) {
-      if (required) this.errors.push(`${key} is required${this.suffix}`);
+      if (required) this.errors.push(errorMessage('BULK_FIELD_REQUIRED', key, this.suffix));
       return undefined;
     }
     const value = source[key];
     if (!checks[type](value)) {
-      this.errors.push(`${key} should be of type ${type}${this.suffix}`);
+      this.errors.push(errorMessage('BULK_FIELD_TYPE', key, type, this.suffix));
       return undefined;
     }
     return value as TypeOf[T];

@@ -2,7 +2,7 @@
 // → VerifyOutcome (§6.6); verifyDecoy(password) for unknown users; hash(password) and needsRehash(stored)
 // for the configured algorithm. The formats themselves are listed in formats.ts; every hash and verify goes through
 // one VerificationScheduler.
-import { createHmac, randomBytes, randomUUID } from 'node:crypto';
+import { hash, randomBytes, randomUUID } from 'node:crypto';
 import { decodeBase64 } from './base64.js';
 import { DEFAULT_COST_LIMITS } from './cost-limits.js';
 import type { HashCostLimits, HashFormat, HashPool, NewHashParams, ParseResult } from './format.js';
@@ -71,8 +71,9 @@ export class PasswordHasher {
   private readonly signerKey: Buffer | undefined;
   readonly scheduler: VerificationScheduler;
   private readonly deadlineMs: number | undefined;
-  // Keys single-flight entries, so that no plain digest of a password sits in memory.
-  private readonly flightKeySecret = randomBytes(32);
+  // Keys single-flight entries, so that no plain digest of a password sits in memory. The key is one one-shot
+  // digest of secret, hash and password: an HMAC object per sign-in cost as much as a cheap format's whole verify.
+  private readonly flightKeySecret = randomBytes(32).toString('hex');
   private readonly writerFormat: HashFormat<unknown>;
   private readonly importLimits: HashCostLimits;
   private decoyHash: Promise<string> | undefined;
@@ -183,7 +184,7 @@ export class PasswordHasher {
     let startedAt = queuedAt;
     const matched = await this.schedule({
       lane,
-      flightKey: createHmac('sha256', this.flightKeySecret).update(storedHash).update('\0').update(password).digest('base64'),
+      flightKey: hash('sha256', `${this.flightKeySecret}\0${storedHash}\0${password}`, 'base64'),
       kind: format.pool,
       memoryBytes: format.memoryBytes(parsed),
       deadlineMs: this.deadlineMs,

@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import { coreError } from '../../errors.js';
+import { coreError, errorMessage } from '../../errors.js';
 import { javaTrim } from '../../normalise/java-trim.js';
 import { HASHING_ALGORITHM_NAMES } from '../../hashing/formats.js';
 import { parseHashingAlgorithm } from '../../hashing/registry.js';
@@ -16,19 +16,18 @@ const recipeIds: readonly string[] = ['emailpassword', 'thirdparty', 'passwordle
 const REFERENCE_NAMES: readonly string[] = ['BCRYPT', 'ARGON2', 'IDP_SCRYPT'];
 const others = HASHING_ALGORITHM_NAMES.filter((name) => !REFERENCE_NAMES.includes(name)).map((name) => name.toLowerCase());
 const ALSO_ACCEPTED = others.length === 0 ? '' : ` Also accepted: ${others.join(', ')}.`;
-const multitenancyDisabled = 'Multitenancy must be enabled before importing users to a different tenant.';
 
 export function readLoginMethods(input: JsonObject, errors: string[], context: ValidationContext): ImportLoginMethod[] {
   const methods = new FieldReader(errors, '.').read(input, 'loginMethods', 'array of object', true);
   if (methods === undefined) return [];
   if (methods.length === 0) {
-    errors.push('At least one loginMethod is required.');
+    errors.push(errorMessage('BULK_LOGIN_METHOD_REQUIRED'));
     return [];
   }
-  if (methods.length > 1) errors.push('Account linking must be enabled to import multiple loginMethods.');
+  if (methods.length > 1) errors.push(errorMessage('BULK_MULTIPLE_LOGIN_METHODS'));
   let primaries = 0;
   for (const method of methods) {
-    if (method.isPrimary === true && ++primaries > 1) errors.push('No two loginMethods can have isPrimary as true.');
+    if (method.isPrimary === true && ++primaries > 1) errors.push(errorMessage('BULK_TWO_PRIMARIES'));
   }
   return methods.map((method) => readLoginMethod(method, errors, context));
 }
@@ -44,14 +43,14 @@ function readLoginMethod(method: JsonObject, errors: string[], context: Validati
   const timeJoined = noPeriod.read(method, 'timeJoinedInMSSinceEpoch', 'integer');
 
   if (recipeId !== undefined && !recipeIds.includes(recipeId)) {
-    errors.push('Invalid recipeId for loginMethod. Pass one of emailpassword, thirdparty or, passwordless!');
+    errors.push(errorMessage('BULK_RECIPE_ID_INVALID'));
   }
   const tenants = checkTenantIds(tenantIds, errors);
-  if (tenantIds !== undefined && tenantIds.length === 0) errors.push(`LoginMethod '${recipeId}' has no tenantId`);
+  if (tenantIds !== undefined && tenantIds.length === 0) errors.push(errorMessage('BULK_NO_TENANT', recipeId));
   const time = timeJoined ?? context.now;
   // A stored time passed this check when it was queued; checked again on another core, clock skew would fail it.
-  if (time > context.now && context.ids === 'generate') errors.push('timeJoined cannot be in future for a loginMethod.');
-  if (time < 0) errors.push('timeJoined cannot be < 0 for a loginMethod.');
+  if (time > context.now && context.ids === 'generate') errors.push(errorMessage('BULK_TIME_JOINED_FUTURE'));
+  if (time < 0) errors.push(errorMessage('BULK_TIME_JOINED_NEGATIVE'));
   const superTokensUserId =
     context.ids === 'generate' ? crypto.randomUUID() : (noPeriod.read(method, 'superTokensUserId', 'string', true) ?? '');
 
@@ -76,7 +75,7 @@ function readEmailPassword(method: JsonObject, target: ImportLoginMethod, errors
   const hashingAlgorithm = reader.read(method, 'hashingAlgorithm', 'string');
   const plainTextPassword = reader.read(method, 'plainTextPassword', 'string');
   if ((passwordHash === undefined || hashingAlgorithm === undefined) && plainTextPassword === undefined) {
-    errors.push('Either (passwordHash, hashingAlgorithm) or plainTextPassword is required for an emailpassword recipe.');
+    errors.push(errorMessage('BULK_PASSWORD_REQUIRED'));
   }
   target.email = checkEmail(email, errors);
 
@@ -84,14 +83,14 @@ function readEmailPassword(method: JsonObject, target: ImportLoginMethod, errors
   if (hashingAlgorithm !== undefined) {
     algorithm = javaTrim(hashingAlgorithm).toUpperCase();
     if (parseHashingAlgorithm(algorithm) === undefined) {
-      errors.push(`Invalid hashingAlgorithm for emailpassword recipe. Pass one of bcrypt, argon2 or, idp_scrypt!${ALSO_ACCEPTED}`);
+      errors.push(errorMessage('BULK_HASHING_ALGORITHM_INVALID', ALSO_ACCEPTED));
       algorithm = undefined;
     }
   }
   target.hashingAlgorithm = algorithm ?? hashingAlgorithm;
   target.passwordHash = passwordHash;
   if (algorithm !== undefined && passwordHash !== undefined) {
-    if (passwordHash.length > 256) errors.push('passwordHash is too long. Max length is 256.');
+    if (passwordHash.length > 256) errors.push(errorMessage('FIELD_TOO_LONG', 'passwordHash', 256));
     const check = context.hasher.checkImport(passwordHash, algorithm);
     if (check.status === 'SIGNER_KEY_MISSING') throw coreError('SIGNER_KEY_MISSING');
     if (check.status === 'INVALID') errors.push(check.message);
@@ -107,9 +106,10 @@ function readThirdParty(method: JsonObject, target: ImportLoginMethod, errors: s
   const thirdPartyId = reader.read(method, 'thirdPartyId', 'string', true);
   const thirdPartyUserId = reader.read(method, 'thirdPartyUserId', 'string', true);
   target.email = checkEmail(email, errors);
-  if (thirdPartyId !== undefined && thirdPartyId.length > 28) errors.push(`thirdPartyId ${thirdPartyId} is too long. Max length is 28.`);
+  if (thirdPartyId !== undefined && thirdPartyId.length > 28)
+    errors.push(errorMessage('BULK_VALUE_TOO_LONG', 'thirdPartyId', thirdPartyId, 28));
   if (thirdPartyUserId !== undefined && thirdPartyUserId.length > 256) {
-    errors.push(`thirdPartyUserId ${thirdPartyUserId} is too long. Max length is 256.`);
+    errors.push(errorMessage('BULK_VALUE_TOO_LONG', 'thirdPartyUserId', thirdPartyUserId, 256));
   }
   target.thirdPartyId = thirdPartyId;
   target.thirdPartyUserId = thirdPartyUserId;
@@ -122,12 +122,12 @@ function readPasswordless(method: JsonObject, target: ImportLoginMethod, errors:
   const phoneNumber = reader.read(method, 'phoneNumber', 'string');
   target.email = checkEmail(email, errors);
   if (phoneNumber !== undefined) {
-    if (phoneNumber.length > 256) errors.push(`phoneNumber ${phoneNumber} is too long. Max length is 256.`);
+    if (phoneNumber.length > 256) errors.push(errorMessage('BULK_VALUE_TOO_LONG', 'phoneNumber', phoneNumber, 256));
     else target.phoneNumber = checked(checkContact('phoneNumber', phoneNumber), errors);
     target.phoneNumber ??= phoneNumber;
   }
   if (target.email === undefined && target.phoneNumber === undefined) {
-    errors.push('Either email or phoneNumber is required for a passwordless recipe.');
+    errors.push(errorMessage('BULK_CONTACT_REQUIRED'));
   }
   dropUndefined(target);
 }
@@ -137,7 +137,7 @@ function checkEmail(email: string | undefined, errors: string[]): string | undef
   if (email === undefined) return undefined;
   // One error per field: an over-long value gets the reference's length message only.
   if (email.length > 255) {
-    errors.push(`email ${email} is too long. Max length is 256.`);
+    errors.push(errorMessage('BULK_VALUE_TOO_LONG', 'email', email, 256));
     return email;
   }
   return checked(checkContact('email', email), errors);
@@ -161,7 +161,7 @@ export function checkTenantIds(tenantIds: string[] | undefined, errors: string[]
   const valid: string[] = [];
   for (const tenantId of tenantIds) {
     if (tenantId === 'public') valid.push(tenantId);
-    else errors.push(multitenancyDisabled);
+    else errors.push(errorMessage('BULK_MULTITENANCY_DISABLED'));
   }
   return valid;
 }

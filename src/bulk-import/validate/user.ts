@@ -1,3 +1,4 @@
+import { errorMessage } from '../../errors.js';
 import type { PasswordHasher } from '../../hashing/registry.js';
 import { javaTrim } from '../../normalise/java-trim.js';
 import { FieldReader, type JsonObject } from '../fields.js';
@@ -24,7 +25,7 @@ export function validateUser(input: JsonObject, context: ValidationContext): Val
   const userMetadata = top.read(input, 'userMetadata', 'object');
   const userRoles = readUserRoles(input, errors, context);
   const totpDevices = top.read(input, 'totpDevices', 'array of object');
-  if (totpDevices !== undefined) errors.push('MFA must be enabled to import totp devices.');
+  if (totpDevices !== undefined) errors.push(errorMessage('BULK_TOTP_DISABLED'));
   const loginMethods = readLoginMethods(input, errors, context);
   const trimmedExternalUserId = checkExternalUserId(externalUserId, errors, context);
 
@@ -47,9 +48,9 @@ function readUserRoles(input: JsonObject, errors: string[], context: ValidationC
     const tenantIds = reader.read(item, 'tenantIds', 'array of string', true);
     let trimmedRole: string | undefined;
     if (role !== undefined) {
-      if (role.length > 255) errors.push(`role ${role} is too long. Max length is 255.`);
+      if (role.length > 255) errors.push(errorMessage('BULK_VALUE_TOO_LONG', 'role', role, 255));
       trimmedRole = javaTrim(role);
-      if (!context.roles.has(trimmedRole)) errors.push(`Role ${trimmedRole} does not exist.`);
+      if (!context.roles.has(trimmedRole)) errors.push(errorMessage('BULK_ROLE_MISSING', trimmedRole));
     }
     const tenants = checkTenantIds(tenantIds, errors);
     if (trimmedRole !== undefined && tenantIds !== undefined) result.push({ role: trimmedRole, tenantIds: tenants });
@@ -59,10 +60,10 @@ function readUserRoles(input: JsonObject, errors: string[], context: ValidationC
 
 function checkExternalUserId(externalUserId: string | undefined, errors: string[], context: ValidationContext): string | undefined {
   if (externalUserId === undefined) return undefined;
-  if (externalUserId.length > 128) errors.push(`externalUserId ${externalUserId} is too long. Max length is 128.`);
+  if (externalUserId.length > 128) errors.push(errorMessage('BULK_VALUE_TOO_LONG', 'externalUserId', externalUserId, 128));
   const trimmed = javaTrim(externalUserId);
   if (context.externalUserIds.has(trimmed)) {
-    errors.push(`externalUserId ${externalUserId} is not unique. It is already used by another user.`);
+    errors.push(errorMessage('BULK_EXTERNAL_ID_REPEATED', externalUserId));
   }
   context.externalUserIds.add(trimmed);
   return trimmed;
