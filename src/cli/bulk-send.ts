@@ -50,7 +50,7 @@ export async function sendAll(context: SendContext): Promise<boolean> {
   let batch: SourceRecord[] = [];
 
   context.progress.start('sending');
-  show();
+  const window = new SendWindow();
   for await (const record of context.source.records) {
     counts.read++;
     const email = record.user?.loginMethods[0].email;
@@ -58,29 +58,73 @@ export async function sendAll(context: SendContext): Promise<boolean> {
       batch.push(record);
     }
     if (batch.length >= context.batchSize) {
-      await flush(context, batch, record.index + 1, counts, show);
+      await window.start(batch, record.index + 1, (sent, recordsDone, previous) =>
+        flush(context, sent, recordsDone, counts, show, previous),
+      );
       batch = [];
-      if (context.signal?.aborted) return false;
+      if (context.signal?.aborted) break;
     }
     show();
   }
-  await flush(context, batch, counts.read, counts, show);
+  if (!context.signal?.aborted) {
+    await window.start(batch, counts.read, (sent, recordsDone, previous) => flush(context, sent, recordsDone, counts, show, previous));
+  }
+  await window.drain();
   show(true);
   return !context.signal?.aborted;
 }
 
-async function flush(context: SendContext, batch: SourceRecord[], recordsDone: number, counts: SendCounts, show: () => void) {
+// Batches in flight at once: while the core imports one, the next ones are read and looked up, so the command and
+// the core work at the same time instead of in turn.
+const SEND_WINDOW = 3;
+
+type Flush = (batch: SourceRecord[], recordsDone: number, previous: Promise<void>) => Promise<void>;
+
+/** Runs up to SEND_WINDOW flushes at once; each records its outcome only after the one before it did. */
+class SendWindow {
+  private readonly running: Promise<void>[] = [];
+  private last: Promise<void> = Promise.resolve();
+
+  async start(batch: SourceRecord[], recordsDone: number, flush: Flush): Promise<void> {
+    if (this.running.length >= SEND_WINDOW) await this.running.shift();
+    const done = flush(batch, recordsDone, this.last);
+    // Awaited later (in drain or when the window is full); marked handled now so that a failure while an
+    // earlier batch is awaited is not reported as unhandled.
+    done.catch(() => {});
+    this.running.push(done);
+    this.last = done;
+  }
+
+  async drain(): Promise<void> {
+    await Promise.all(this.running.splice(0));
+  }
+}
+
+// The batches of one run hold no two users with a common account or old id (the first record wins), so a batch
+// looked up while the one before it is still being imported cannot be told "absent" for a user that one creates.
+// Requests that create users go one at a time and in export order, and none starts once the run is interrupted.
+async function flush(
+  context: SendContext,
+  batch: SourceRecord[],
+  recordsDone: number,
+  counts: SendCounts,
+  show: () => void,
+  previous: Promise<void>,
+) {
   const { state } = context;
-  if (recordsDone <= state.recordsDone) return;
-  const presence = await checkPresence(context.client, batch);
+  const skip = recordsDone <= state.recordsDone;
+  const presence = skip ? [] : await checkPresence(context.client, batch);
+  await previous;
+  if (skip || context.signal?.aborted) return;
   const absent = batch.filter((_, i) => presence[i].kind === 'absent');
+  let queued: { record: number; userId: string }[] = [];
   if (absent.length > 0) {
     await waitForRoom(context, absent.length, show);
-    const queued = await enqueueDroppingInvalid(context, absent);
-    context.sentLog.append(queued);
-    state.usersQueued += queued.length;
-    counts.sent += queued.length;
+    queued = await enqueueDroppingInvalid(context, absent);
   }
+  context.sentLog.append(queued);
+  state.usersQueued += queued.length;
+  counts.sent += queued.length;
   state.recordsDone = recordsDone;
   saveState(context.statePath, state, context.now());
 }
