@@ -5,22 +5,13 @@
 // - full path: PasswordHasher.verify as sign-in calls it (detect, strict parse, pool slot, verify), for information.
 // Run: npx vite-node bench/legacy-hashes.ts [--seconds=N]
 import { createHmac, hash } from 'node:crypto';
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { performance } from 'node:perf_hooks';
-import { detectFormat } from '../src/hashing/formats.js';
-import { PasswordHasher } from '../src/hashing/registry.js';
-import { median } from './lib/stats.js';
+import { benchHashCases, numberArgument, type HashCase } from './lib/hash-sides.js';
 
-interface Case {
-  name: string;
-  hash: string;
-  password: string;
-  /** One verification's worth of the underlying digest calls. */
-  primitive: () => void;
-}
+// `hash` is the prefix; completeHash adds the checksum.
+type Case = HashCase;
 
-const seconds = Number(process.argv.find((arg) => arg.startsWith('--seconds='))?.slice(10) ?? 2);
-const ROUNDS = 5;
+const seconds = numberArgument('seconds', 2);
+const ROUNDS = numberArgument('rounds', 5);
 
 /** The 42 round inputs of md5-crypt / SHA-crypt (the shapes of src/hashing/crypt-rounds.ts), each hashed once per round. */
 function cryptRounds(algorithm: string, digestLength: number, p: Buffer, s: Buffer, rounds: number): () => void {
@@ -75,83 +66,8 @@ const CASES: Case[] = [
   { name: 'HMAC sha256', hash: '$hmac-sha256$', password, primitive: () => createHmac('sha256', 'key').update(password).digest() },
 ];
 
-const hasher = new PasswordHasher({
-  newHashAlgorithm: 'BCRYPT',
-  bcryptLogRounds: 10,
-  argon2: { iterations: 1, memoryKb: 64, parallelism: 1 },
-  argon2PoolSize: 1,
-  scryptPoolSize: 1,
-  bcryptPoolSize: 1,
-});
-
-interface Side {
-  perSecond: number;
-  cpuPerOpUs: number;
-}
-
-async function measure(run: () => Promise<unknown> | unknown, budgetMs: number): Promise<Side> {
-  const cpuBefore = process.cpuUsage();
-  const started = performance.now();
-  let ops = 0;
-  while (performance.now() - started < budgetMs || ops === 0) {
-    await run();
-    ops++;
-  }
-  const elapsed = (performance.now() - started) / 1000;
-  const cpu = process.cpuUsage(cpuBefore);
-  return { perSecond: ops / elapsed, cpuPerOpUs: (cpu.user + cpu.system) / ops };
-}
-
-const rows = [];
-for (const testCase of CASES) {
-  const stored = await completeHash(testCase);
-  if ((await hasher.verify(testCase.password, stored)) !== 'MATCH') throw new Error(`${testCase.name}: the bench hash does not verify`);
-  const format = detectFormat(stored)!;
-  const parsed = format.parse(stored);
-  if (!parsed.ok) throw new Error(`${testCase.name}: the bench hash does not parse`);
-  const sides = {
-    primitive: testCase.primitive,
-    format: () => format.verify(testCase.password, parsed.value, {}),
-    full: () => hasher.verify(testCase.password, stored),
-  };
-  const measured: Array<Record<keyof typeof sides, Side>> = [];
-  for (let round = 0; round < ROUNDS; round++) {
-    // Each round starts with a different side, so a slow stretch of a shared machine does not always hit the same one.
-    const order = (['primitive', 'format', 'full'] as const).map((_, i, all) => all[(i + round) % all.length]);
-    const result = {} as Record<keyof typeof sides, Side>;
-    for (const side of order) result[side] = await measure(sides[side], seconds * 1000);
-    measured.push(result);
-  }
-  const perSecond = (side: keyof typeof sides) => median(measured.map((round) => round[side].perSecond));
-  const row = {
-    format: testCase.name,
-    primitivePerSecond: perSecond('primitive'),
-    formatPerSecond: perSecond('format'),
-    fullPerSecond: perSecond('full'),
-    ratio: median(measured.map((round) => round.format.perSecond / round.primitive.perSecond)),
-    cpuRatio: median(measured.map((round) => round.primitive.cpuPerOpUs / round.format.cpuPerOpUs)),
-    fullRatio: median(measured.map((round) => round.full.perSecond / round.primitive.perSecond)),
-    rounds: measured,
-  };
-  rows.push(row);
-  process.stderr.write(`${row.format}: ${row.ratio.toFixed(2)}×\n`);
-}
-
-const table = [
-  '| Format | Raw primitive/s | Format verify/s | Ratio | CPU-time ratio | Full path/s | Full-path ratio |',
-  '|---|---|---|---|---|---|---|',
-  ...rows.map((row) =>
-    [row.format, row.primitivePerSecond.toFixed(1), row.formatPerSecond.toFixed(1), row.ratio.toFixed(2), row.cpuRatio.toFixed(2)]
-      .concat([row.fullPerSecond.toFixed(1), row.fullRatio.toFixed(2)])
-      .join(' | ')
-      .replace(/^/, '| ')
-      .concat(' |'),
-  ),
-].join('\n');
-mkdirSync('bench/results', { recursive: true });
-const file = `bench/results/legacy-hashes-${new Date().toISOString().replace(/[:.]/g, '-')}.json`;
-writeFileSync(file, JSON.stringify({ seconds, rounds: ROUNDS, rows }, null, 2));
-process.stdout.write(`${table}\n\nresults: ${file}\n`);
+const cases = await Promise.all(CASES.map(async (testCase) => ({ ...testCase, hash: await completeHash(testCase) })));
+await benchHashCases('legacy-hashes', cases, { seconds, rounds: ROUNDS });
 
 /**
  * The bench hashes are completed here from their prefix with a checksum made by the project's own code, since

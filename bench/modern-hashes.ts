@@ -5,22 +5,11 @@
 // - full path: PasswordHasher.verify as sign-in calls it (detect, strict parse, pool slot, verify), for information.
 // The hashes are the published vectors the tests also use. Run: npx vite-node bench/modern-hashes.ts [--seconds=N]
 import { createHmac, pbkdf2, scrypt } from 'node:crypto';
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { performance } from 'node:perf_hooks';
 import bcrypt from 'bcrypt';
-import { detectFormat } from '../src/hashing/formats.js';
-import { PasswordHasher } from '../src/hashing/registry.js';
-import { median } from './lib/stats.js';
+import { benchHashCases, numberArgument, type HashCase } from './lib/hash-sides.js';
 
-interface Case {
-  name: string;
-  hash: string;
-  password: string;
-  primitive: () => Promise<unknown>;
-}
-
-const seconds = Number(process.argv.find((arg) => arg.startsWith('--seconds='))?.slice(10) ?? 2);
-const ROUNDS = Number(process.argv.find((arg) => arg.startsWith('--rounds='))?.slice(9) ?? 3);
+const seconds = numberArgument('seconds', 2);
+const ROUNDS = numberArgument('rounds', 3);
 
 const pbkdf2Async = (password: string, salt: Buffer, iterations: number, length: number, digest: string) =>
   new Promise((resolve, reject) => pbkdf2(password, salt, iterations, length, digest, (e, key) => (e ? reject(e) : resolve(key))));
@@ -32,7 +21,7 @@ const b64 = (text: string) => Buffer.from(text, 'base64');
 
 const ASPNET_V3 = b64('AQAAAAEAACcQAAAAEAABAgMEBQYHCAkKCwwNDg+yWU7rLgUwPZb1Itsmra7cbxw2EFpwpVFIEtP+JIuUEw==');
 const PKCS5S2 = b64('c4xaeTQM0lUieMS3V5voiexyX9XhqC2dBd5ecVy60IPksHChwoTAVYFrhsgoq8/p');
-const CASES: Case[] = [
+const CASES: HashCase[] = [
   {
     name: 'PBKDF2 PHC sha256, 100,000 iterations',
     hash: '$pbkdf2-sha256$i=100000,l=32$1jP+5Zxpxgtee/iPxGgOz0RfE9/KJuDElP1ley4VxXc$QJxzfvdbHYBpydCbHoFg3GJEqMFULwskiuqiJctoYpI',
@@ -81,77 +70,4 @@ const CASES: Case[] = [
 ];
 
 // One slot per pool, as the primitive runs one at a time too.
-const hasher = new PasswordHasher({
-  newHashAlgorithm: 'BCRYPT',
-  bcryptLogRounds: 10,
-  argon2: { iterations: 1, memoryKb: 64, parallelism: 1 },
-  argon2PoolSize: 1,
-  scryptPoolSize: 1,
-  bcryptPoolSize: 1,
-});
-
-interface Side {
-  perSecond: number;
-  cpuPerOpUs: number;
-}
-
-async function measure(run: () => Promise<unknown>, budgetMs: number): Promise<Side> {
-  const cpuBefore = process.cpuUsage();
-  const started = performance.now();
-  let ops = 0;
-  while (performance.now() - started < budgetMs || ops === 0) {
-    await run();
-    ops++;
-  }
-  const elapsed = (performance.now() - started) / 1000;
-  const cpu = process.cpuUsage(cpuBefore);
-  return { perSecond: ops / elapsed, cpuPerOpUs: (cpu.user + cpu.system) / ops };
-}
-
-const rows = [];
-for (const testCase of CASES) {
-  if ((await hasher.verify(testCase.password, testCase.hash)) !== 'MATCH')
-    throw new Error(`${testCase.name}: the bench hash does not verify`);
-  const format = detectFormat(testCase.hash)!;
-  const parsed = format.parse(testCase.hash);
-  if (!parsed.ok) throw new Error(`${testCase.name}: the bench hash does not parse`);
-  const sides = {
-    primitive: testCase.primitive,
-    format: () => format.verify(testCase.password, parsed.value, {}),
-    full: () => hasher.verify(testCase.password, testCase.hash),
-  };
-  const measured: Array<Record<keyof typeof sides, Side>> = [];
-  for (let round = 0; round < ROUNDS; round++) {
-    // Each round starts with a different side, so a slow stretch of a shared machine does not always hit the same one.
-    const order = (['primitive', 'format', 'full'] as const).map((_, i, all) => all[(i + round) % all.length]);
-    const result = {} as Record<keyof typeof sides, Side>;
-    for (const side of order) result[side] = await measure(sides[side], seconds * 1000);
-    measured.push(result);
-  }
-  const perSecond = (side: keyof typeof sides) => median(measured.map((round) => round[side].perSecond));
-  const row = {
-    format: testCase.name,
-    primitivePerSecond: perSecond('primitive'),
-    formatPerSecond: perSecond('format'),
-    fullPerSecond: perSecond('full'),
-    ratio: median(measured.map((round) => round.format.perSecond / round.primitive.perSecond)),
-    cpuRatio: median(measured.map((round) => round.primitive.cpuPerOpUs / round.format.cpuPerOpUs)),
-    fullRatio: median(measured.map((round) => round.full.perSecond / round.primitive.perSecond)),
-    rounds: measured,
-  };
-  rows.push(row);
-  process.stderr.write(`${row.format}: ${row.ratio.toFixed(2)}×\n`);
-}
-
-const table = [
-  '| Format | Raw primitive/s | Format verify/s | Ratio | CPU-time ratio | Full path/s | Full-path ratio |',
-  '|---|---|---|---|---|---|---|',
-  ...rows.map((row) => {
-    const cells = [row.format, row.primitivePerSecond, row.formatPerSecond, row.ratio, row.cpuRatio, row.fullPerSecond, row.fullRatio];
-    return `| ${cells.map((cell) => (typeof cell === 'number' ? cell.toFixed(cell < 10 ? 2 : 1) : cell)).join(' | ')} |`;
-  }),
-].join('\n');
-mkdirSync('bench/results', { recursive: true });
-const file = `bench/results/modern-hashes-${new Date().toISOString().replace(/[:.]/g, '-')}.json`;
-writeFileSync(file, JSON.stringify({ seconds, rounds: ROUNDS, rows }, null, 2));
-process.stdout.write(`${table}\n\nresults: ${file}\n`);
+await benchHashCases('modern-hashes', CASES, { seconds, rounds: ROUNDS });
