@@ -51,20 +51,27 @@ export async function sendAll(context: SendContext): Promise<boolean> {
 
   context.progress.start('sending');
   const window = new SendWindow();
-  for await (const record of context.source.records) {
-    counts.read++;
-    const email = record.user?.loginMethods[0].email;
-    if (record.index >= context.state.recordsDone && record.user && !(email !== undefined && canaries.has(email))) {
-      batch.push(record);
+  try {
+    for await (const record of context.source.records) {
+      counts.read++;
+      const email = record.user?.loginMethods[0].email;
+      if (record.index >= context.state.recordsDone && record.user && !(email !== undefined && canaries.has(email))) {
+        batch.push(record);
+      }
+      if (batch.length >= context.batchSize) {
+        await window.start(batch, record.index + 1, (sent, recordsDone, previous) =>
+          flush(context, sent, recordsDone, counts, show, previous),
+        );
+        batch = [];
+        if (context.signal?.aborted) break;
+      }
+      show();
     }
-    if (batch.length >= context.batchSize) {
-      await window.start(batch, record.index + 1, (sent, recordsDone, previous) =>
-        flush(context, sent, recordsDone, counts, show, previous),
-      );
-      batch = [];
-      if (context.signal?.aborted) break;
-    }
-    show();
+  } catch (error) {
+    // An export that turns unreadable: the batches in flight finish and save their progress first, so that the
+    // report, which is written next, sees the state they leave.
+    await window.settle();
+    throw error;
   }
   if (!context.signal?.aborted) {
     await window.start(batch, counts.read, (sent, recordsDone, previous) => flush(context, sent, recordsDone, counts, show, previous));
@@ -97,6 +104,10 @@ class SendWindow {
 
   async drain(): Promise<void> {
     await Promise.all(this.running.splice(0));
+  }
+
+  async settle(): Promise<void> {
+    await Promise.allSettled(this.running.splice(0));
   }
 }
 

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openSource } from '../../src/cli/readers/index.js';
+import { loadAuth0Hashes, openSource } from '../../src/cli/readers/index.js';
 import { bcryptHash, makeTempDir } from './fixtures.js';
 import { migrateArgs, runCommand, signIn, startCore, type RunningCore } from './harness.js';
 
@@ -212,6 +212,28 @@ describe('migrate auth0: the CSV export job', () => {
       expect(await signIn(core, 'mfa@example.com', 'mfa-pw')).toBe('OK');
       expect(await signIn(core, 'mfa@example.com', 'dana-pw')).toBe('WRONG_CREDENTIALS_ERROR');
     }
+  });
+
+  it("keeps an Auth0 user's other identities whole for account linking, from the CSV as from the NDJSON", async () => {
+    const auth0Hashes = await loadAuth0Hashes(temp.file('linking-hashes.ndjson', ndjson(hashes)));
+    const linkableOf = async (file: string) => {
+      const linkable = [];
+      const source = openSource('auth0', file, { auth0Hashes, includeDisabled: false, providerOverrides: new Map() });
+      for await (const record of source.records) linkable.push(record.linkable);
+      return linkable;
+    };
+    const fromNdjson = await linkableOf(temp.file('linking.json', ndjson(users)));
+    expect(await linkableOf(temp.file('linking.csv', auth0Csv('every')))).toEqual(fromNdjson);
+    expect(fromNdjson[1]).toEqual([
+      {
+        recipeId: 'thirdparty',
+        email: 'eve@gmail.com',
+        thirdPartyId: 'google',
+        thirdPartyUserId: '1170',
+        isVerified: false,
+        timeJoinedInMSSinceEpoch: Date.parse('2021-03-05T00:00:00.000Z'),
+      },
+    ]);
   });
 
   it('ignores columns that cannot name a user field, and never builds huge arrays from a column name', async () => {
