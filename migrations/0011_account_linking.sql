@@ -10,6 +10,8 @@
 --                          rule that a value belongs to at most one primary user, whatever the path that writes it.
 -- Triggers on `users` keep the three in step, so every path that inserts, updates or deletes a login method (the
 -- recipes, bulk import, tests) gets groups, time_joined and reservations right without calling anything.
+-- The functions keep the schema they were created in (search_path FROM CURRENT), so a statement on `users` from a
+-- session with another search_path (an operator's psql, a schema-qualified UPDATE) still finds these tables.
 -- Every existing user becomes a standalone login method in a group of its own.
 
 CREATE TABLE user_groups (
@@ -68,7 +70,7 @@ CREATE FUNCTION account_groups_held_infos(groups text[])
     CROSS JOIN LATERAL (VALUES ('email', u.email), ('phone', u.phone_number),
                                ('tparty', u.third_party_id || '::' || u.third_party_user_id)) AS v(info_type, info_value)
    WHERE g.group_id = ANY(groups) AND g.is_primary AND v.info_value IS NOT NULL
-$$ LANGUAGE sql STABLE;
+$$ LANGUAGE sql STABLE SET search_path FROM CURRENT;
 
 -- Brings the given groups in line with their login methods: a group left without any goes (with its ids and
 -- what hangs off them), time_joined is the minimum over the rest, and a primary user reserves exactly the values
@@ -95,7 +97,7 @@ BEGIN
      WHERE NOT EXISTS (SELECT 1 FROM primary_account_infos r
                         WHERE (r.tenant_id, r.info_type, r.info_value, r.group_id) = (h.tenant_id, h.info_type, h.info_value, h.group_id));
 END
-$$ LANGUAGE plpgsql;
+$$ LANGUAGE plpgsql SET search_path FROM CURRENT;
 
 -- A login method inserted without a user_ids row is a new standalone user; one inserted into a group made for it
 -- beforehand (a linked bulk import) refreshes that group. ON CONFLICT keeps the common case free of lookups.
@@ -116,7 +118,7 @@ BEGIN
   END IF;
   RETURN NULL;
 END
-$$ LANGUAGE plpgsql;
+$$ LANGUAGE plpgsql SET search_path FROM CURRENT;
 
 CREATE TRIGGER users__after_insert_trigger
   AFTER INSERT ON users REFERENCING NEW TABLE AS new_users
@@ -137,7 +139,7 @@ BEGIN
   END IF;
   RETURN NULL;
 END
-$$ LANGUAGE plpgsql;
+$$ LANGUAGE plpgsql SET search_path FROM CURRENT;
 
 CREATE TRIGGER users__after_update_trigger
   AFTER UPDATE ON users REFERENCING OLD TABLE AS old_users NEW TABLE AS new_users
@@ -156,7 +158,7 @@ BEGIN
   PERFORM account_groups_refresh(groups);
   RETURN NULL;
 END
-$$ LANGUAGE plpgsql;
+$$ LANGUAGE plpgsql SET search_path FROM CURRENT;
 
 CREATE TRIGGER users__after_delete_trigger
   AFTER DELETE ON users REFERENCING OLD TABLE AS old_users
