@@ -97,9 +97,12 @@ export async function replacePasswordHash(db: Queryable, userId: string, oldHash
   return rowCount === 1;
 }
 
-export type UpdateCredentialsResult = 'OK' | 'UNKNOWN_USER' | 'EMAIL_TAKEN';
+export type UpdateCredentialsResult = 'OK' | 'UNKNOWN_USER' | 'EMAIL_TAKEN' | 'EMAIL_HELD_BY_ANOTHER_PRIMARY_USER';
 
-/** Sets whichever of email and hash is given; another email-password user holding the email is EMAIL_TAKEN. */
+/**
+ * Sets whichever of email and hash is given; another email-password user holding the email is EMAIL_TAKEN, and a
+ * linked login method taking an email another primary user holds is EMAIL_HELD_BY_ANOTHER_PRIMARY_USER.
+ */
 export async function updateEmailPasswordUser(
   db: Queryable,
   userId: string,
@@ -113,7 +116,9 @@ export async function updateEmailPasswordUser(
     );
     return rowCount === 1 ? 'OK' : 'UNKNOWN_USER';
   } catch (error) {
-    if (uniqueViolationOf(error) === 'users__emailpassword_email_key') return 'EMAIL_TAKEN';
+    const violated = uniqueViolationOf(error);
+    if (violated === 'users__emailpassword_email_key') return 'EMAIL_TAKEN';
+    if (violated === 'primary_account_infos__info_key') return 'EMAIL_HELD_BY_ANOTHER_PRIMARY_USER';
     throw error;
   }
 }

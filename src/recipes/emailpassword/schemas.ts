@@ -48,4 +48,6 @@ export const UpdateUserResponse = Type.Union([
   StatusOnly('OK'),
   StatusOnly('UNKNOWN_USER_ID_ERROR'),
   StatusOnly('EMAIL_ALREADY_EXISTS_ERROR'),
+  // Account linking AL-10.3.
+  Type.Object({ status: Type.Literal('EMAIL_CHANGE_NOT_ALLOWED_ERROR'), reason: Type.String() }),
 ]);

@@ -40,7 +40,9 @@ export type ImportResult = { status: 'OK'; user: StoredUser; didUserAlreadyExist
 export type SignInResult = ({ status: 'OK' } & SignedIn) | { status: 'WRONG_CREDENTIALS_ERROR' };
 export type SignUpResult = ({ status: 'OK' } & SignedIn) | { status: 'EMAIL_ALREADY_EXISTS_ERROR' };
 export type GetUserResult = { status: 'OK'; user: StoredUser } | { status: 'UNKNOWN_USER_ID_ERROR' } | { status: 'UNKNOWN_EMAIL_ERROR' };
-export type UpdateUserResult = { status: 'OK' | 'UNKNOWN_USER_ID_ERROR' | 'EMAIL_ALREADY_EXISTS_ERROR' };
+export type UpdateUserResult =
+  | { status: 'OK' | 'UNKNOWN_USER_ID_ERROR' | 'EMAIL_ALREADY_EXISTS_ERROR' }
+  | { status: 'EMAIL_CHANGE_NOT_ALLOWED_ERROR'; reason: 'New email is associated with another primary user ID' };
 
 const REFUSAL_CODES: Record<ImportFailureStage, ErrorCode> = {
   EMPTY_HASH: 'PASSWORD_HASH_EMPTY',
@@ -206,6 +208,9 @@ export class EmailPasswordService {
     const passwordHash = changes.password === undefined ? undefined : await this.deps.hasher.hash(changes.password);
     const result = await updateEmailPasswordUser(this.deps.pool, row.user_id, { email, passwordHash });
     if (result === 'EMAIL_TAKEN') return { status: 'EMAIL_ALREADY_EXISTS_ERROR' };
+    if (result === 'EMAIL_HELD_BY_ANOTHER_PRIMARY_USER') {
+      return { status: 'EMAIL_CHANGE_NOT_ALLOWED_ERROR', reason: 'New email is associated with another primary user ID' };
+    }
     return { status: result === 'OK' ? 'OK' : 'UNKNOWN_USER_ID_ERROR' };
   }
 

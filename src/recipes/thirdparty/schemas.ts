@@ -9,12 +9,16 @@ export const SignInUpBody = Type.Object({
 });
 export type SignInUpBody = Static<typeof SignInUpBody>;
 
-export const SignInUpResponse = Type.Object({
-  status: Type.Literal('OK'),
-  createdNewUser: Type.Boolean(),
-  user: UserSchema,
-  recipeUserId: Type.Optional(Type.String()),
-});
+export const SignInUpResponse = Type.Union([
+  Type.Object({
+    status: Type.Literal('OK'),
+    createdNewUser: Type.Boolean(),
+    user: UserSchema,
+    recipeUserId: Type.Optional(Type.String()),
+  }),
+  // Account linking AL-10.2: the SDK compares `reason` with this exact text.
+  Type.Object({ status: Type.Literal('EMAIL_CHANGE_NOT_ALLOWED_ERROR'), reason: Type.String() }),
+]);
 
 export const GetThirdPartyUserQuery = Type.Object({
   userId: Type.Optional(Type.String()),

@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import type { Queryable } from '../../db/pool.js';
+import { uniqueViolationOf } from '../../db/pg-errors.js';
 import { withTransaction } from '../../db/transaction.js';
 import {
   findLoginMethodById,
@@ -29,7 +30,11 @@ export interface SignInUpInput {
   isVerified: boolean;
 }
 
-export type SignInUpResult = { status: 'OK'; createdNewUser: boolean } & SignedIn;
+export type SignInUpResult =
+  | ({ status: 'OK'; createdNewUser: boolean } & SignedIn)
+  | { status: 'EMAIL_CHANGE_NOT_ALLOWED_ERROR'; reason: typeof emailHeldByAnotherPrimaryUser };
+
+const emailHeldByAnotherPrimaryUser = 'Email already associated with another primary user.';
 export type GetThirdPartyUserResult =
   { status: 'OK'; user: StoredUser } | { status: 'UNKNOWN_USER_ID_ERROR' } | { status: 'UNKNOWN_THIRD_PARTY_USER_ERROR' };
 
@@ -46,9 +51,19 @@ export class ThirdPartyService {
     const email = await this.emailToStore(input);
     assertMaxLength('email', email);
     for (let attempt = 1; attempt <= maxSignInUpAttempts; attempt++) {
-      const result = await withTransaction(this.deps.pool, (client) => this.signInUpOnce(client, { ...input, email }));
+      let result: SignInUpResult | undefined;
+      try {
+        result = await withTransaction(this.deps.pool, (client) => this.signInUpOnce(client, { ...input, email }));
+      } catch (error) {
+        // Only the email update can collide: the login method is linked and another primary user holds the new
+        // email (AL-10.2). The transaction is rolled back, so nothing changed.
+        if (uniqueViolationOf(error) === 'primary_account_infos__info_key') {
+          return { status: 'EMAIL_CHANGE_NOT_ALLOWED_ERROR', reason: emailHeldByAnotherPrimaryUser };
+        }
+        throw error;
+      }
       if (!result) continue;
-      if (result.createdNewUser)
+      if (result.status === 'OK' && result.createdNewUser)
         this.deps.log.info({ userId: result.loginMethod.user_id, thirdPartyId: input.thirdPartyId }, 'third-party user created');
       return result;
     }

@@ -115,13 +115,13 @@ describe('POST /recipe/signinup (third party)', () => {
     });
   });
 
-  it('ignores isVerified below cdi 4.0 and answers the legacy shape without recipeUserId', async () => {
-    for (const version of ['2.7', '3.0']) {
+  it('ignores isVerified from cdi 2.8 to 3.x and answers the legacy shape without recipeUserId', async () => {
+    for (const version of ['2.8', '3.0']) {
       await truncateAll(t.db);
       const body = { thirdPartyId: 'google', thirdPartyUserId: 'g-1', email: { id: 'a@example.com', isVerified: true } };
       const reply = await signInUp(body, { 'cdi-version': version });
       const user = stored(reply.json.user.id, 'a@example.com');
-      expect(reply.json).toEqual({ status: 'OK', createdNewUser: true, user: expectedLegacyUser(user, { tenantIds: version !== '2.7' }) });
+      expect(reply.json).toEqual({ status: 'OK', createdNewUser: true, user: expectedLegacyUser(user, { tenantIds: version === '3.0' }) });
       expect(await countRows(t.db, 'email_verifications')).toBe(0);
     }
   });

@@ -18,9 +18,10 @@ const signInUp: FastifyPluginAsync = async (app) => {
         thirdPartyId,
         thirdPartyUserId,
         email: email.id,
-        // Below cdi 4.0 the reference ignores isVerified.
-        isVerified: cdiAtLeast(cdiVersion, '4.0') && email.isVerified === true,
+        // The reference applies isVerified from cdi 4.0 and on its legacy 2.7 path; from 2.8 to 3.x it ignores it.
+        isVerified: (cdiAtLeast(cdiVersion, '4.0') || cdiVersion.text === '2.7') && email.isVerified === true,
       });
+      if (result.status !== 'OK') return result;
       return {
         status: result.status,
         createdNewUser: result.createdNewUser,

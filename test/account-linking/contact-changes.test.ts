@@ -1,0 +1,76 @@
+import { describe, expect, it } from 'vitest';
+import { call, useTestApp } from '../helper.js';
+
+// AL-10.2 and AL-10.3: a login method of a primary user cannot take an email another primary user holds; the
+// answer names the reason the SDK compares, and nothing changes.
+describe('contact changes of linked login methods', () => {
+  const t = useTestApp({}, { truncateEach: true });
+
+  const signUp = async (email: string) =>
+    (await call(t.app, 'POST', '/recipe/signup', { body: { email, password: 'correct horse 1' } })).json.user.id as string;
+  const signInUp = (thirdPartyUserId: string, email: string, cdiVersion = '5.4', isVerified = false) =>
+    call(t.app, 'POST', '/recipe/signinup', {
+      body: { thirdPartyId: 'google', thirdPartyUserId, email: { id: email, isVerified } },
+      headers: { 'cdi-version': cdiVersion },
+    });
+  const makePrimary = (recipeUserId: string) => call(t.app, 'POST', '/recipe/accountlinking/user/primary', { body: { recipeUserId } });
+  const emailOf = async (userId: string) =>
+    (await t.db.pool.query('SELECT email FROM users WHERE user_id = $1', [userId])).rows[0]?.email as string | undefined;
+  const reservations = async () =>
+    (await t.db.pool.query(`SELECT info_value, group_id FROM primary_account_infos WHERE info_type = 'email' ORDER BY 1`)).rows;
+
+  it('refuses a third-party sign-in-up that would move a primary user onto another primary user’s email', async () => {
+    const alice = await signUp('alice@example.com');
+    expect((await makePrimary(alice)).json.status).toBe('OK');
+    const google = (await signInUp('g-1', 'bob@example.com')).json.user.id as string;
+    expect((await makePrimary(google)).json.status).toBe('OK');
+    const before = await reservations();
+
+    const reply = await signInUp('g-1', 'alice@example.com', '5.4', true);
+    expect(reply.statusCode).toBe(200);
+    expect(reply.json).toEqual({ status: 'EMAIL_CHANGE_NOT_ALLOWED_ERROR', reason: 'Email already associated with another primary user.' });
+    expect(await emailOf(google)).toBe('bob@example.com');
+    expect(await reservations()).toEqual(before);
+    expect((await t.db.pool.query('SELECT count(*)::int AS n FROM email_verifications')).rows[0].n).toBe(0);
+
+    // A standalone third-party login method is never refused.
+    const standalone = (await signInUp('g-2', 'carol@example.com')).json.user.id as string;
+    expect((await signInUp('g-2', 'alice@example.com')).json.status).toBe('OK');
+    expect(await emailOf(standalone)).toBe('alice@example.com');
+  });
+
+  it('refuses PUT /recipe/user of a primary user’s email onto another primary user’s email', async () => {
+    // Alice's email is held by her third-party login method, so only the primary-level rule refuses it.
+    const alice = (await signInUp('g-alice', 'alice@example.com')).json.user.id as string;
+    const bob = await signUp('bob@example.com');
+    await makePrimary(alice);
+    await makePrimary(bob);
+
+    const reply = await call(t.app, 'PUT', '/recipe/user', { body: { recipeUserId: bob, email: 'alice@example.com' } });
+    expect(reply.json).toEqual({
+      status: 'EMAIL_CHANGE_NOT_ALLOWED_ERROR',
+      reason: 'New email is associated with another primary user ID',
+    });
+    expect(await emailOf(bob)).toBe('bob@example.com');
+    expect(await reservations()).toEqual([
+      { info_value: 'alice@example.com', group_id: alice },
+      { info_value: 'bob@example.com', group_id: bob },
+    ]);
+
+    // A free email moves the reservation with it.
+    expect((await call(t.app, 'PUT', '/recipe/user', { body: { recipeUserId: bob, email: 'robert@example.com' } })).json).toEqual({
+      status: 'OK',
+    });
+    expect(await reservations()).toEqual([
+      { info_value: 'alice@example.com', group_id: alice },
+      { info_value: 'robert@example.com', group_id: bob },
+    ]);
+  });
+
+  it('applies isVerified on the cdi 2.7 path and ignores it from 2.8 to 3.x', async () => {
+    await signInUp('g-27', 'old@example.com', '2.7', true);
+    await signInUp('g-30', 'newer@example.com', '3.0', true);
+    const { rows } = await t.db.pool.query('SELECT email FROM email_verifications ORDER BY 1');
+    expect(rows).toEqual([{ email: 'old@example.com' }]);
+  });
+});
