@@ -47,8 +47,9 @@ declare module 'fastify' {
 
 export async function buildApp({ config, pool, logger, clock = Date.now }: AppOptions): Promise<FastifyInstance> {
   const knownRoutes = new Set<string>();
+  const log = logger ?? createLogger(config);
   const app = Fastify({
-    loggerInstance: (logger ?? createLogger(config)) as FastifyBaseLogger,
+    loggerInstance: log as FastifyBaseLogger,
     // Paths are lower-cased while resolving prefixes (rewriteUrl below), so routes are declared lower-case.
     routerOptions: {
       caseSensitive: true,
@@ -109,7 +110,9 @@ export async function buildApp({ config, pool, logger, clock = Date.now }: AppOp
     lazyPending: () => app.services.lazyMigration.pendingCounts(),
     lazyBreakers: () => app.services.lazyMigration.breakerStates(),
   });
-  app.decorate('services', createServices({ config, pool, clock, log: app.log, metrics }));
+  app.decorate('services', createServices({ config, pool, clock, log, metrics }));
+  // Background jobs run only between ready and close, so building an app starts nothing.
+  app.addHook('onReady', async () => app.services.start());
   // Waiting verifications are refused (503) as soon as closing starts, so in-flight requests end quickly.
   app.addHook('preClose', async () => app.services.verificationScheduler.stop());
   app.addHook('onClose', async () => app.services.stop());

@@ -1,5 +1,4 @@
 import type pg from 'pg';
-import type { FastifyBaseLogger } from 'fastify';
 import type { Logger } from 'pino';
 import type { Config } from './config/config.js';
 import { HealthService } from './core/health-service.js';
@@ -13,6 +12,9 @@ import { UserService } from './users/service.js';
 import { AccountLinkingService } from './account-linking/service.js';
 import { UserIdMappingService } from './users/id-mapping/service.js';
 import { BulkImportService } from './bulk-import/service.js';
+import { createBulkImportWorker, type BulkImportWorker } from './bulk-import/worker.js';
+import { StatisticsRefresher } from './bulk-import/statistics-refresh.js';
+import { startCleanupJob, type CleanupJob } from './recipes/passwordless/cleanup-job.js';
 import { PasswordResetService } from './recipes/emailpassword/password-reset.js';
 import { EmailVerificationService } from './recipes/emailverification/service.js';
 import { LazyMigrationService, type LazyMigrationObserver } from './lazy-migration/service.js';
@@ -23,7 +25,7 @@ export interface ServiceDependencies {
   config: Readonly<Config>;
   pool: pg.Pool;
   clock: () => number;
-  log: FastifyBaseLogger;
+  log: Logger;
   // One hasher for the process, so its concurrency limits hold across recipes and bulk import.
   hasher: PasswordHasher;
   metrics?: ServiceMetrics;
@@ -46,33 +48,36 @@ export interface Services {
   accountLinking: AccountLinkingService;
   userIdMapping: UserIdMappingService;
   bulkImport: BulkImportService;
+  // Empties the bulk-import queue; processUntilEmpty() drains it now (tests and tools), whether or not it was started.
+  bulkImportWorker: BulkImportWorker;
   passwordReset: PasswordResetService;
   emailVerification: EmailVerificationService;
   lazyMigration: LazyMigrationService;
   migrationSupport: MigrationSupportService;
   // Every hash and verify of the process; its getters give queue depth, waits and 503 counts.
   verificationScheduler: VerificationScheduler;
-  // Stops background jobs (code cleanup, bulk-import processing) before the pool closes.
+  // Starts the background jobs (the decoy hash, the code cleanup, bulk-import processing) once the app is ready.
+  start(): void;
+  // Stops them and waits for their work in flight, before the pool closes.
   stop(): Promise<void>;
 }
 
 export function createServices(base: Omit<ServiceDependencies, 'hasher'>): Services {
   const deps = { ...base, hasher: new PasswordHasher(hashingOptionsFromConfig(base.config), base.metrics) };
-  // Builds the decoy hash now, so the first sign-in of an unknown email costs no more than any other. If this is
-  // refused (the app closing at once), the decoy is simply built on first use.
-  deps.hasher.verifyDecoy('').catch(() => undefined);
   const passwordless = new PasswordlessService(deps);
-  const bulkImport = new BulkImportService(deps);
+  const statistics = new StatisticsRefresher(deps.pool, deps.log);
+  const bulkImportWorker = createBulkImportWorker(deps, statistics);
   const lazyMigration = new LazyMigrationService({
     pool: deps.pool,
     config: deps.config.lazy_migration,
-    log: deps.log as unknown as Logger,
+    log: deps.log,
     clock: deps.clock,
     hashPassword: (password) => deps.hasher.hash(password, { wholePassword: true }),
     userAgent: 'identity-core',
     observer: deps.metrics,
   });
   const emailPassword = new EmailPasswordService(deps, lazyMigration);
+  let cleanup: CleanupJob | undefined;
   return {
     config: deps.config,
     hasher: deps.hasher,
@@ -83,14 +88,23 @@ export function createServices(base: Omit<ServiceDependencies, 'hasher'>): Servi
     users: new UserService(deps),
     accountLinking: new AccountLinkingService(deps),
     userIdMapping: new UserIdMappingService(deps),
-    bulkImport,
+    bulkImport: new BulkImportService(deps, { statistics, worker: bulkImportWorker }),
+    bulkImportWorker,
     passwordReset: new PasswordResetService(deps),
     emailVerification: new EmailVerificationService(deps),
     lazyMigration,
     migrationSupport: new MigrationSupportService(deps),
     verificationScheduler: deps.hasher.scheduler,
+    start() {
+      // The decoy hash is built now, so the first sign-in of an unknown email costs no more than any other. If this
+      // is refused (the app closing at once), the decoy is simply built on first use.
+      deps.hasher.verifyDecoy('').catch(() => undefined);
+      const cleanupMs = deps.config.passwordless_cleanup_interval_seconds * 1000;
+      cleanup ??= startCleanupJob(cleanupMs, () => passwordless.deleteExpiredDevices(), deps.log);
+      if (deps.config.bulk_import_worker) bulkImportWorker.start();
+    },
     async stop() {
-      await Promise.all([passwordless.stop(), bulkImport.stop(), emailPassword.stop()]);
+      await Promise.all([cleanup?.stop(), bulkImportWorker.stop(), emailPassword.stop()]);
     },
   };
 }

@@ -51,11 +51,10 @@ try {
   await migrate(pool, schema);
   const config = loadConfig({
     argv: ['--config=test/fixtures/empty.yaml'],
-    overrides: { log_level: 'WARN', postgresql_table_schema: schema },
+    overrides: { log_level: 'WARN', postgresql_table_schema: schema, bulk_import_worker: false },
   });
   const app = await buildApp({ config, pool });
   await app.ready();
-  app.services.bulkImport.pauseProcessing();
   const bodies = requestBodies(total, 10_000, realBcryptHashes(4), Date.parse('2020-01-01T00:00:00Z'));
   const started = performance.now();
   for (const payload of bodies) {
@@ -63,7 +62,7 @@ try {
     if (reply.statusCode !== 200) throw new Error(reply.body.slice(0, 300));
   }
   const enqueued = performance.now();
-  await app.services.bulkImport.processUntilEmpty();
+  await app.services.bulkImportWorker.processUntilEmpty();
   const drained = performance.now();
   await app.close();
   process.stdout.write(

@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import type { FastifyBaseLogger } from 'fastify';
+import type { Logger } from 'pino';
 import { withTransaction } from '../db/transaction.js';
 import { isTransient } from '../db/pg-errors.js';
 import type { PasswordHasher } from '../hashing/registry.js';
@@ -10,7 +10,7 @@ import type { ImportUser } from './types.js';
 export interface ImportNowDependencies {
   pool: pg.Pool;
   hasher: PasswordHasher;
-  log: FastifyBaseLogger;
+  log: Logger;
   // Transactions run at once for one request.
   parallelism: number;
 }

@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import type { FastifyBaseLogger } from 'fastify';
+import type { Logger } from 'pino';
 import { CoreError } from '../errors.js';
 import { withTransaction } from '../db/transaction.js';
 import { claimQueueRows, finishQueueRows, findExistingRoles, useKeyDrivenPlans } from './repository.js';
@@ -15,7 +15,7 @@ export interface BatchDependencies {
   pool: pg.Pool;
   hasher: PasswordHasher;
   clock: () => number;
-  log: FastifyBaseLogger;
+  log: Logger;
   batchSize: number;
   // Told once a batch has committed: how many of its rows were imported and how many failed.
   onFinished?: (imported: number, failed: number) => void;

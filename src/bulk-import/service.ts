@@ -14,12 +14,11 @@ import { dryRun, enqueueUsers, throwIfInvalid, toEnqueuedUser, validateBatch, ty
 import type { JsonObject } from './fields.js';
 import { explainImportError, importUsers } from './import-users.js';
 import type { ImportOutcome } from './types.js';
-import { processBatch } from './process-batch.js';
 import { hashPlainTextPasswords } from './hash-plain-passwords.js';
 import { importNow } from './import-now.js';
 import { decodeQueueCursor, encodeQueueCursor, toQueueEntry } from './queue-listing.js';
-import { BulkImportWorker } from './worker.js';
-import { StatisticsRefresher } from './statistics-refresh.js';
+import { importParallelism, type BulkImportWorker } from './worker.js';
+import type { StatisticsRefresher } from './statistics-refresh.js';
 import type { QueueEntry } from './schemas.js';
 import type { ServiceDependencies } from '../services.js';
 
@@ -31,38 +30,22 @@ export interface ListQuery {
 
 export type CountResult = { status: 'OK'; count: number; byStatus?: Record<QueueStatus, number> };
 
+export interface BulkImportParts {
+  statistics: StatisticsRefresher;
+  // Woken after an enqueue; it imports nothing unless it was started.
+  worker: Pick<BulkImportWorker, 'kick'>;
+}
+
 export class BulkImportService {
   private readonly hasher: PasswordHasher;
-  private readonly worker: BulkImportWorker;
-  private readonly statistics: StatisticsRefresher;
   private readonly parallelism: number;
 
-  constructor(private readonly deps: ServiceDependencies) {
-    const { config, pool, clock, log } = deps;
+  constructor(
+    private readonly deps: ServiceDependencies,
+    private readonly parts: BulkImportParts,
+  ) {
     this.hasher = deps.hasher;
-    const batch = {
-      pool,
-      hasher: this.hasher,
-      clock,
-      log,
-      batchSize: config.bulk_migration_batch_size,
-      onFinished: (imported: number, failed: number) => deps.metrics?.bulkBatchFinished(imported, failed),
-    };
-    this.statistics = new StatisticsRefresher(pool, log);
-    // Leave at least one connection of the pool to the other routes.
-    this.parallelism = Math.max(1, Math.min(config.bulk_migration_parallelism, config.postgresql_connection_pool_size - 1));
-    const processAndNote = async () => {
-      const claimed = await processBatch(batch);
-      this.statistics.noteImported(claimed);
-      return claimed;
-    };
-    this.worker = new BulkImportWorker(processAndNote, {
-      parallelism: this.parallelism,
-      intervalMs: config.bulk_import_interval_seconds * 1000,
-      retryDelayMs: config.bulk_migration_sleep_between_rounds_in_batch_ms,
-      log,
-    });
-    this.worker.start();
+    this.parallelism = importParallelism(deps.config);
   }
 
   // Validates every user (all errors of all users in one 400), then queues them in one statement and wakes the worker.
@@ -82,11 +65,11 @@ export class BulkImportService {
     if (options.importNow) {
       const answer = batch.users.map(toEnqueuedUser);
       await importNow({ pool: this.deps.pool, hasher: this.hasher, log: this.deps.log, parallelism: this.parallelism }, batch.users, now);
-      this.statistics.noteImported(batch.users.length);
+      this.parts.statistics.noteImported(batch.users.length);
       return { status: 'OK', users: answer };
     }
     const enqueued = await enqueueUsers(this.deps.pool, batch.users, now);
-    this.worker.kick();
+    this.parts.worker.kick();
     return { status: 'OK', users: enqueued };
   }
 
@@ -130,33 +113,5 @@ export class BulkImportService {
       return findUserById(client, user.id);
     });
     return { status: 'OK', user: row! };
-  }
-
-  // For tests and tools: resolves once this process finds nothing left to claim.
-  async processUntilEmpty(): Promise<void> {
-    await this.worker.processUntilEmpty();
-    await this.statistics.idle();
-  }
-
-  // Resolves when the worker is not running (it starts nothing).
-  async idle(): Promise<void> {
-    await this.worker.idle();
-    await this.statistics.idle();
-  }
-
-  // Automatic processing (after an enqueue, every sweep) is suspended; processUntilEmpty still runs.
-  pauseProcessing(): void {
-    this.worker.setPaused(true);
-  }
-
-  resumeProcessing(): void {
-    this.worker.setPaused(false);
-    this.worker.kick();
-  }
-
-  // Stops the worker and waits for the batch in flight; called before the pool closes.
-  async stop(): Promise<void> {
-    await this.worker.stop();
-    await this.statistics.idle();
   }
 }

@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import type { FastifyBaseLogger } from 'fastify';
+import type { Logger } from 'pino';
 import { describeError } from '../db/pg-errors.js';
 
 // The tables an import fills; the queue is left out (it empties again, and its statements are key-driven anyway).
@@ -20,7 +20,7 @@ export class StatisticsRefresher {
 
   constructor(
     private readonly pool: pg.Pool,
-    private readonly log: FastifyBaseLogger,
+    private readonly log: Logger,
   ) {}
 
   noteImported(rows: number): void {

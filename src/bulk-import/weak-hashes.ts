@@ -1,4 +1,4 @@
-import type { FastifyBaseLogger } from 'fastify';
+import type { Logger } from 'pino';
 import { weakFormatOf } from '../hashing/formats.js';
 import type { JsonObject } from './fields.js';
 
@@ -7,7 +7,7 @@ import type { JsonObject } from './fields.js';
  * md5-crypt, phpass, few PBKDF2 iterations). The answer gains `weakHashes` (absent when none, so the reference's
  * shape is unchanged) and the log a warning with the count per format, never a hash.
  */
-export function countWeakHashes(users: readonly JsonObject[], log: FastifyBaseLogger): number {
+export function countWeakHashes(users: readonly JsonObject[], log: Pick<Logger, 'warn'>): number {
   const formats: Record<string, number> = {};
   let count = 0;
   for (const user of users) {

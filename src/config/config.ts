@@ -63,6 +63,7 @@ export interface Config {
   bulk_migration_parallelism: number;
   bulk_migration_sleep_between_rounds_in_batch_ms: number;
   bulk_import_interval_seconds: number;
+  bulk_import_worker: boolean;
 
   lazy_migration: LazyMigrationConfig;
 }

@@ -323,6 +323,13 @@ export const configKeys: ConfigKey[] = [
     default: 60,
     description: 'sweep interval that also picks up rows left PROCESSING by a crash',
   },
+  {
+    name: 'bulk_import_worker',
+    env: ['BULK_IMPORT_WORKER'],
+    schema: Type.Boolean(),
+    default: true,
+    description: 'import queued users in this core (false: only queue them, for another core on the database to import)',
+  },
 
   {
     name: 'lazy_migration',

@@ -223,8 +223,7 @@ describe('bulk-import plans on tables that were never analyzed', () => {
   beforeAll(async () => {
     db = await createTestDatabase();
     await fillWithoutStatistics(db);
-    t = await createTestApp({ bulk_migration_batch_size: batchSize, bulk_migration_parallelism: 1 }, db);
-    t.app.services.bulkImport.pauseProcessing();
+    t = await createTestApp({ bulk_migration_batch_size: batchSize, bulk_migration_parallelism: 1, bulk_import_worker: false }, db);
   }, 120_000);
   afterAll(async () => {
     await t.close();
@@ -247,7 +246,7 @@ describe('bulk-import plans on tables that were never analyzed', () => {
     try {
       expect((await call(t.app, 'POST', '/bulk-import/users', { body: { users }, query: { dryRun: 'true' } })).statusCode).toBe(400);
       expect((await call(t.app, 'POST', '/bulk-import/users', { body: { users } })).statusCode).toBe(200);
-      await t.app.services.bulkImport.processUntilEmpty();
+      await t.app.services.bulkImportWorker.processUntilEmpty();
       // The migration command's final tally looks every user of a batch up by all its keys.
       const lookup = await call(t.app, 'POST', '/bulk-import/users/lookup', { body: lookupKeys(users) });
       expect([lookup.statusCode, lookup.json.users.length]).toEqual([200, batchSize]);
@@ -353,8 +352,7 @@ function valuesOf(name: string): string[] {
 }
 
 describe('statistics after an import into tables analyzed while empty', () => {
-  const t = useTestApp({ bulk_migration_batch_size: 5_000, bulk_migration_parallelism: 1 });
-  beforeAll(() => t.app.services.bulkImport.pauseProcessing());
+  const t = useTestApp({ bulk_migration_batch_size: 5_000, bulk_migration_parallelism: 1, bulk_import_worker: false });
 
   it('are refreshed, so a sign-in plan cached while the tables were empty is replaced by an index lookup', async () => {
     await t.db.pool.query("INSERT INTO roles (role) VALUES ('admin')");
@@ -373,7 +371,7 @@ describe('statistics after an import into tables analyzed while empty', () => {
 
       const reply = await call(t.app, 'POST', '/bulk-import/users', { body: { users: importBatch(10_000, 'new-') } });
       expect(reply.statusCode).toBe(200);
-      await t.app.services.bulkImport.processUntilEmpty();
+      await t.app.services.bulkImportWorker.processUntilEmpty();
 
       expect(await countRows(t.db, 'users')).toBe(10_000);
       const { rows: statistics } = await t.db.pool.query(

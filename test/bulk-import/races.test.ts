@@ -7,9 +7,8 @@ import { emailPasswordUser, queueRows } from './fixtures.js';
 // INSERT: the batch waits on the row lock, then reports that one user with the coded message, and imports the rest.
 describe('writes racing a batch', () => {
   let writer: pg.PoolClient;
-  const t = useTestApp({ bulk_migration_parallelism: 1 });
+  const t = useTestApp({ bulk_migration_parallelism: 1, bulk_import_worker: false });
   beforeEach(async () => {
-    t.app.services.bulkImport.pauseProcessing();
     await truncateAll(t.db);
     await t.db.pool.query("INSERT INTO roles (role) VALUES ('admin')");
     writer = await t.db.pool.connect();
@@ -35,7 +34,7 @@ describe('writes racing a batch', () => {
   }
 
   async function processWhileWriterCommits(): Promise<void> {
-    const processing = t.app.services.bulkImport.processUntilEmpty();
+    const processing = t.app.services.bulkImportWorker.processUntilEmpty();
     await untilBatchWaitsOnLock();
     await writer.query('COMMIT');
     await writer.query('BEGIN');

@@ -1,6 +1,7 @@
 import bcrypt from 'bcrypt';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { call, countRows, createTestApp, type TestApp, truncateAll, useTestApp } from '../helper.js';
+import { buildApp } from '../../src/app.js';
+import { call, countRows, createTestApp, createTestDatabase, type TestApp, testConfig, truncateAll, useTestApp } from '../helper.js';
 import { bcryptHash, emailPasswordUser, importedUsers, passwordlessUser, queueRows, thirdPartyUser } from './fixtures.js';
 
 const enqueue = async (t: TestApp, users: unknown[]) => {
@@ -10,20 +11,24 @@ const enqueue = async (t: TestApp, users: unknown[]) => {
 };
 
 describe('background import', () => {
-  const t = useTestApp({ bulk_migration_sleep_between_rounds_in_batch_ms: 0 });
+  // Without the background worker, queued rows wait for processUntilEmpty().
+  const t = useTestApp({ bulk_migration_sleep_between_rounds_in_batch_ms: 0, bulk_import_worker: false });
   beforeEach(async () => {
-    t.app.services.bulkImport.pauseProcessing();
     await truncateAll(t.db);
     await t.db.pool.query("INSERT INTO roles (role) VALUES ('admin'), ('editor')");
   });
 
   it('starts importing as soon as users are queued (no sweep needed)', async () => {
-    t.app.services.bulkImport.resumeProcessing();
-    await t.app.services.bulkImport.idle();
-    await enqueue(t, [emailPasswordUser(1)]);
-    await t.app.services.bulkImport.idle();
-    expect(await countRows(t.db, 'users')).toBe(1);
-    expect(await countRows(t.db, 'bulk_import_users')).toBe(0);
+    const started = await createTestApp({ bulk_migration_sleep_between_rounds_in_batch_ms: 0 });
+    try {
+      await started.app.services.bulkImportWorker.idle();
+      await enqueue(started, [emailPasswordUser(1)]);
+      await started.app.services.bulkImportWorker.idle();
+      expect(await countRows(started.db, 'users')).toBe(1);
+      expect(await countRows(started.db, 'bulk_import_users')).toBe(0);
+    } finally {
+      await started.close();
+    }
   });
 
   it('imports users of all three recipes with everything that belongs to them, and deletes their rows', async () => {
@@ -41,7 +46,7 @@ describe('background import', () => {
       passwordlessUser(3, { externalUserId: 'ext-pl-3' }, { email: 'PL3@example.com', isVerified: false }),
       { loginMethods: [{ recipeId: 'emailpassword', email: 'plain@example.com', plainTextPassword: 'hunter2' }] },
     ]);
-    await t.app.services.bulkImport.processUntilEmpty();
+    await t.app.services.bulkImportWorker.processUntilEmpty();
     const id = (n: number) => queued[n].loginMethods[0].userId;
     const now = t.clock.nowMs;
     const users = await importedUsers(t.db);
@@ -126,7 +131,7 @@ describe('background import', () => {
       thirdPartyUser(8, { externalUserId: 'd2' }),
       emailPasswordUser(9, { externalUserId: 'e' }, { isPrimary: true }),
     ]);
-    await t.app.services.bulkImport.processUntilEmpty();
+    await t.app.services.bulkImportWorker.processUntilEmpty();
     const failed = new Map((await queueRows(t.db)).map((row) => [row.id, [row.status, row.error_message]]));
     const rowId = (n: number) => queued[n].loginMethods[0].userId;
     // Users 5 and 6 share an email: whichever the batch meets first is imported, the other fails.
@@ -151,7 +156,7 @@ describe('background import', () => {
     await t.db.pool.query("DELETE FROM roles WHERE role = 'admin'");
     await t.db.pool.query(`INSERT INTO bulk_import_users (id, raw_data, created_at, updated_at) VALUES
       ('broken', '{"loginMethods": [{"recipeId": "passwordless", "email": "x@example.com"}]}', 1, 1)`);
-    await t.app.services.bulkImport.processUntilEmpty();
+    await t.app.services.bulkImportWorker.processUntilEmpty();
     expect((await queueRows(t.db)).map((row) => [row.status, row.error_message])).toEqual([
       ['FAILED', '[superTokensUserId is required for a loginMethod]'],
       ['FAILED', '[Role admin does not exist.]'],
@@ -162,7 +167,7 @@ describe('background import', () => {
   it('picks up rows left PROCESSING by a crashed run', async () => {
     await enqueue(t, [emailPasswordUser(1), emailPasswordUser(2), thirdPartyUser(3)]);
     await t.db.pool.query("UPDATE bulk_import_users SET status = 'PROCESSING'");
-    await t.app.services.bulkImport.processUntilEmpty();
+    await t.app.services.bulkImportWorker.processUntilEmpty();
     expect(await countRows(t.db, 'users')).toBe(3);
     expect(await queueRows(t.db)).toEqual([]);
   });
@@ -176,7 +181,7 @@ describe('background import', () => {
     try {
       await other.query('BEGIN');
       const held = await other.query('SELECT id FROM bulk_import_users ORDER BY id LIMIT 4 FOR UPDATE');
-      await t.app.services.bulkImport.processUntilEmpty();
+      await t.app.services.bulkImportWorker.processUntilEmpty();
       expect(await countRows(t.db, 'users')).toBe(6);
       expect((await queueRows(t.db)).map((row) => row.id).sort()).toEqual(held.rows.map((row) => row.id));
       // The other core crashes: its transaction rolls back and its locks go away.
@@ -184,7 +189,7 @@ describe('background import', () => {
     } finally {
       other.release();
     }
-    await t.app.services.bulkImport.processUntilEmpty();
+    await t.app.services.bulkImportWorker.processUntilEmpty();
     expect(await countRows(t.db, 'users')).toBe(10);
     expect(await countRows(t.db, 'user_id_mappings')).toBe(10);
     expect(await queueRows(t.db)).toEqual([]);
@@ -203,12 +208,12 @@ describe('background import', () => {
       await t.db.pool.query('CREATE TRIGGER fail_import BEFORE INSERT ON user_metadata FOR EACH ROW EXECUTE FUNCTION fail_import()');
       await enqueue(t, [emailPasswordUser(1), emailPasswordUser(2, { userMetadata: { a: 1 } }), thirdPartyUser(3)]);
       const before = await queueRows(t.db);
-      await expect(t.app.services.bulkImport.processUntilEmpty()).rejects.toThrow('simulated serialization failure');
+      await expect(t.app.services.bulkImportWorker.processUntilEmpty()).rejects.toThrow('simulated serialization failure');
       expect(await countRows(t.db, 'users')).toBe(0);
       expect(await queueRows(t.db)).toEqual(before);
 
       await t.db.pool.query('DROP TRIGGER fail_import ON user_metadata');
-      await t.app.services.bulkImport.processUntilEmpty();
+      await t.app.services.bulkImportWorker.processUntilEmpty();
       expect(await countRows(t.db, 'users')).toBe(3);
       expect(await countRows(t.db, 'user_metadata')).toBe(1);
       expect(await queueRows(t.db)).toEqual([]);
@@ -219,7 +224,7 @@ describe('background import', () => {
         BEGIN IF NEW.email = 'user2@example.com' THEN RAISE EXCEPTION 'bad row'; END IF; RETURN NEW; END $$`);
       await t.db.pool.query('CREATE TRIGGER fail_import BEFORE INSERT ON users FOR EACH ROW EXECUTE FUNCTION fail_import()');
       const queued = await enqueue(t, [emailPasswordUser(1), emailPasswordUser(2), emailPasswordUser(3)]);
-      await t.app.services.bulkImport.processUntilEmpty();
+      await t.app.services.bulkImportWorker.processUntilEmpty();
       expect(await queueRows(t.db)).toEqual([
         { id: queued[1].loginMethods[0].userId, status: 'FAILED', error_message: 'Internal error while importing this user' },
       ]);
@@ -231,12 +236,15 @@ describe('background import', () => {
 });
 
 describe('two cores on one database', () => {
-  const overrides = { bulk_migration_batch_size: 25, bulk_migration_parallelism: 3, bulk_migration_sleep_between_rounds_in_batch_ms: 0 };
+  const overrides = {
+    bulk_migration_batch_size: 25,
+    bulk_migration_parallelism: 3,
+    bulk_migration_sleep_between_rounds_in_batch_ms: 0,
+    bulk_import_worker: false,
+  };
   const a = useTestApp(overrides);
   const b = useTestApp(overrides, { sharing: a });
   beforeEach(async () => {
-    a.app.services.bulkImport.pauseProcessing();
-    b.app.services.bulkImport.pauseProcessing();
     await truncateAll(a.db);
   });
 
@@ -250,7 +258,7 @@ describe('two cores on one database', () => {
     );
     await enqueue(a, users.slice(0, 300));
     await enqueue(b, users.slice(300));
-    await Promise.all([a.app.services.bulkImport.processUntilEmpty(), b.app.services.bulkImport.processUntilEmpty()]);
+    await Promise.all([a.app.services.bulkImportWorker.processUntilEmpty(), b.app.services.bulkImportWorker.processUntilEmpty()]);
     expect(await queueRows(a.db)).toEqual([]);
     expect(await countRows(a.db, 'users')).toBe(600);
     expect(await countRows(a.db, 'user_id_mappings')).toBe(600);
@@ -261,7 +269,7 @@ describe('two cores on one database', () => {
   it('lets exactly one of two queued duplicates win, whichever core meets it', async () => {
     const users = Array.from({ length: 200 }, (_, n) => emailPasswordUser(n % 100, { externalUserId: `x-${n}` }));
     await enqueue(a, users);
-    await Promise.all([a.app.services.bulkImport.processUntilEmpty(), b.app.services.bulkImport.processUntilEmpty()]);
+    await Promise.all([a.app.services.bulkImportWorker.processUntilEmpty(), b.app.services.bulkImportWorker.processUntilEmpty()]);
     expect(await countRows(a.db, 'users')).toBe(100);
     const rows = await queueRows(a.db);
     expect(rows).toHaveLength(100);
@@ -275,11 +283,42 @@ describe('two cores on one database', () => {
 });
 
 describe('worker lifecycle', () => {
+  it('starts when the app is ready, not when it is built', async () => {
+    const db = await createTestDatabase();
+    const app = await buildApp({ config: testConfig(), pool: db.pool });
+    try {
+      // The enqueue wakes a worker that has not started: the row stays queued.
+      await app.services.bulkImport.addUsers([emailPasswordUser(1)], { dryRun: false });
+      await app.services.bulkImportWorker.idle();
+      expect([await countRows(db, 'users'), await countRows(db, 'bulk_import_users')]).toEqual([0, 1]);
+      await app.ready();
+      await app.services.bulkImportWorker.idle();
+      expect([await countRows(db, 'users'), await countRows(db, 'bulk_import_users')]).toEqual([1, 0]);
+    } finally {
+      await app.close();
+      await db.drop();
+    }
+  });
+
+  it('with bulk_import_worker off, a ready core only queues; processUntilEmpty still imports', async () => {
+    const t = await createTestApp({ bulk_import_worker: false, bulk_import_interval_seconds: 1 });
+    try {
+      await enqueue(t, [emailPasswordUser(1)]);
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      await t.app.services.bulkImportWorker.idle();
+      expect([await countRows(t.db, 'users'), await countRows(t.db, 'bulk_import_users')]).toEqual([0, 1]);
+      await t.app.services.bulkImportWorker.processUntilEmpty();
+      expect([await countRows(t.db, 'users'), await countRows(t.db, 'bulk_import_users')]).toEqual([1, 0]);
+    } finally {
+      await t.close();
+    }
+  });
+
   it('sweeps on its interval without any kick, picking up interrupted rows', async () => {
     vi.useFakeTimers({ toFake: ['setInterval'] });
     const t = await createTestApp({ bulk_import_interval_seconds: 60 });
     try {
-      await t.app.services.bulkImport.idle();
+      await t.app.services.bulkImportWorker.idle();
       await t.db.pool.query(
         `INSERT INTO bulk_import_users (id, status, raw_data, created_at, updated_at) VALUES ('lost', 'PROCESSING', $1, 1, 1)`,
         [
@@ -290,10 +329,10 @@ describe('worker lifecycle', () => {
         ],
       );
       vi.advanceTimersByTime(59_000);
-      await t.app.services.bulkImport.idle();
+      await t.app.services.bulkImportWorker.idle();
       expect(await countRows(t.db, 'users')).toBe(0);
       vi.advanceTimersByTime(1_000);
-      await t.app.services.bulkImport.idle();
+      await t.app.services.bulkImportWorker.idle();
       expect(await countRows(t.db, 'users')).toBe(1);
       expect(await countRows(t.db, 'bulk_import_users')).toBe(0);
     } finally {
@@ -303,15 +342,14 @@ describe('worker lifecycle', () => {
   });
 
   it('stop() waits for the batch in flight and leaves every row either imported or queued', async () => {
-    const t = await createTestApp({ bulk_migration_batch_size: 20, bulk_migration_parallelism: 2 });
+    const t = await createTestApp({ bulk_migration_batch_size: 20, bulk_migration_parallelism: 2, bulk_import_worker: false });
     try {
-      t.app.services.bulkImport.pauseProcessing();
       await enqueue(
         t,
         Array.from({ length: 200 }, (_, n) => emailPasswordUser(n)),
       );
-      const running = t.app.services.bulkImport.processUntilEmpty();
-      await t.app.services.bulkImport.stop();
+      const running = t.app.services.bulkImportWorker.processUntilEmpty();
+      await t.app.services.bulkImportWorker.stop();
       await running;
       // No transaction of ours is left holding anything in this schema.
       const { rows } = await t.db.pool.query(
@@ -324,7 +362,7 @@ describe('worker lifecycle', () => {
       expect(await countRows(t.db, 'users')).toBeLessThan(200);
       // Stopped for good: neither a kick nor an explicit run imports anything now.
       await enqueue(t, [emailPasswordUser(1000)]);
-      await t.app.services.bulkImport.processUntilEmpty();
+      await t.app.services.bulkImportWorker.processUntilEmpty();
       expect((await countRows(t.db, 'users')) + (await countRows(t.db, 'bulk_import_users'))).toBe(201);
     } finally {
       await t.close();

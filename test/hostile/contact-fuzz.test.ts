@@ -21,9 +21,8 @@ const entryPoints = [
 
 describe('fuzzing contacts', () => {
   let existing: Existing;
-  const t = useTestApp({ log_level: 'ERROR' });
+  const t = useTestApp({ log_level: 'ERROR', bulk_import_worker: false });
   beforeAll(async () => {
-    t.app.services.bulkImport.pauseProcessing();
     const passwordless = await consumeWithLink(t.app, await createCode(t.app, { email: 'pl@example.com' }));
     const emailPassword = await call(t.app, 'POST', '/recipe/signup', { body: { email: 'ep@example.com', password: 'a password' } });
     existing = { passwordlessUserId: passwordless.json.user.id, emailPasswordUserId: emailPassword.json.user.id };
@@ -47,7 +46,7 @@ describe('fuzzing contacts', () => {
             return;
           }
           expect(reply.statusCode, context).toBe(200);
-          if (url === '/bulk-import/users') await t.app.services.bulkImport.processUntilEmpty();
+          if (url === '/bulk-import/users') await t.app.services.bulkImportWorker.processUntilEmpty();
           const { rows } = await t.db.pool.query<{ email: string | null; phone_number: string | null }>(
             'SELECT email, phone_number FROM users UNION ALL SELECT email, phone_number FROM passwordless_devices',
           );

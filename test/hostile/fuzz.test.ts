@@ -41,10 +41,14 @@ const reporter =
   };
 
 async function runLane(lane: number, runs: number, tally: Tally, apps: TestApp[]): Promise<void> {
-  const t = await createTestApp({ api_keys: fuzzApiKey, idp_password_hashing_signer_key: fuzzSignerKey, log_level: 'ERROR' });
-  apps.push(t);
   // The queue is drained explicitly after each accepted enqueue, so background work never moves the fingerprint.
-  t.app.services.bulkImport.pauseProcessing();
+  const t = await createTestApp({
+    api_keys: fuzzApiKey,
+    idp_password_hashing_signer_key: fuzzSignerKey,
+    log_level: 'ERROR',
+    bulk_import_worker: false,
+  });
+  apps.push(t);
   let current: Seed | undefined;
   let before = await fingerprint(t.db.pool);
   let sinceSeed = reseedEvery;
@@ -66,7 +70,7 @@ async function runLane(lane: number, runs: number, tally: Tally, apps: TestApp[]
       const context = `${description}\n→ ${response.statusCode} ${response.body.slice(0, 500)}`;
 
       if (response.statusCode === 200 && route.path === '/bulk-import/users' && request.method === 'POST') {
-        await t.app.services.bulkImport.processUntilEmpty();
+        await t.app.services.bulkImportWorker.processUntilEmpty();
       }
       const after = await fingerprint(t.db.pool);
       if (response.statusCode >= 400 && response.statusCode < 500) {

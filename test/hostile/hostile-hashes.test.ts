@@ -48,8 +48,7 @@ describe('hostile hashes are refused at import', () => {
   let core: RunningCore;
   const headers = { 'api-key': apiKey };
   beforeAll(async () => {
-    core = await startCore();
-    core.t.app.services.bulkImport.pauseProcessing();
+    core = await startCore({ bulk_import_worker: false });
   });
   afterAll(async () => {
     await core.t.close();

@@ -43,9 +43,8 @@ const bulkUser = (n: number, padding: string) => ({
 
 describe('body size limits', () => {
   let port: number;
-  const t = useTestApp();
+  const t = useTestApp({ bulk_import_worker: false });
   beforeAll(async () => {
-    t.app.services.bulkImport.pauseProcessing();
     await t.app.listen({ port: 0, host: '127.0.0.1' });
     port = (t.app.server.address() as AddressInfo).port;
   });
@@ -92,9 +91,8 @@ describe('body size limits', () => {
 
 describe('configured limits and timeouts', () => {
   let port: number;
-  const t = useTestApp({ body_limit_bytes: 4096, bulk_import_body_limit_bytes: 65536, request_timeout_ms: 400 });
+  const t = useTestApp({ body_limit_bytes: 4096, bulk_import_body_limit_bytes: 65536, request_timeout_ms: 400, bulk_import_worker: false });
   beforeAll(async () => {
-    t.app.services.bulkImport.pauseProcessing();
     // Node checks for expired requests every 30 s by default; look more often so the test does not wait that long.
     (t.app.server as unknown as { connectionsCheckingInterval: number }).connectionsCheckingInterval = 50;
     await t.app.listen({ port: 0, host: '127.0.0.1' });

@@ -131,7 +131,7 @@ describe('PostgreSQL restart under load', () => {
       expect(after.every((outcome) => outcome.statusCode === 200)).toBe(true);
 
       // Queued users acknowledged before or during the outage are imported once the worker runs again.
-      await app.services.bulkImport.processUntilEmpty();
+      await app.services.bulkImportWorker.processUntilEmpty();
       const acknowledged = outcomes.filter((outcome) => outcome.statusCode === 200);
       const keysOf = (kind: Outcome['kind']) => acknowledged.filter((outcome) => outcome.kind === kind).map((outcome) => outcome.key);
       const stored = await pool.query<{ users: number; devices: number; queued: number }>(

@@ -166,7 +166,7 @@ describe('no secret in the logs', () => {
       ],
     });
     expect(queued.json.status).toBe('OK');
-    await t.app.services.bulkImport.processUntilEmpty();
+    await t.app.services.bulkImportWorker.processUntilEmpty();
     expect((await send('GET', '/bulk-import/users?status=FAILED')).json.users).toHaveLength(1);
     expect(
       (

@@ -30,6 +30,7 @@ describe('two core instances on one database', () => {
       bulk_migration_batch_size: 50,
       bulk_migration_parallelism: 2,
       bulk_migration_sleep_between_rounds_in_batch_ms: 10,
+      bulk_import_worker: false,
     });
     for (const pool of pools) {
       const core = await buildApp({ config, pool, logger: createLogger(config) });
@@ -98,8 +99,7 @@ describe('two core instances on one database', () => {
   it(`drains one bulk queue from both workers, importing each of ${queued} users exactly once`, async () => {
     const [a, b] = cores;
     const perCall = 250;
-    // Queue everything first, then let both workers loose on it at the same moment.
-    for (const core of cores) core.services.bulkImport.pauseProcessing();
+    // Queue everything first (the cores run no background worker), then let both drain it at the same moment.
     const answers = await Promise.all(
       Array.from({ length: queued / perCall }, (_, call) =>
         post(call % 2 ? a : b, '/bulk-import/users', {
@@ -125,7 +125,7 @@ describe('two core instances on one database', () => {
     );
     expect(answers.map((answer) => answer.statusCode)).toEqual(Array(queued / perCall).fill(200));
     expect(await count("SELECT count(*)::int AS n FROM bulk_import_users WHERE status = 'NEW'")).toBe(queued);
-    await Promise.all(cores.map((core) => core.services.bulkImport.processUntilEmpty()));
+    await Promise.all(cores.map((core) => core.services.bulkImportWorker.processUntilEmpty()));
     expect(await count('SELECT count(*)::int AS n FROM bulk_import_users')).toBe(0);
     expect(await count("SELECT count(*)::int AS n FROM users WHERE email LIKE 'b%'")).toBe(queued);
     expect(await count("SELECT count(*)::int AS n FROM user_id_mappings WHERE external_user_id LIKE 'legacy-%'")).toBe(queued);

@@ -1,11 +1,8 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { call, snapshot, useTestApp } from '../helper.js';
 
 // Requests whose answer or whose parsing would grow with what the caller or the data decide.
-const t = useTestApp({}, { truncateEach: true });
-beforeAll(async () => {
-  t.app.services.bulkImport.pauseProcessing();
-});
+const t = useTestApp({ bulk_import_worker: false }, { truncateEach: true });
 
 // `levels` objects nested inside each other: {"a":{"a":…{}}}.
 const nested = (levels: number): string => '{"a":'.repeat(levels - 1) + '{}' + '}'.repeat(levels - 1);
@@ -70,7 +67,7 @@ describe('bulk-import queue', () => {
       { loginMethods: [{ recipeId: 'emailpassword', email: 'taken@example.com', plainTextPassword: 'other-secret' }] },
     ];
     expect((await call(t.app, 'POST', '/bulk-import/users', { body: { users }, query })).statusCode).toBe(200);
-    await t.app.services.bulkImport.processUntilEmpty();
+    await t.app.services.bulkImportWorker.processUntilEmpty();
 
     const failed = await call(t.app, 'GET', '/bulk-import/users', { query: { status: 'FAILED' } });
     expect([failed.statusCode, failed.json.users.length]).toEqual([200, 2]);

@@ -1,4 +1,4 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { call, expectText, snapshot, useTestApp } from '../helper.js';
 import { bcryptHash } from './support/routes.js';
 
@@ -6,10 +6,7 @@ import { bcryptHash } from './support/routes.js';
 // value anywhere in an input reached the database and answered 500. In a body it is now a 400 naming its field; a
 // query parameter holding a NUL counts as not given.
 describe('characters PostgreSQL cannot store', () => {
-  const t = useTestApp();
-  beforeAll(async () => {
-    t.app.services.bulkImport.pauseProcessing();
-  });
+  const t = useTestApp({ bulk_import_worker: false });
 
   it.each([
     ['top-level string', 'POST', '/recipe/signup', { email: 'a\u0000b@example.com', password: 'x' }, 'email'],

@@ -1,6 +1,6 @@
 import { Writable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { FastifyBaseLogger } from 'fastify';
+import type { Logger } from 'pino';
 import { call, countRows, createTestApp, useTestApp } from '../helper.js';
 import { createLogger } from '../../src/logger.js';
 import { startCleanupJob } from '../../src/recipes/passwordless/cleanup-job.js';
@@ -41,7 +41,7 @@ describe('deleting expired passwordless devices', () => {
 // Fake timers stand in for the wall clock here only: the interval itself is what is under test.
 describe('the cleanup timer', () => {
   let lines: string[];
-  let log: FastifyBaseLogger;
+  let log: Logger;
   beforeEach(() => {
     lines = [];
     const sink = new Writable({
@@ -50,7 +50,7 @@ describe('the cleanup timer', () => {
         done();
       },
     });
-    log = createLogger({ log_level: 'DEBUG' }, sink) as unknown as FastifyBaseLogger;
+    log = createLogger({ log_level: 'DEBUG' }, sink);
     vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
   });
   afterEach(() => {
@@ -131,7 +131,7 @@ describe('the cleanup job of the running service', () => {
       await createCode(t.app, { email: 'a@example.com' });
       t.clock.advance(1001);
       vi.advanceTimersByTime(29_999);
-      await t.app.services.passwordless.stop();
+      await t.app.services.stop();
       expect(await countRows(t.db, 'passwordless_devices')).toBe(1);
     } finally {
       await t.close();
@@ -142,7 +142,7 @@ describe('the cleanup job of the running service', () => {
       u.clock.advance(1001);
       vi.advanceTimersByTime(30_000);
       // stop() waits for the sweep the tick started.
-      await u.app.services.passwordless.stop();
+      await u.app.services.stop();
       expect(await countRows(u.db, 'passwordless_devices')).toBe(0);
     } finally {
       await u.close();

@@ -1,4 +1,4 @@
-import type { FastifyBaseLogger } from 'fastify';
+import type { Logger } from 'pino';
 
 export interface CleanupJob {
   /** Clears the timer and waits for a sweep in progress, so the pool can close after it. */
@@ -6,7 +6,7 @@ export interface CleanupJob {
 }
 
 // Expired devices are swept on a timer rather than on the request path, so a sign-in never pays for them.
-export function startCleanupJob(intervalMs: number, sweep: () => Promise<number>, log: FastifyBaseLogger): CleanupJob {
+export function startCleanupJob(intervalMs: number, sweep: () => Promise<number>, log: Logger): CleanupJob {
   let running: Promise<void> | undefined;
   const timer = setInterval(() => {
     if (running) return;

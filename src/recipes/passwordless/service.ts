@@ -28,7 +28,6 @@ import {
   preAuthSessionIdOf,
   type DeviceSecrets,
 } from './code-scheme.js';
-import { startCleanupJob, type CleanupJob } from './cleanup-job.js';
 import { CodeRedeemer } from './consume-flow.js';
 import { updateContacts } from './contact-update.js';
 import { decodeStandardBase64 } from './strict-base64.js';
@@ -53,11 +52,9 @@ const maxTries = 10;
 
 export class PasswordlessService {
   private readonly redeemer: CodeRedeemer;
-  private readonly cleanup: CleanupJob;
 
   constructor(private readonly deps: ServiceDependencies) {
     this.redeemer = new CodeRedeemer(deps);
-    this.cleanup = startCleanupJob(deps.config.passwordless_cleanup_interval_seconds * 1000, () => this.deleteExpiredDevices(), deps.log);
   }
 
   async createCode(tenantId: string, target: CodeTarget, userInputCode?: string): Promise<CreateCodeResult> {
@@ -164,11 +161,6 @@ export class PasswordlessService {
   /** The periodic sweep (contract §5.1): devices whose codes have all expired. */
   async deleteExpiredDevices(): Promise<number> {
     return deleteDevicesWithOnlyExpiredCodes(this.deps.pool, this.deps.clock() - this.deps.config.passwordless_code_lifetime);
-  }
-
-  // Stops the background job; called before the pool closes.
-  async stop(): Promise<void> {
-    await this.cleanup.stop();
   }
 }
 

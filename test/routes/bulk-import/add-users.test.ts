@@ -1,14 +1,11 @@
-import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { call, createTestApp, snapshot, useTestApp } from '../../helper.js';
 import { bcryptHash, emailPasswordUser, passwordlessUser, thirdPartyUser } from '../../bulk-import/fixtures.js';
 
 const uuid = expect.stringMatching(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
 const invalidUsers = 'Data has missing or invalid fields. Please check the users field for more details.';
 
-const t = useTestApp({}, { truncateEach: true });
-beforeAll(async () => {
-  t.app.services.bulkImport.pauseProcessing();
-});
+const t = useTestApp({ bulk_import_worker: false }, { truncateEach: true });
 
 describe('POST /bulk-import/users', () => {
   it('queues every user as NEW with fresh ids and answers them per recipe', async () => {

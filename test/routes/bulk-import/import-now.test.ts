@@ -1,14 +1,11 @@
-import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { call, snapshot, truncateAll, useTestApp } from '../../helper.js';
 import { bcryptHash, emailPasswordUser, importedUsers, passwordlessUser, queueRows, thirdPartyUser } from '../../bulk-import/fixtures.js';
 
 const uuid = expect.stringMatching(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
 
-const t = useTestApp({ bulk_migration_parallelism: 2 });
-beforeAll(async () => {
-  // Nothing may depend on the worker: the users must be in before the answer.
-  t.app.services.bulkImport.pauseProcessing();
-});
+// Nothing may depend on the worker: the users must be in before the answer.
+const t = useTestApp({ bulk_migration_parallelism: 2, bulk_import_worker: false });
 beforeEach(async () => {
   await truncateAll(t.db);
   await t.db.pool.query("INSERT INTO roles (role) VALUES ('admin')");

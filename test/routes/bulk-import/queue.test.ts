@@ -1,12 +1,9 @@
 import bcrypt from 'bcrypt';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { call, snapshot, useTestApp } from '../../helper.js';
 import { emailPasswordUser } from '../../bulk-import/fixtures.js';
 
-const t = useTestApp({}, { truncateEach: true });
-beforeAll(async () => {
-  t.app.services.bulkImport.pauseProcessing();
-});
+const t = useTestApp({ bulk_import_worker: false }, { truncateEach: true });
 
 // Five rows, one per millisecond, so the order is known: newest first.
 async function enqueueFive(): Promise<string[]> {

@@ -15,9 +15,8 @@ const ep = (method: Record<string, unknown> = {}) => ({
 const long = (length: number, prefix = '') => prefix + 'x'.repeat(length - prefix.length);
 
 let hasher: PasswordHasher;
-const t = useTestApp();
+const t = useTestApp({ bulk_import_worker: false });
 beforeAll(async () => {
-  t.app.services.bulkImport.pauseProcessing();
   hasher = new PasswordHasher(hashingOptionsFromConfig(t.config));
 });
 beforeEach(async () => {

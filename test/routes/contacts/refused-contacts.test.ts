@@ -50,9 +50,8 @@ const badEmails: [string, string, string][] = [
 describe('contacts the rules refuse', () => {
   let existing: Existing;
 
-  const t = useTestApp();
+  const t = useTestApp({ bulk_import_worker: false });
   beforeAll(async () => {
-    t.app.services.bulkImport.pauseProcessing();
     const passwordless = await consumeWithLink(t.app, await createCode(t.app, { email: 'pl@example.com' }));
     const emailPassword = await call(t.app, 'POST', '/recipe/signup', { body: { email: 'ep@example.com', password: 'a password' } });
     existing = { passwordlessUserId: passwordless.json.user.id, emailPasswordUserId: emailPassword.json.user.id };
