@@ -3,7 +3,7 @@ import { argon2Format } from '../../src/hashing/argon2.js';
 import { bcryptFormat } from '../../src/hashing/bcrypt.js';
 import { idpScryptFormat } from '../../src/hashing/idp-scrypt.js';
 import type { HashFormat } from '../../src/hashing/format.js';
-import { decodeBase64 } from '../../src/hashing/base64.js';
+import { decodeEitherBase64 } from '../../src/base64.js';
 import type { Algorithm, Credential } from '../lib/credentials.js';
 import { benchSignerKey } from '../lib/servers.js';
 import { percentile } from '../lib/stats.js';
@@ -36,7 +36,7 @@ export async function measureVerifyCeiling(
   options: { concurrency: number; seconds: number; maxOps: number },
 ): Promise<VerifyCeiling> {
   const verifier = verifiers[algorithm];
-  const context = { signerKey: decodeBase64(benchSignerKey) };
+  const context = { signerKey: decodeEitherBase64(benchSignerKey) };
   const work = credentials.map(({ password, hash }) => {
     const parsed = verifier.parse(hash);
     if (!parsed.ok) throw new Error(`bench ${algorithm} hash does not parse: ${parsed.reason}`);

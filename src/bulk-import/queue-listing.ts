@@ -1,20 +1,5 @@
-import { coreError } from '../errors.js';
-import type { QueueCursor, QueueRow } from './repository.js';
+import type { QueueRow } from './repository.js';
 import type { QueueEntry } from './schemas.js';
-
-// Pagination token of GET /bulk-import/users: standard Base64 of "<rowId>;<createdAt>" (contract §10.4).
-export function encodeQueueCursor(row: Pick<QueueRow, 'id' | 'created_at'>): string {
-  return Buffer.from(`${row.id};${row.created_at}`).toString('base64');
-}
-
-export function decodeQueueCursor(token: string): QueueCursor {
-  const invalid = coreError('INVALID_PAGINATION_TOKEN');
-  // Buffer.from(…, 'base64') skips characters it does not know; the reference's decoder rejects them.
-  if (token.length % 4 !== 0 || !/^[A-Za-z0-9+/]*={0,2}$/.test(token)) throw invalid;
-  const parts = Buffer.from(token, 'base64').toString('utf8').split(';');
-  if (parts.length !== 2 || !/^-?\d+$/.test(parts[1]) || !Number.isSafeInteger(Number(parts[1]))) throw invalid;
-  return { id: parts[0], createdAt: Number(parts[1]) };
-}
 
 // The stored user JSON with its queue columns; null columns are left out.
 export function toQueueEntry(row: QueueRow): QueueEntry {

@@ -1,5 +1,6 @@
 import type { Queryable } from '../db/pool.js';
 import type { RecipeId } from '../users/repository.js';
+import type { PageToken } from '../users/pagination-token.js';
 
 // All SQL of bulk import: the queue table, and the set-based statements that import a batch of users. Every
 // statement takes whole arrays (unnest) so a batch costs a fixed number of round trips, whatever its size.
@@ -36,17 +37,13 @@ export async function insertFailedQueueRows(db: Queryable, usersJson: string, me
   );
 }
 
-export interface QueueCursor {
-  id: string;
-  createdAt: number;
-}
-
 // Newest first; the cursor is inclusive (contract §10.4).
 export async function listQueueRows(
   db: Queryable,
   status: QueueStatus | undefined,
   limit: number,
-  cursor?: QueueCursor,
+  // The token's id is a queue row's id, its time the row's created_at.
+  cursor?: PageToken,
 ): Promise<QueueRow[]> {
   const conditions: string[] = [];
   const values: unknown[] = [limit];
@@ -55,7 +52,7 @@ export async function listQueueRows(
     conditions.push(`status = $${values.length}`);
   }
   if (cursor !== undefined) {
-    values.push(cursor.createdAt, cursor.id);
+    values.push(cursor.time, cursor.id);
     conditions.push(`(created_at < $${values.length - 1} OR (created_at = $${values.length - 1} AND id <= $${values.length}))`);
   }
   const where = conditions.length > 0 ? `WHERE ${conditions.join(' AND ')}` : '';

@@ -1,4 +1,4 @@
-import { jsonCoreError } from '../errors.js';
+import { coreError, jsonCoreError } from '../errors.js';
 import { withTransaction } from '../db/transaction.js';
 import { findUserById, type StoredUser } from '../users/repository.js';
 import {
@@ -16,7 +16,8 @@ import { explainImportError, importUsers } from './import-users.js';
 import type { ImportOutcome } from './types.js';
 import { hashPlainTextPasswords } from './hash-plain-passwords.js';
 import { importNow } from './import-now.js';
-import { decodeQueueCursor, encodeQueueCursor, toQueueEntry } from './queue-listing.js';
+import { toQueueEntry } from './queue-listing.js';
+import { decodePaginationToken, encodePaginationToken } from '../users/pagination-token.js';
 import { importParallelism, type BulkImportWorker } from './worker.js';
 import type { StatisticsRefresher } from './statistics-refresh.js';
 import type { QueueEntry } from './schemas.js';
@@ -74,10 +75,15 @@ export class BulkImportService {
   }
 
   async listUsers(query: ListQuery): Promise<{ status: 'OK'; users: QueueEntry[]; nextPaginationToken?: string }> {
-    const cursor = query.paginationToken === undefined ? undefined : decodeQueueCursor(query.paginationToken);
+    const cursor = query.paginationToken === undefined ? undefined : decodePaginationToken(query.paginationToken);
+    if (query.paginationToken !== undefined && !cursor) throw coreError('INVALID_PAGINATION_TOKEN');
     const rows = await listQueueRows(this.deps.pool, query.status, query.limit + 1, cursor);
     const next = rows.length > query.limit ? rows.pop() : undefined;
-    return { status: 'OK', users: rows.map(toQueueEntry), ...(next && { nextPaginationToken: encodeQueueCursor(next) }) };
+    return {
+      status: 'OK',
+      users: rows.map(toQueueEntry),
+      ...(next && { nextPaginationToken: encodePaginationToken(next.id, next.created_at) }),
+    };
   }
 
   // [BEYOND] without a status, the per-status counts come along.

@@ -4,7 +4,7 @@ import { Value } from '@sinclair/typebox/value';
 import { configKeys, type ConfigKey } from './keys.js';
 import { LazyConfigError, parseLazyMigrationConfig, type LazyMigrationConfig } from '../lazy-migration/config.js';
 import { ConfigError, type Config, type LogLevel } from './config.js';
-import { describeBase64Problem } from './base64-setting.js';
+import { describeBase64Problem } from '../base64.js';
 import { compareCdiVersions, isSupportedCdiVersion, newestCdiVersion, parseCdiVersion } from '../http/cdi-version.js';
 
 type RawValues = Record<string, unknown>;

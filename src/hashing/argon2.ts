@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { promisify } from 'node:util';
 import argon2 from 'argon2';
-import { decodeUnpaddedBase64, encodeUnpaddedBase64 } from './base64.js';
+import { decodeUnpaddedCanonicalBase64, encodeUnpaddedBase64 } from '../base64.js';
 import { fail, overCostLimit, type HashCostLimits, type HashFormat, type NewHashParams, type ParseResult } from './format.js';
 
 export type Argon2Type = 'argon2i' | 'argon2d' | 'argon2id';
@@ -64,10 +64,10 @@ export function parseArgon2(hash: string, limits?: HashCostLimits): ParseResult<
   }
   if (memoryKb < ARGON2_LIMITS.minMemoryKbPerLane * parallelism) return fail('memory must be at least 8 KiB per lane');
 
-  const salt = decodeUnpaddedBase64(saltText);
+  const salt = decodeUnpaddedCanonicalBase64(saltText);
   if (!salt) return fail('salt is not valid unpadded base64');
   if (salt.length < ARGON2_LIMITS.minSaltBytes) return fail('salt must be at least 8 bytes');
-  const digest = decodeUnpaddedBase64(hashText);
+  const digest = decodeUnpaddedCanonicalBase64(hashText);
   if (!digest) return fail('hash is not canonical unpadded base64 (characters missing or changed?)');
   const { min, max, multipleOf } = DIGEST_BYTES;
   if (digest.length < min || digest.length > max || digest.length % multipleOf !== 0) {

@@ -1,7 +1,7 @@
 import { fail, overCostLimit, type HashCostLimits, type HashFormat, type ParseResult } from './format.js';
 import { PBKDF2_LIMITS, verifyPbkdf2, type Pbkdf2Hash } from './pbkdf2.js';
 import type { Pbkdf2Digest } from './pbkdf2-grammars.js';
-import { decodePaddedBase64 } from './strict-base64.js';
+import { decodePaddedCanonicalBase64 } from '../base64.js';
 
 /**
  * ASP.NET Core Identity's `PasswordHash` column is a bare base64 blob; stored here as `$aspnet-identity$<blob>` so
@@ -23,7 +23,7 @@ export function parseAspnetIdentity(hash: string, limits?: HashCostLimits): Pars
   if (!hash.startsWith(ASPNET_PREFIX)) {
     return fail(`must start with ${ASPNET_PREFIX}, or be the bare blob with hashingAlgorithm aspnet_identity`);
   }
-  const blob = decodePaddedBase64(hash.slice(ASPNET_PREFIX.length));
+  const blob = decodePaddedCanonicalBase64(hash.slice(ASPNET_PREFIX.length));
   if (!blob) return fail('the blob must be canonical padded base64');
   if (blob[0] === 0x00) {
     if (blob.length !== V2.bytes) return fail(`a version 2 blob is exactly ${V2.bytes} bytes, got ${blob.length}`, true);

@@ -1,4 +1,4 @@
-import { decodePaddedBase64 } from './strict-base64.js';
+import { decodePaddedCanonicalBase64 } from '../base64.js';
 
 /**
  * Auth0's bulk-import `custom_password_hash` object, turned into the self-describing string the core stores.
@@ -55,7 +55,7 @@ function decode(field: Encoded, name: string): { bytes: Buffer } | { problem: st
   if (typeof value !== 'string') return { problem: `custom_password_hash ${name}.value must be a string` };
   if (encoding === 'utf8') return { bytes: Buffer.from(value, 'utf8') };
   if (encoding === 'hex' && /^(?:[0-9a-fA-F]{2})*$/.test(value)) return { bytes: Buffer.from(value, 'hex') };
-  const base64Bytes = encoding === 'base64' ? decodePaddedBase64(value) : undefined;
+  const base64Bytes = encoding === 'base64' ? decodePaddedCanonicalBase64(value) : undefined;
   if (base64Bytes) return { bytes: base64Bytes };
   return { problem: `custom_password_hash ${name} is not valid ${String(encoding)}` };
 }

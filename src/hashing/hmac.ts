@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { equalInConstantTime } from './constant-time.js';
 import { legacyPasswordBytes } from './legacy-password.js';
-import { decodePaddedBase64 } from './strict-base64.js';
+import { decodePaddedCanonicalBase64 } from '../base64.js';
 import { fail, type HashFormat, type ParseResult } from './format.js';
 
 export interface HmacHash {
@@ -25,9 +25,9 @@ export function parseHmac(hash: string): ParseResult<HmacHash> {
   if (!match) return fail('HMAC must be $hmac-<md5|sha1|sha224|sha256|sha384|sha512>$<base64 MAC>$<base64 key>');
   const [, algorithm, macText, keyText] = match;
   const name = `$hmac-${algorithm}$`;
-  const mac = decodePaddedBase64(macText);
+  const mac = decodePaddedCanonicalBase64(macText);
   if (!mac) return fail(`${name} MAC must be padded base64`);
-  const key = decodePaddedBase64(keyText);
+  const key = decodePaddedCanonicalBase64(keyText);
   if (!key) return fail(`${name} key must be padded base64`);
   const { minKeyBytes, maxKeyBytes } = HMAC_LIMITS;
   if (key.length < minKeyBytes || key.length > maxKeyBytes) {

@@ -1,5 +1,5 @@
 import { createCipheriv, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
-import { decodeBase64 } from './base64.js';
+import { decodeEitherBase64 } from '../base64.js';
 import { fail, overCostLimit, type HashCostLimits, type HashFormat, type ParseResult } from './format.js';
 
 /** The exporting platform's scrypt variant: `$f_scrypt$<hash>$<salt>$m=<mem_cost>$r=<rounds>$s=<separator>`. */
@@ -51,12 +51,12 @@ export function parseIdpScrypt(stored: string, limits?: HashCostLimits): ParseRe
   const memCost = Number(memText);
   const rounds = Number(roundsText);
   const { minMemCost, maxMemCost, minRounds, maxRounds, maxMemoryBytes, minHashBytes } = IDP_SCRYPT_LIMITS;
-  const hash = decodeBase64(pieces[2]);
+  const hash = decodeEitherBase64(pieces[2]);
   if (!hash) return fail('password hash is not valid base64', true);
   if (hash.length < minHashBytes) return fail(`password hash must decode to at least ${minHashBytes} bytes`, true);
-  const salt = decodeBase64(pieces[3]);
+  const salt = decodeEitherBase64(pieces[3]);
   if (!salt) return fail('salt is not valid base64', true);
-  const separator = decodeBase64(named.get('s=') ?? '');
+  const separator = decodeEitherBase64(named.get('s=') ?? '');
   if (!separator) return fail('salt separator is not valid base64', true);
   if (memCost < minMemCost || memCost > maxMemCost) {
     return fail(`mem_cost must be between ${minMemCost} and ${maxMemCost}`, true);

@@ -3,7 +3,7 @@ import { equalInConstantTime } from './constant-time.js';
 import { bcryptFormat } from './bcrypt.js';
 import { cryptFormat } from './crypt.js';
 import { legacyPasswordBytes } from './legacy-password.js';
-import { decodePaddedBase64 } from './strict-base64.js';
+import { decodePaddedCanonicalBase64 } from '../base64.js';
 import { fail, type HashCostLimits, type HashFormat, type ParseResult, type VerifyContext } from './format.js';
 
 /**
@@ -53,7 +53,7 @@ export function parseLdap(hash: string, limits?: HashCostLimits): ParseResult<Ld
     return { ok: true, value: { scheme, inner: { format, parsed: inner.value } } };
   }
   const { algorithm, size, salted } = SCHEMES[scheme];
-  const bytes = decodePaddedBase64(value);
+  const bytes = decodePaddedCanonicalBase64(value);
   if (!bytes) return fail(`LDAP {${scheme}} value must be padded standard base64`);
   if (!salted) {
     if (bytes.length !== size) return fail(`LDAP {${scheme}} digest must be ${size} bytes, got ${bytes.length}`);

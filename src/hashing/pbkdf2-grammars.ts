@@ -1,7 +1,6 @@
 // The string forms PBKDF2 hashes are exported in. Each turns its string into the same parts (PRF, iterations,
 // salt bytes, derived key); pbkdf2.ts bounds and verifies them.
-import { decodeUnpaddedBase64 } from './base64.js';
-import { decodePaddedBase64 } from './strict-base64.js';
+import { decodePaddedCanonicalBase64, decodeUnpaddedCanonicalBase64 } from '../base64.js';
 
 export type Pbkdf2Digest = 'sha1' | 'sha256' | 'sha512' | 'sha3-224' | 'sha3-256' | 'sha3-384' | 'sha3-512';
 
@@ -20,12 +19,12 @@ const bad = (reason: string): GrammarResult => ({ ok: false, reason });
 
 /** passlib's "adapted base64": standard alphabet with `.` for `+`, no padding; canonical. */
 function decodeAb64(text: string): Buffer | undefined {
-  return text.includes('+') ? undefined : decodeUnpaddedBase64(text.replace(/\./g, '+'));
+  return text.includes('+') ? undefined : decodeUnpaddedCanonicalBase64(text.replace(/\./g, '+'));
 }
 
 /** PHC as Kratos and Auth0 write it: standard base64 with or without padding; canonical either way. */
 function decodeBase64EitherPadding(text: string): Buffer | undefined {
-  return text.endsWith('=') ? decodePaddedBase64(text) : decodeUnpaddedBase64(text);
+  return text.endsWith('=') ? decodePaddedCanonicalBase64(text) : decodeUnpaddedCanonicalBase64(text);
 }
 
 const PASSLIB = /^\$pbkdf2(?:-(sha256|sha512))?\$([^$]*)\$([^$]*)\$([^$]*)$/;
@@ -68,7 +67,7 @@ export function parsePbkdf2Grammar(hash: string): GrammarResult {
   const django = DJANGO.exec(hash);
   if (django) {
     const [, digest, iterationsText, saltText, keyText] = django;
-    const key = decodePaddedBase64(keyText);
+    const key = decodePaddedCanonicalBase64(keyText);
     if (!key) return bad('Django hash must be canonical padded base64');
     const salt = Buffer.from(saltText, 'utf8');
     return { ok: true, parts: { grammar: 'Django', digest: digest as Pbkdf2Digest, iterationsText, salt, key } };
@@ -82,7 +81,7 @@ export function parsePbkdf2Grammar(hash: string): GrammarResult {
   }
   const atlassian = ATLASSIAN.exec(hash);
   if (atlassian) {
-    const blob = decodePaddedBase64(atlassian[1]);
+    const blob = decodePaddedCanonicalBase64(atlassian[1]);
     // Always 16 bytes of salt and a 32-byte PBKDF2-HMAC-SHA1 key with 10,000 iterations.
     if (!blob || blob.length !== 48) return bad('{PKCS5S2} must be padded base64 of 48 bytes (16-byte salt, 32-byte key)');
     const [salt, key] = [blob.subarray(0, 16), blob.subarray(16)];

@@ -3,7 +3,7 @@
 // for the configured algorithm. The formats themselves are listed in formats.ts; every hash and verify goes through
 // one VerificationScheduler.
 import { hash, randomBytes, randomUUID } from 'node:crypto';
-import { decodeBase64 } from './base64.js';
+import { decodeEitherBase64 } from '../base64.js';
 import { DEFAULT_COST_LIMITS } from './cost-limits.js';
 import type { HashCostLimits, HashFormat, HashPool, NewHashParams, ParseResult } from './format.js';
 import { detectFormat, findFormatByName, HASH_FORMATS, HASHING_ALGORITHM_NAMES } from './formats.js';
@@ -83,7 +83,7 @@ export class PasswordHasher {
     private readonly observer?: HashingObserver,
   ) {
     if (options.signerKey) {
-      this.signerKey = decodeBase64(options.signerKey);
+      this.signerKey = decodeEitherBase64(options.signerKey);
       if (!this.signerKey) throw new Error("'idp_password_hashing_signer_key' is not valid base64");
     }
     const writerFormat = HASH_FORMATS.find((format) => format.id === options.newHashAlgorithm && format.writer);

@@ -1,7 +1,7 @@
 import { hash } from 'node:crypto';
 import { equalInConstantTime } from './constant-time.js';
 import { LEGACY_PASSWORD_MAX_BYTES, legacyPasswordBytes } from './legacy-password.js';
-import { decodePaddedBase64 } from './strict-base64.js';
+import { decodePaddedCanonicalBase64 } from '../base64.js';
 import { fail, type HashFormat, type ParseResult } from './format.js';
 
 /** One digest of a template in which `{SALT}` and `{PASSWORD}` are replaced by the salt and the UTF-8 password. */
@@ -32,7 +32,8 @@ export function parseSaltedDigest(hash: string): ParseResult<SaltedDigestHash> {
   const template = TEMPLATE_FORM.exec(hash);
   if (template) return parseTemplateForm(template[1] as SaltedDigestAlgorithm, template[2], template[3], template[4]);
   const unsalted = UNSALTED_MD5.exec(hash);
-  if (unsalted) return withDigest('md5', ['PASSWORD'], Buffer.alloc(0), decodePaddedBase64(unsalted[1]), '$md5$ digest', 'padded base64');
+  if (unsalted)
+    return withDigest('md5', ['PASSWORD'], Buffer.alloc(0), decodePaddedCanonicalBase64(unsalted[1]), '$md5$ digest', 'padded base64');
   const django = DJANGO_FORM.exec(hash);
   if (django) {
     const algorithm = django[1] as SaltedDigestAlgorithm;
@@ -58,7 +59,7 @@ function parseTemplateForm(
   digest: string,
 ): ParseResult<SaltedDigestHash> {
   const name = `$${algorithm}$pf=`;
-  const templateBytes = decodePaddedBase64(template);
+  const templateBytes = decodePaddedCanonicalBase64(template);
   if (!templateBytes) return fail(`${name} template must be padded base64`);
   const text = templateBytes.toString('latin1');
   const { maxTemplateCharacters, maxSaltBytes } = SALTED_DIGEST_LIMITS;
@@ -66,10 +67,10 @@ function parseTemplateForm(
     return fail(`${name} template must be at most ${maxTemplateCharacters} characters, got ${text.length}`);
   }
   if (!text.includes('{PASSWORD}')) return fail(`${name} template must contain {PASSWORD}`);
-  const saltBytes = decodePaddedBase64(salt);
+  const saltBytes = decodePaddedCanonicalBase64(salt);
   if (!saltBytes) return fail(`${name} salt must be padded base64`);
   if (saltBytes.length > maxSaltBytes) return fail(`${name} salt must be at most ${maxSaltBytes} bytes, got ${saltBytes.length}`);
-  return withDigest(algorithm, splitTemplate(text), saltBytes, decodePaddedBase64(digest), `${name} digest`, 'padded base64');
+  return withDigest(algorithm, splitTemplate(text), saltBytes, decodePaddedCanonicalBase64(digest), `${name} digest`, 'padded base64');
 }
 
 function withDigest(

@@ -1,8 +1,7 @@
 import { scrypt } from 'node:crypto';
-import { decodeUnpaddedBase64 } from './base64.js';
+import { decodePaddedCanonicalBase64, decodeUnpaddedCanonicalBase64 } from '../base64.js';
 import { equalInConstantTime } from './constant-time.js';
 import { fail, overCostLimit, type HashCostLimits, type HashFormat, type ParseResult } from './format.js';
-import { decodePaddedBase64 } from './strict-base64.js';
 
 /** Standard scrypt (RFC 7914) as passlib/PHC, Kratos, Werkzeug and Django write it. */
 export interface ScryptHash {
@@ -56,7 +55,7 @@ export function parseScrypt(hash: string, limits?: HashCostLimits): ParseResult<
   const django = DJANGO.exec(hash);
   if (django) {
     const [, n, saltText, r, p, keyText] = django;
-    const key = decodePaddedBase64(keyText);
+    const key = decodePaddedCanonicalBase64(keyText);
     if (!key) return fail('Django hash must be canonical padded base64', true);
     if (key.length !== 64) return fail(`Django hash must be 64 bytes, got ${key.length} (truncated?)`, true);
     return checked([n, r, p], Buffer.from(saltText, 'utf8'), key, limits);
@@ -86,7 +85,7 @@ function checked([nText, rText, pText]: Numbers, salt: Buffer, key: Buffer, limi
 }
 
 function decodeEitherPadding(text: string): Buffer | undefined {
-  return text.endsWith('=') ? decodePaddedBase64(text) : decodeUnpaddedBase64(text);
+  return text.endsWith('=') ? decodePaddedCanonicalBase64(text) : decodeUnpaddedCanonicalBase64(text);
 }
 
 function isPowerOfTwo(value: number): boolean {

@@ -3,6 +3,8 @@
 // The pointer names a configured source and never carries a URL or a credential: where a password is sent is decided
 // by the server's configuration alone, so imported data cannot point sign-ins at another host.
 
+import { decodeUrlSafeBase64 } from '../base64.js';
+
 export interface LazyPointer {
   source: string;
   /** What the old provider expects as user name; undefined means the user's email. */
@@ -14,7 +16,6 @@ export interface LazyPointer {
 export const LAZY_PREFIX = '$lazy$';
 export const SOURCE_NAME = /^[a-z0-9_-]{1,32}$/;
 const MAX_PART_BYTES = 256;
-const BASE64URL = /^[A-Za-z0-9_-]*$/;
 
 export type PointerParse = { ok: true; value: LazyPointer } | { ok: false; reason: string };
 
@@ -41,8 +42,8 @@ export function formatLazyPointer(pointer: LazyPointer): string {
 }
 
 function decodePart(text: string, name: string): { ok: true; value: string } | { ok: false; reason: string } {
-  if (!BASE64URL.test(text) || text.length % 4 === 1) return { ok: false, reason: `${name} must be unpadded base64url` };
-  const bytes = Buffer.from(text, 'base64url');
+  const bytes = text.includes('=') ? undefined : decodeUrlSafeBase64(text);
+  if (bytes === undefined) return { ok: false, reason: `${name} must be unpadded base64url` };
   if (bytes.toString('base64url') !== text) return { ok: false, reason: `${name} must be canonical base64url` };
   if (bytes.length > MAX_PART_BYTES) return { ok: false, reason: `${name} must be at most ${MAX_PART_BYTES} bytes` };
   const value = bytes.toString('utf8');

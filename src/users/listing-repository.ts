@@ -1,13 +1,8 @@
 import type { Queryable } from '../db/pool.js';
 import { findUsersByGroupIds, type StoredUser } from './repository.js';
+import type { PageToken } from './pagination-token.js';
 
 export type TimeJoinedOrder = 'ASC' | 'DESC';
-
-export interface PageCursor {
-  userId: string;
-  // Kept as text: a token may carry any 64-bit value, beyond what a JS number holds exactly.
-  timeJoined: string;
-}
 
 export interface SearchTerms {
   emails: string[];
@@ -21,7 +16,8 @@ export interface PageQuery {
   order: TimeJoinedOrder;
   // Rows to fetch: the caller asks for one more than it returns, to know whether a next page exists.
   fetch: number;
-  cursor: PageCursor | undefined;
+  // The token's id is a user group's id, its time the group's time_joined.
+  cursor: PageToken | undefined;
   search: SearchTerms | undefined;
 }
 
@@ -73,8 +69,8 @@ export async function findUsersPage(db: Queryable, query: PageQuery): Promise<St
   conditions.add(`g.tenant_id = ${conditions.param(query.tenantId)}`);
   if (query.recipeIds) conditions.add(anyLoginMethod(`u.recipe_id = ANY(${conditions.param(query.recipeIds)})`));
   if (query.cursor) {
-    const time = conditions.param(query.cursor.timeJoined);
-    const id = conditions.param(query.cursor.userId);
+    const time = conditions.param(query.cursor.time);
+    const id = conditions.param(query.cursor.id);
     conditions.add(
       query.order === 'DESC'
         ? `(g.time_joined, g.group_id) <= (${time}::bigint, ${id})`

@@ -1,4 +1,4 @@
-import { decodeBase64 } from '../../hashing/base64.js';
+import { decodeEitherBase64 } from '../../base64.js';
 import type { LoginMethod, SourceRecord } from '../bulk-user.js';
 import { CliError } from '../cli-error.js';
 import { assembleRecord, compact, nonEmpty, parseBoolean, parseTime, type Candidate } from './assemble.js';
@@ -164,7 +164,7 @@ function passwordCandidate(
 export function standardBase64(value: unknown): string | undefined {
   const text = nonEmpty(value);
   if (text === undefined) return undefined;
-  const bytes = decodeBase64(text);
+  const bytes = decodeEitherBase64(text);
   return bytes && bytes.length > 0 ? bytes.toString('base64') : undefined;
 }
 

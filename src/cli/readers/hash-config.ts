@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { decodeBase64 } from '../../hashing/base64.js';
+import { decodeEitherBase64 } from '../../base64.js';
 import { IDP_SCRYPT_LIMITS } from '../../hashing/idp-scrypt.js';
 
 /** The project's password-hash parameters, as the platform console shows them. */
@@ -28,10 +28,10 @@ export function parseHashConfig(text: string): HashConfig {
     throw new HashConfigError(`hash config algorithm is ${algorithm}; only the platform's SCRYPT is supported`);
   }
   const signerText = required(pick('base64_signer_key', 'signer_key', 'signerKey'), 'base64_signer_key');
-  const signerKey = decodeBase64(signerText);
+  const signerKey = decodeEitherBase64(signerText);
   if (!signerKey || signerKey.length === 0) throw new HashConfigError('base64_signer_key is not valid Base64');
   const separatorText = pick('base64_salt_separator', 'salt_separator', 'saltSeparator') ?? '';
-  const separator = decodeBase64(separatorText);
+  const separator = decodeEitherBase64(separatorText);
   if (!separator) throw new HashConfigError('base64_salt_separator is not valid Base64');
   const rounds = integer(required(pick('rounds'), 'rounds'), 'rounds', IDP_SCRYPT_LIMITS.minRounds, IDP_SCRYPT_LIMITS.maxRounds);
   const memCost = integer(

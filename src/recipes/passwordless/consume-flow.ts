@@ -17,7 +17,7 @@ import {
 } from './repository.js';
 import type { ServiceDependencies } from '../../services.js';
 import { decodeSalt, linkCodeBytesOf, linkCodeHashOf, preAuthSessionIdOf } from './code-scheme.js';
-import { decodeStandardBase64, decodeUrlSafeBase64 } from './strict-base64.js';
+import { decodeStandardBase64, decodeUrlSafeBase64 } from '../../base64.js';
 import type { CheckResult, CodeAttemptFailure, ConsumeResult, ConsumedDevice, RedeemInput } from './types.js';
 
 const restartFlow = { status: 'RESTART_FLOW_ERROR' } as const;

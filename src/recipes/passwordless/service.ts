@@ -30,7 +30,7 @@ import {
 } from './code-scheme.js';
 import { CodeRedeemer } from './consume-flow.js';
 import { updateContacts } from './contact-update.js';
-import { decodeStandardBase64 } from './strict-base64.js';
+import { decodeStandardBase64 } from '../../base64.js';
 import type {
   CheckResult,
   CodeTarget,

@@ -56,7 +56,7 @@ describe(`GET /users over ${userCount} users`, () => {
     const { rows } = await t.db.pool.query<{ user_id: string; time_joined: number }>(
       'SELECT user_id, time_joined FROM users ORDER BY user_id LIMIT 1',
     );
-    const cursor = { userId: rows[0].user_id, timeJoined: String(rows[0].time_joined) };
+    const cursor = { id: rows[0].user_id, time: String(rows[0].time_joined) };
     const nodes = await planOf({ tenantId: 'public', recipeIds: undefined, order, fetch: pageSize + 1, cursor, search: undefined });
     const scan = nodes.find((node) => node['Index Name'] === index);
     expect(scan?.['Node Type']).toBe('Index Scan');
