@@ -80,6 +80,7 @@ export const ListUsersResponse = Type.Object({
   users: Type.Array(QueueEntry),
   nextPaginationToken: Type.Optional(Type.String()),
 });
+export type ListUsersResult = Static<typeof ListUsersResponse>;
 
 const Count = Type.Integer();
 
@@ -88,12 +89,14 @@ export const CountUsersResponse = Type.Object({
   count: Count,
   byStatus: Type.Optional(Type.Object({ NEW: Count, PROCESSING: Count, FAILED: Count })),
 });
+export type CountResult = Static<typeof CountUsersResponse>;
 
 // Element types are checked after the size limit, as the reference does, so the schema accepts any array.
 export const RemoveUsersBody = Type.Object({ ids: Type.Array(Type.Unknown()) });
 export type RemoveUsersBody = Static<typeof RemoveUsersBody>;
 
 export const RemoveUsersResponse = Type.Object({ deletedIds: Type.Array(Type.String()), invalidIds: Type.Array(Type.String()) });
+export type RemoveUsersResult = Static<typeof RemoveUsersResponse>;
 
 export const ImportUserBody = Type.Object({});
 
@@ -105,4 +108,3 @@ export const AddUsersErrors = Type.Object({
   users: Type.Optional(Type.Array(Type.Object({ index: Type.Integer(), errors: Type.Array(Type.String()) }))),
 });
 export const ImportUserErrors = Type.Object({ errors: Type.Array(Type.String()) });
-export type WireUser = Static<typeof UserSchema>;

@@ -20,7 +20,7 @@ import { toQueueEntry } from './queue-listing.js';
 import { decodePaginationToken, encodePaginationToken } from '../users/pagination-token.js';
 import { importParallelism, type BulkImportWorker } from './worker.js';
 import type { StatisticsRefresher } from './statistics-refresh.js';
-import type { QueueEntry } from './schemas.js';
+import type { CountResult, ListUsersResult, RemoveUsersResult } from './schemas.js';
 import type { ServiceDependencies } from '../services.js';
 
 export interface ListQuery {
@@ -28,8 +28,6 @@ export interface ListQuery {
   limit: number;
   paginationToken?: string;
 }
-
-export type CountResult = { status: 'OK'; count: number; byStatus?: Record<QueueStatus, number> };
 
 export interface BulkImportParts {
   statistics: StatisticsRefresher;
@@ -74,7 +72,7 @@ export class BulkImportService {
     return { status: 'OK', users: enqueued };
   }
 
-  async listUsers(query: ListQuery): Promise<{ status: 'OK'; users: QueueEntry[]; nextPaginationToken?: string }> {
+  async listUsers(query: ListQuery): Promise<ListUsersResult> {
     const cursor = query.paginationToken === undefined ? undefined : decodePaginationToken(query.paginationToken);
     if (query.paginationToken !== undefined && !cursor) throw coreError('INVALID_PAGINATION_TOKEN');
     const rows = await listQueueRows(this.deps.pool, query.status, query.limit + 1, cursor);
@@ -94,7 +92,7 @@ export class BulkImportService {
   }
 
   // Partitioned in input order by whether a row was deleted (contract §10.4).
-  async removeUsers(ids: string[]): Promise<{ deletedIds: string[]; invalidIds: string[] }> {
+  async removeUsers(ids: string[]): Promise<RemoveUsersResult> {
     const deleted = new Set(ids.length === 0 ? [] : await deleteQueueRows(this.deps.pool, ids));
     return { deletedIds: ids.filter((id) => deleted.has(id)), invalidIds: ids.filter((id) => !deleted.has(id)) };
   }

@@ -51,7 +51,8 @@ export interface NewHashParams {
  * Which bounded pool a verification waits in: memory-hard formats have their own, everything CPU-bound
  * shares the bcrypt one.
  */
-export type HashPool = 'ARGON2' | 'BCRYPT' | 'SCRYPT';
+export const HASH_POOLS = ['ARGON2', 'BCRYPT', 'SCRYPT'] as const;
+export type HashPool = (typeof HASH_POOLS)[number];
 
 /** One password-hash format. Adding a format is one file exporting this plus one line in `formats.ts`. */
 export interface HashFormat<T> {

@@ -5,7 +5,7 @@
 import { hash, randomBytes, randomUUID } from 'node:crypto';
 import { decodeEitherBase64 } from '../base64.js';
 import { DEFAULT_COST_LIMITS } from './cost-limits.js';
-import type { HashCostLimits, HashFormat, HashPool, NewHashParams, ParseResult } from './format.js';
+import { HASH_POOLS, type HashCostLimits, type HashFormat, type HashPool, type NewHashParams, type ParseResult } from './format.js';
 import { detectFormat, findFormatByName, HASH_FORMATS, HASHING_ALGORITHM_NAMES } from './formats.js';
 import type { HashingObserver, QueueState } from './observer.js';
 import { VerificationScheduler, type ScheduledWork } from './verification-scheduler.js';
@@ -139,8 +139,7 @@ export class PasswordHasher {
 
   /** Operations running and waiting per pool (hashing and verifying share each limit). */
   queueStates(): Record<HashPool, QueueState> {
-    const state = (pool: HashPool) => this.scheduler.kindState(pool);
-    return { ARGON2: state('ARGON2'), BCRYPT: state('BCRYPT'), SCRYPT: state('SCRYPT') };
+    return Object.fromEntries(HASH_POOLS.map((pool) => [pool, this.scheduler.kindState(pool)])) as Record<HashPool, QueueState>;
   }
 
   /** Spends about the time of a failed verify so that unknown users cannot be told apart by timing. */

@@ -1,4 +1,4 @@
-import { Type } from '@sinclair/typebox';
+import { Type, type Static } from '@sinclair/typebox';
 
 const ThirdPartyInfo = Type.Object({ id: Type.String(), userId: Type.String() });
 
@@ -27,7 +27,8 @@ export const UserSchema = Type.Object({
   email: Type.Optional(Type.String()),
   phoneNumber: Type.Optional(Type.String()),
 });
+export type WireUser = Static<typeof UserSchema>;
 
-export const StatusOnly = (status: string) => Type.Object({ status: Type.Literal(status) });
+export const StatusOnly = <S extends string>(status: S) => Type.Object({ status: Type.Literal(status) });
 
 export const OkStatus = StatusOnly('OK');

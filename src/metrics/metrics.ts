@@ -1,7 +1,7 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type pg from 'pg';
 import type { HashingObserver, QueueState, VerificationReport } from '../hashing/observer.js';
-import type { HashPool } from '../hashing/format.js';
+import { HASH_POOLS, type HashPool } from '../hashing/format.js';
 import type { QueueStatus } from '../bulk-import/repository.js';
 
 // Every metric of the core is defined here. Labels hold only bounded values: route templates (never URLs), a fixed
@@ -165,7 +165,7 @@ export class CoreMetrics implements HashingObserver {
     poolGauge('identity_core_db_pool_idle', 'Open connections not in use', (pool) => pool.idleCount);
     poolGauge('identity_core_db_pool_waiting', 'Queries waiting for a free connection', (pool) => pool.waitingCount);
     // Zero samples from the start, so a rate() over them exists before the first rejection or import.
-    for (const pool of ['argon2', 'bcrypt', 'scrypt']) this.hashingRejected.inc({ pool }, 0);
+    for (const pool of HASH_POOLS) this.hashingRejected.inc({ pool: pool.toLowerCase() }, 0);
     for (const result of ['imported', 'failed']) this.bulkImported.inc({ result }, 0);
   }
 

@@ -1,9 +1,7 @@
-import type { Static } from '@sinclair/typebox';
 import type { LoginMethodRow, StoredUser } from './repository.js';
-import type { UserSchema } from '../http/schemas.js';
+import type { WireUser } from '../http/schemas.js';
 import { cdiAtLeast, type CdiVersion } from '../http/cdi-version.js';
 
-export type WireUser = Static<typeof UserSchema>;
 type ThirdPartyInfo = { id: string; userId: string };
 
 function thirdPartyOf(row: LoginMethodRow): ThirdPartyInfo | undefined {

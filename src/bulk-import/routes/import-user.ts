@@ -1,6 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { defineRoute } from '../../http/route.js';
-import { ImportUserBody, ImportUserErrors, ImportUserResponse, type WireUser } from '../schemas.js';
+import { ImportUserBody, ImportUserErrors, ImportUserResponse } from '../schemas.js';
+import type { WireUser } from '../../http/schemas.js';
 import { toUserObject } from '../../users/user-object.js';
 import type { JsonObject } from '../fields.js';
 import { countWeakHashes } from '../weak-hashes.js';

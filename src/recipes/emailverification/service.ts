@@ -12,9 +12,7 @@ import {
   insertVerificationToken,
   isEmailVerified,
 } from './repository.js';
-
-export type CreateVerificationTokenResult = { status: 'OK'; token: string } | { status: 'EMAIL_ALREADY_VERIFIED_ERROR' };
-export type VerifyEmailResult = { status: 'OK'; userId: string; email: string } | { status: 'EMAIL_VERIFICATION_INVALID_TOKEN_ERROR' };
+import type { CreateVerificationTokenResult, VerifyEmailResult } from './schemas.js';
 
 // The reference core's token: 48 random bytes, base64url (64 characters).
 const TOKEN_BYTES = 48;

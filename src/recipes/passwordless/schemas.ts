@@ -75,12 +75,15 @@ export const CreateCodeResponse = Type.Union([
   StatusOnly('USER_INPUT_CODE_ALREADY_USED_ERROR'),
 ]);
 
+export type CreateCodeResult = Static<typeof CreateCodeResponse>;
+
 const ConsumedDevice = Type.Object({
   preAuthSessionId: Type.String(),
   failedCodeInputAttemptCount: Type.Number(),
   email: Type.Optional(Type.String()),
   phoneNumber: Type.Optional(Type.String()),
 });
+export type ConsumedDevice = Static<typeof ConsumedDevice>;
 
 const CodeAttemptFailures = [
   RestartFlow,
@@ -90,6 +93,7 @@ const CodeAttemptFailures = [
     maximumCodeInputAttempts: Type.Number(),
   }),
 ];
+export type CodeAttemptFailure = Static<(typeof CodeAttemptFailures)[number]>;
 
 export const ConsumeCodeResponse = Type.Union([
   Type.Object({
@@ -106,19 +110,18 @@ export const CheckCodeResponse = Type.Union([
   Type.Object({ status: Type.Literal('OK'), consumedDevice: ConsumedDevice }),
   ...CodeAttemptFailures,
 ]);
+export type CheckResult = Static<typeof CheckCodeResponse>;
 
-export const ListCodesResponse = Type.Object({
-  status: Type.Literal('OK'),
-  devices: Type.Array(
-    Type.Object({
-      preAuthSessionId: Type.String(),
-      failedCodeInputAttemptCount: Type.Number(),
-      email: Type.Optional(Type.String()),
-      phoneNumber: Type.Optional(Type.String()),
-      codes: Type.Array(Type.Object({ codeId: Type.String(), timeCreated: Type.Number(), codeLifetime: Type.Number() })),
-    }),
-  ),
+const DeviceView = Type.Object({
+  preAuthSessionId: Type.String(),
+  failedCodeInputAttemptCount: Type.Number(),
+  email: Type.Optional(Type.String()),
+  phoneNumber: Type.Optional(Type.String()),
+  codes: Type.Array(Type.Object({ codeId: Type.String(), timeCreated: Type.Number(), codeLifetime: Type.Number() })),
 });
+export type DeviceView = Static<typeof DeviceView>;
+
+export const ListCodesResponse = Type.Object({ status: Type.Literal('OK'), devices: Type.Array(DeviceView) });
 
 export const UpdateUserResponse = Type.Union(
   ['OK', 'UNKNOWN_USER_ID_ERROR', 'EMAIL_ALREADY_EXISTS_ERROR', 'PHONE_NUMBER_ALREADY_EXISTS_ERROR'].map(StatusOnly),

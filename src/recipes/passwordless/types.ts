@@ -1,5 +1,9 @@
 import type { StoredUser } from '../../users/repository.js';
 import type { SignedIn } from '../../users/user-object.js';
+import type { CodeAttemptFailure, ConsumedDevice } from './schemas.js';
+
+// Answers that carry no stored user are the route schemas' own types.
+export type { CheckResult, CodeAttemptFailure, ConsumedDevice, CreateCodeResult, DeviceView } from './schemas.js';
 
 /** What a code is created for: a new device for an email or phone number, or another code for a device. */
 export type CodeTarget = { kind: 'email' | 'phoneNumber' | 'deviceId'; value: string };
@@ -22,46 +26,7 @@ export interface ContactUpdate {
 
 export type UserLookup = { kind: 'userId' | 'email' | 'phoneNumber'; value: string };
 
-export interface ConsumedDevice {
-  preAuthSessionId: string;
-  failedCodeInputAttemptCount: number;
-  email?: string;
-  phoneNumber?: string;
-}
-
-export type CodeAttemptFailure =
-  | { status: 'RESTART_FLOW_ERROR' }
-  | {
-      status: 'INCORRECT_USER_INPUT_CODE_ERROR' | 'EXPIRED_USER_INPUT_CODE_ERROR';
-      failedCodeInputAttemptCount: number;
-      maximumCodeInputAttempts: number;
-    };
-
-export type CreateCodeResult =
-  | {
-      status: 'OK';
-      preAuthSessionId: string;
-      codeId: string;
-      deviceId: string;
-      userInputCode: string;
-      linkCode: string;
-      timeCreated: number;
-      codeLifetime: number;
-    }
-  | { status: 'RESTART_FLOW_ERROR' }
-  | { status: 'USER_INPUT_CODE_ALREADY_USED_ERROR' };
-
 export type ConsumeResult = ({ status: 'OK'; createdNewUser: boolean; consumedDevice: ConsumedDevice } & SignedIn) | CodeAttemptFailure;
-
-export type CheckResult = { status: 'OK'; consumedDevice: ConsumedDevice } | CodeAttemptFailure;
-
-export interface DeviceView {
-  preAuthSessionId: string;
-  failedCodeInputAttemptCount: number;
-  email?: string;
-  phoneNumber?: string;
-  codes: { codeId: string; timeCreated: number; codeLifetime: number }[];
-}
 
 export type UpdateUserResult = {
   status: 'OK' | 'UNKNOWN_USER_ID_ERROR' | 'EMAIL_ALREADY_EXISTS_ERROR' | 'PHONE_NUMBER_ALREADY_EXISTS_ERROR';

@@ -1,4 +1,4 @@
-import { Type } from '@sinclair/typebox';
+import { Type, type Static } from '@sinclair/typebox';
 import { OkStatus, StatusOnly } from '../../http/schemas.js';
 
 const NullableString = Type.Union([Type.String(), Type.Null()]);
@@ -19,6 +19,7 @@ export const CreateMappingResponse = Type.Union([
     doesExternalUserIdExist: Type.Boolean(),
   }),
 ]);
+export type CreateMappingResult = Static<typeof CreateMappingResponse>;
 
 export const GetMappingQuery = Type.Object({ userId: Type.String(), userIdType: Type.Optional(Type.String()) });
 
@@ -31,6 +32,7 @@ export const GetMappingResponse = Type.Union([
   }),
   StatusOnly('UNKNOWN_MAPPING_ERROR'),
 ]);
+export type GetMappingResult = Static<typeof GetMappingResponse>;
 
 export const RemoveMappingBody = Type.Object({
   userId: Type.String(),
@@ -39,6 +41,7 @@ export const RemoveMappingBody = Type.Object({
 });
 
 export const RemoveMappingResponse = Type.Object({ status: Type.Literal('OK'), didMappingExist: Type.Boolean() });
+export type RemoveMappingResult = Static<typeof RemoveMappingResponse>;
 
 // externalUserIdInfo is a required key; null removes the info.
 export const UpdateExternalUserIdInfoBody = Type.Object({
@@ -48,3 +51,4 @@ export const UpdateExternalUserIdInfoBody = Type.Object({
 });
 
 export const UpdateExternalUserIdInfoResponse = Type.Union([OkStatus, StatusOnly('UNKNOWN_MAPPING_ERROR')]);
+export type UpdateExternalUserIdInfoResult = Static<typeof UpdateExternalUserIdInfoResponse>;

@@ -16,6 +16,7 @@ import {
 import { javaTrim } from '../../normalise/java-trim.js';
 import type { ServiceDependencies } from '../../services.js';
 import { assertMaxLength } from '../../normalise/length-limits.js';
+import type { CreateMappingResult, GetMappingResult, RemoveMappingResult, UpdateExternalUserIdInfoResult } from './schemas.js';
 
 export type UserIdType = 'SUPERTOKENS' | 'EXTERNAL' | 'ANY';
 
@@ -27,14 +28,6 @@ export interface CreateMappingInput {
   // cdi >= 4.0: verification rows are keyed by the internal id and stay valid under the new mapping.
   keepEmailVerification: boolean;
 }
-
-export type CreateMappingResult =
-  | { status: 'OK' }
-  | { status: 'UNKNOWN_SUPERTOKENS_USER_ID_ERROR' }
-  | { status: 'USER_ID_MAPPING_ALREADY_EXISTS_ERROR'; doesSuperTokensUserIdExist: boolean; doesExternalUserIdExist: boolean };
-
-export type GetMappingResult =
-  { status: 'OK'; superTokensUserId: string; externalUserId: string; externalUserIdInfo?: string } | { status: 'UNKNOWN_MAPPING_ERROR' };
 
 function nonEmpty(field: string, value: string): string {
   const trimmed = javaTrim(value);
@@ -131,7 +124,7 @@ export class UserIdMappingService {
   // Non-auth data (metadata, roles, verification) is keyed by the internal id here, a foreign key to users, so no
   // data can be keyed by an external id: removing a mapping never strands data and the reference's
   // "UserId is already in use" check on removal has nothing to find. `force` is accepted for compatibility.
-  async removeMapping(rawUserId: string, rawType: string | undefined): Promise<{ status: 'OK'; didMappingExist: boolean }> {
+  async removeMapping(rawUserId: string, rawType: string | undefined): Promise<RemoveMappingResult> {
     const userId = nonEmpty('userId', rawUserId);
     const type = parseUserIdType(rawType);
     const db = this.deps.pool;
@@ -150,7 +143,7 @@ export class UserIdMappingService {
     rawUserId: string,
     rawType: string | undefined,
     rawInfo: string | null,
-  ): Promise<{ status: 'OK' | 'UNKNOWN_MAPPING_ERROR' }> {
+  ): Promise<UpdateExternalUserIdInfoResult> {
     const userId = nonEmpty('userId', rawUserId);
     const type = parseUserIdType(rawType);
     const info = optionalInfo(rawInfo);
