@@ -7,6 +7,7 @@ import Passwordless from 'supertokens-node/recipe/passwordless/index.js';
 import EmailPassword from 'supertokens-node/recipe/emailpassword/index.js';
 import ThirdParty from 'supertokens-node/recipe/thirdparty/index.js';
 import { countRows, useTestApp } from '../helper.js';
+import { expectedWireUser, type ExpectedLoginMethod } from '../wire-user.js';
 
 // The official SDK (which speaks CDI 5.4) against the core listening on a real socket: every migration and
 // cutover call it makes must succeed with the right values, and it may only reach routes of the contract.
@@ -89,17 +90,12 @@ describe('supertokens-node v24 against a listening core', () => {
     return (await response.json()) as { status: string; user: { id: string; timeJoined: number }; didUserAlreadyExist: boolean };
   };
 
-  const userJson = (id: string, timeJoined: number, method: Record<string, unknown>, verified: boolean) => ({
-    id,
-    isPrimaryUser: false,
-    tenantIds: ['public'],
-    timeJoined,
-    emails: method.email === undefined ? [] : [method.email],
-    phoneNumbers: method.phoneNumber === undefined ? [] : [method.phoneNumber],
-    thirdParty: method.thirdParty === undefined ? [] : [method.thirdParty],
-    webauthn: { credentialIds: [] },
-    loginMethods: [{ tenantIds: ['public'], recipeUserId: id, verified, timeJoined, ...method }],
-  });
+  const userJson = (
+    id: string,
+    timeJoined: number,
+    method: Omit<ExpectedLoginMethod, 'recipeUserId' | 'timeJoined' | 'verified'>,
+    verified: boolean,
+  ) => expectedWireUser({ ...method, recipeUserId: id, timeJoined, verified });
 
   const ids: Record<string, string> = {};
 

@@ -1,6 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { call, countRows, snapshot, truncateAll, useTestApp } from '../../helper.js';
 import { bcryptHash, emailPasswordUser, importedUsers, passwordlessUser, thirdPartyUser } from '../../bulk-import/fixtures.js';
+import { expectedWireUser } from '../../wire-user.js';
 
 const t = useTestApp();
 beforeEach(async () => {
@@ -23,26 +24,13 @@ describe('POST /bulk-import/import', () => {
       200,
       {
         status: 'OK',
-        user: {
-          id: 'ext-ep-1',
-          isPrimaryUser: false,
-          tenantIds: ['public'],
+        user: expectedWireUser({
+          recipeId: 'emailpassword',
+          recipeUserId: 'ext-ep-1',
           timeJoined: 1600000000000,
-          emails: ['user1@example.com'],
-          phoneNumbers: [],
-          thirdParty: [],
-          webauthn: { credentialIds: [] },
-          loginMethods: [
-            {
-              tenantIds: ['public'],
-              recipeUserId: 'ext-ep-1',
-              verified: true,
-              timeJoined: 1600000000000,
-              recipeId: 'emailpassword',
-              email: 'user1@example.com',
-            },
-          ],
-        },
+          verified: true,
+          email: 'user1@example.com',
+        }),
       },
     ]);
     expect(await importedUsers(t.db)).toEqual([
@@ -78,26 +66,15 @@ describe('POST /bulk-import/import', () => {
     });
     const pl = await call(t.app, 'POST', '/bulk-import/import', { body: passwordlessUser(3) });
     const id = pl.json.user.id;
-    expect(pl.json.user).toEqual({
-      id,
-      isPrimaryUser: false,
-      tenantIds: ['public'],
-      timeJoined: t.clock.nowMs,
-      emails: [],
-      phoneNumbers: ['+14155551003'],
-      thirdParty: [],
-      webauthn: { credentialIds: [] },
-      loginMethods: [
-        {
-          tenantIds: ['public'],
-          recipeUserId: id,
-          verified: true,
-          timeJoined: t.clock.nowMs,
-          recipeId: 'passwordless',
-          phoneNumber: '+14155551003',
-        },
-      ],
-    });
+    expect(pl.json.user).toEqual(
+      expectedWireUser({
+        recipeId: 'passwordless',
+        recipeUserId: id,
+        timeJoined: t.clock.nowMs,
+        verified: true,
+        phoneNumber: '+14155551003',
+      }),
+    );
     expect(await countRows(t.db, 'users')).toBe(2);
   });
 

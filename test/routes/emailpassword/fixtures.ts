@@ -1,6 +1,7 @@
 import { expect } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { call, snapshot, type Reply, type TestDatabase } from '../../helper.js';
+import { expectedWireUser } from '../../wire-user.js';
 
 export const IMPORT = '/recipe/user/passwordhash/import';
 export const SIGNIN = '/recipe/signin';
@@ -23,17 +24,8 @@ export interface ExpectedUser {
 export function emailPasswordUser({ id, email, timeJoined, verified = false }: ExpectedUser, cdiVersion = '5.6') {
   const [major, minor] = cdiVersion.split('.').map(Number);
   if (major < 4) return { id, timeJoined, email, ...(major >= 3 && { tenantIds: ['public'] }) };
-  return {
-    id,
-    isPrimaryUser: false,
-    tenantIds: ['public'],
-    timeJoined,
-    emails: [email],
-    phoneNumbers: [],
-    thirdParty: [],
-    ...((major > 5 || (major === 5 && minor >= 3)) && { webauthn: { credentialIds: [] } }),
-    loginMethods: [{ tenantIds: ['public'], recipeUserId: id, verified, timeJoined, recipeId: 'emailpassword', email }],
-  };
+  const webauthn = major > 5 || (major === 5 && minor >= 3);
+  return expectedWireUser({ recipeId: 'emailpassword', recipeUserId: id, timeJoined, verified, email }, { webauthn });
 }
 
 export function signedIn(user: ExpectedUser, cdiVersion = '5.6') {

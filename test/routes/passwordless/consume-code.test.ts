@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { call, countRows, createTestApp, snapshot, useTestApp } from '../../helper.js';
+import { expectedWireUser } from '../../wire-user.js';
 import { consumeWithCode, consumeWithLink, createCode, uuidPattern, wrongCode } from './flow-helpers.js';
 
 describe('POST /recipe/signinup/code/consume', () => {
@@ -12,17 +13,8 @@ describe('POST /recipe/signinup/code/consume', () => {
     (await t.db.pool.query('SELECT failed_attempts FROM passwordless_devices WHERE device_id_hash = $1', [preAuthSessionId])).rows[0]
       ?.failed_attempts;
 
-  const emailUser = (id: string, email: string, timeJoined: number, verified = true) => ({
-    id,
-    isPrimaryUser: false,
-    tenantIds: ['public'],
-    timeJoined,
-    emails: [email],
-    phoneNumbers: [],
-    thirdParty: [],
-    webauthn: { credentialIds: [] },
-    loginMethods: [{ tenantIds: ['public'], recipeUserId: id, verified, timeJoined, recipeId: 'passwordless', email }],
-  });
+  const emailUser = (id: string, email: string, timeJoined: number, verified = true) =>
+    expectedWireUser({ recipeId: 'passwordless', recipeUserId: id, timeJoined, verified, email });
 
   it('signs up with the link code: creates the user, verifies the email, deletes the device', async () => {
     const code = await createCode(t.app, { email: 'New@Example.com' });

@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import type { TestDatabase } from '../../helper.js';
+import { expectedWireUser } from '../../wire-user.js';
 
 // Users written straight into the tables, so these tests do not depend on other recipes' routes.
 export interface FixtureUser {
@@ -75,32 +76,22 @@ export async function addRole(db: TestDatabase, userId: string, role = 'admin'):
   await db.pool.query("INSERT INTO user_roles (user_id, tenant_id, role) VALUES ($1, 'public', $2)", [userId, role]);
 }
 
-// The §3 user object written out independently of src/users/user-object.ts.
+// The §3 user object of a fixture row (test/wire-user.ts).
 export function expectedUser(user: StoredUser, options: { verified?: boolean; externalId?: string; webauthn?: boolean } = {}) {
   const id = options.externalId ?? user.userId;
-  const thirdParty = user.thirdPartyId !== null ? { id: user.thirdPartyId, userId: user.thirdPartyUserId } : undefined;
-  return {
-    id,
-    isPrimaryUser: false,
-    tenantIds: [user.tenantId],
-    timeJoined: user.timeJoined,
-    emails: user.email !== null ? [user.email] : [],
-    phoneNumbers: user.phoneNumber !== null ? [user.phoneNumber] : [],
-    thirdParty: thirdParty ? [thirdParty] : [],
-    ...(options.webauthn !== false && { webauthn: { credentialIds: [] } }),
-    loginMethods: [
-      {
-        tenantIds: [user.tenantId],
-        recipeUserId: id,
-        verified: options.verified ?? user.email === null,
-        timeJoined: user.timeJoined,
-        recipeId: user.recipeId,
-        ...(user.email !== null && { email: user.email }),
-        ...(user.phoneNumber !== null && { phoneNumber: user.phoneNumber }),
-        ...(thirdParty && { thirdParty }),
-      },
-    ],
-  };
+  return expectedWireUser(
+    {
+      recipeId: user.recipeId,
+      recipeUserId: id,
+      timeJoined: user.timeJoined,
+      verified: options.verified ?? user.email === null,
+      tenantIds: [user.tenantId],
+      ...(user.email !== null && { email: user.email }),
+      ...(user.phoneNumber !== null && { phoneNumber: user.phoneNumber }),
+      ...(user.thirdPartyId !== null && { thirdParty: { id: user.thirdPartyId, userId: user.thirdPartyUserId! } }),
+    },
+    { webauthn: options.webauthn },
+  );
 }
 
 // The single-login-method shape of cdi < 4.0.
