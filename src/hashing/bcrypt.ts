@@ -2,6 +2,13 @@ import { timingSafeEqual } from 'node:crypto';
 import bcrypt from 'bcrypt';
 import { fail, overCostLimit, type HashCostLimits, type HashFormat, type ParseResult } from './format.js';
 
+// bcrypt reads at most this many bytes of a password and ignores the rest.
+const MAX_PASSWORD_BYTES = 72;
+
+export function bcryptIgnoresPartOf(password: string): boolean {
+  return Buffer.byteLength(password, 'utf8') > MAX_PASSWORD_BYTES;
+}
+
 export interface BcryptHash {
   cost: number;
   /** The stored hash with its variant rewritten to `$2a`, which is what the native binding accepts. */

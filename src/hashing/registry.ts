@@ -4,6 +4,7 @@
 // one VerificationScheduler.
 import { hash, randomBytes, randomUUID } from 'node:crypto';
 import { decodeEitherBase64 } from '../base64.js';
+import { bcryptIgnoresPartOf } from './bcrypt.js';
 import { DEFAULT_COST_LIMITS } from './cost-limits.js';
 import { HASH_POOLS, type HashCostLimits, type HashFormat, type HashPool, type NewHashParams, type ParseResult } from './format.js';
 import { detectFormat, findFormatByName, HASH_FORMATS, HASHING_ALGORITHM_NAMES } from './formats.js';
@@ -44,8 +45,6 @@ export interface HashOptions {
   /** Write argon2id instead of bcrypt for a password longer than the 72 bytes bcrypt reads, so no byte is ignored. */
   wholePassword?: boolean;
 }
-
-const BCRYPT_MAX_PASSWORD_BYTES = 72;
 
 /** Which check of §6.1 refused the hash: steps 4 and 5 come before the tenant check, the format check (7) after. */
 export type ImportFailureStage = 'EMPTY_HASH' | 'EMPTY_ALGORITHM' | 'UNSUPPORTED_ALGORITHM' | 'FORMAT';
@@ -152,9 +151,13 @@ export class PasswordHasher {
     await this.verify(password, decoy, lane ?? decoy);
   }
 
+  /** Whether a new hash of this password would ignore part of it (bcrypt reads 72 bytes). */
+  writerIgnoresPartOf(password: string): boolean {
+    return this.writerFormat.id === 'BCRYPT' && bcryptIgnoresPartOf(password);
+  }
+
   hash(password: string, { background = false, wholePassword = false }: HashOptions = {}): Promise<string> {
-    const tooLongForBcrypt = this.writerFormat.id === 'BCRYPT' && Buffer.byteLength(password, 'utf8') > BCRYPT_MAX_PASSWORD_BYTES;
-    const format = wholePassword && tooLongForBcrypt ? findFormatByName('ARGON2')! : this.writerFormat;
+    const format = wholePassword && this.writerIgnoresPartOf(password) ? findFormatByName('ARGON2')! : this.writerFormat;
     return this.schedule({
       lane: background ? 'background' : `hash:${randomUUID()}`,
       laneLimit: background ? Math.max(1, (this.options.scheduling?.concurrency ?? 1) - 1) : 1,

@@ -69,10 +69,6 @@ function nextEmail(current: string | null, given: string): string {
 
 const WRONG_CREDENTIALS = { status: 'WRONG_CREDENTIALS_ERROR' } as const;
 
-// bcrypt ignores everything after 72 bytes; rehashing a longer password into bcrypt would make an imported
-// argon2/scrypt hash accept more passwords than before, so such hashes are left as they are.
-const BCRYPT_MAX_PASSWORD_BYTES = 72;
-
 export class EmailPasswordService {
   private readonly rehashing = new Set<string>();
   private readonly pendingRehashes = new Set<Promise<void>>();
@@ -225,8 +221,9 @@ export class EmailPasswordService {
   private scheduleRehash(userId: string, storedHash: string, password: string): void {
     if (!this.deps.config.password_rehash_on_signin || this.rehashing.has(userId)) return;
     if (!this.deps.hasher.needsRehash(storedHash)) return;
-    const tooLongForBcrypt = Buffer.byteLength(password, 'utf8') > BCRYPT_MAX_PASSWORD_BYTES;
-    if (this.deps.config.password_hashing_alg === 'BCRYPT' && tooLongForBcrypt) return;
+    // Rehashing into bcrypt a password longer than it reads would make an imported argon2/scrypt hash accept more
+    // passwords than before, so such hashes are left as they are.
+    if (this.deps.hasher.writerIgnoresPartOf(password)) return;
     this.rehashing.add(userId);
     const task = new Promise<void>((resolve) => setImmediate(resolve))
       .then(async () => {

@@ -113,10 +113,7 @@ export const CheckCodeResponse = Type.Union([
 export type CheckResult = Static<typeof CheckCodeResponse>;
 
 const DeviceView = Type.Object({
-  preAuthSessionId: Type.String(),
-  failedCodeInputAttemptCount: Type.Number(),
-  email: Type.Optional(Type.String()),
-  phoneNumber: Type.Optional(Type.String()),
+  ...ConsumedDevice.properties,
   codes: Type.Array(Type.Object({ codeId: Type.String(), timeCreated: Type.Number(), codeLifetime: Type.Number() })),
 });
 export type DeviceView = Static<typeof DeviceView>;
