@@ -301,15 +301,18 @@ describe('worker lifecycle', () => {
   });
 
   it('with bulk_import_worker off, a ready core only queues; processUntilEmpty still imports', async () => {
-    const t = await createTestApp({ bulk_import_worker: false, bulk_import_interval_seconds: 1 });
+    vi.useFakeTimers({ toFake: ['setInterval'] });
+    const t = await createTestApp({ bulk_import_worker: false, bulk_import_interval_seconds: 60 });
     try {
       await enqueue(t, [emailPasswordUser(1)]);
-      await new Promise((resolve) => setTimeout(resolve, 1500));
+      // Neither the enqueue nor a sweep interval imports anything.
+      vi.advanceTimersByTime(120_000);
       await t.app.services.bulkImportWorker.idle();
       expect([await countRows(t.db, 'users'), await countRows(t.db, 'bulk_import_users')]).toEqual([0, 1]);
       await t.app.services.bulkImportWorker.processUntilEmpty();
       expect([await countRows(t.db, 'users'), await countRows(t.db, 'bulk_import_users')]).toEqual([1, 0]);
     } finally {
+      vi.useRealTimers();
       await t.close();
     }
   });
