@@ -1,6 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
 import bcrypt from 'bcrypt';
-import { fail, overCostLimit, type HashCostLimits, type HashFormat, type ParseResult } from './format.js';
+import { fail, scheduled, overCostLimit, type HashCostLimits, type HashFormat, type ParseResult } from './format.js';
 
 export interface BcryptHash {
   cost: number;
@@ -52,6 +52,7 @@ export const bcryptFormat: HashFormat<BcryptHash> = {
   parse: parseBcrypt,
   verify: verifyBcrypt,
   memoryBytes: () => BLOWFISH_STATE_BYTES,
+  costClass: scheduled,
   writer: {
     hash: (password, params) => hashBcrypt(password, params.bcryptLogRounds),
     isCurrent: (parsed, params) => parsed.cost === effectiveBcryptCost(params.bcryptLogRounds),
