@@ -87,8 +87,10 @@ export async function benchHashCases(label: string, cases: HashCase[], { seconds
       ratio: median(measured.map((round) => round.format.perSecond / round.primitive.perSecond)),
       cpuRatio: median(measured.map((round) => round.primitive.cpuPerOpUs / round.format.cpuPerOpUs)),
       fullRatio: median(measured.map((round) => round.full.perSecond / round.primitive.perSecond)),
+      fullCpuRatio: median(measured.map((round) => round.primitive.cpuPerOpUs / round.full.cpuPerOpUs)),
       coldPerSecond: perSecond('cold'),
       coldRatio: median(measured.map((round) => round.cold.perSecond / round.primitive.perSecond)),
+      coldCpuRatio: median(measured.map((round) => round.primitive.cpuPerOpUs / round.cold.cpuPerOpUs)),
       rounds: measured,
     };
     rows.push(row);
@@ -96,12 +98,13 @@ export async function benchHashCases(label: string, cases: HashCase[], { seconds
   }
 
   const table = [
-    '| Format | Raw primitive/s | Format verify/s | Ratio | CPU-time ratio | Full path/s | Full-path ratio | Uncached/s | Uncached ratio |',
-    '|---|---|---|---|---|---|---|---|---|',
+    '| Format | Raw primitive/s | Format verify/s | Ratio | CPU-time ratio | ' +
+      'Full path/s | Ratio | CPU-time ratio | Uncached/s | Ratio | CPU-time ratio |',
+    '|---|---|---|---|---|---|---|---|---|---|---|',
     ...rows.map((row) => {
       const cells = [
         ...[row.format, row.primitivePerSecond, row.formatPerSecond, row.ratio, row.cpuRatio],
-        ...[row.fullPerSecond, row.fullRatio, row.coldPerSecond, row.coldRatio],
+        ...[row.fullPerSecond, row.fullRatio, row.fullCpuRatio, row.coldPerSecond, row.coldRatio, row.coldCpuRatio],
       ];
       return `| ${cells.map((cell) => (typeof cell === 'number' ? cell.toFixed(cell < 10 ? 2 : 1) : cell)).join(' | ')} |`;
     }),

@@ -224,7 +224,7 @@ export class PasswordHasher {
     const matched = format.verifyNow!(password, parsed, this.verifyContext);
     if (observer) {
       const verifySeconds = (performance.now() - startedAt) / 1000;
-      observer.verified({ algorithm: format.id, pool: format.pool, matched, waitSeconds: 0, verifySeconds });
+      observer.verified({ algorithm: format.id, pool: format.pool, matched, verifySeconds });
     }
     return matched ? 'MATCH' : 'NO_MATCH';
   }
