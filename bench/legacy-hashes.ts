@@ -2,7 +2,9 @@
 // - primitive: the same digest calls on the same inputs in a plain synchronous loop;
 // - format: the format's own verify (sliced rounds, yields, constant-time compare) on a hash parsed once, which is
 //   what the ≥ 0.9 × goal is about;
-// - full path: PasswordHasher.verify as sign-in calls it (detect, strict parse, pool slot, verify), for information.
+// - full path: PasswordHasher.verify as sign-in calls it, the same hash each time: a hash of the INSTANT class (one
+//   digest) is then parsed once and verified at once; any other is detected, parsed and scheduled on every call;
+// - uncached: the full path with the hasher's cache of parsed INSTANT hashes off (an account not signed in to lately).
 // Run: npx vite-node bench/legacy-hashes.ts [--seconds=N]
 import { createHmac, hash } from 'node:crypto';
 import { benchHashCases, numberArgument, type HashCase } from './lib/hash-sides.js';

@@ -2,7 +2,9 @@
 // primitive with the same parameters, measured in the same run:
 // - primitive: node:crypto's async pbkdf2 / scrypt, or the native bcrypt binding, on the same inputs;
 // - format: the format's own verify (decode done, constant-time compare) on a hash parsed once — the ≥ 0.9 × goal;
-// - full path: PasswordHasher.verify as sign-in calls it (detect, strict parse, pool slot, verify), for information.
+// - full path: PasswordHasher.verify as sign-in calls it, the same hash each time: a hash of the INSTANT class (one
+//   digest) is then parsed once and verified at once; any other is detected, parsed and scheduled on every call;
+// - uncached: the full path with the hasher's cache of parsed INSTANT hashes off (an account not signed in to lately).
 // The hashes are the published vectors the tests also use. Run: npx vite-node bench/modern-hashes.ts [--seconds=N]
 import { createHmac, pbkdf2, scrypt } from 'node:crypto';
 import bcrypt from 'bcrypt';

@@ -1,8 +1,10 @@
-// The measurement shared by the hash-format benchmarks: per case, three sides in rounds that each start with a
+// The measurement shared by the hash-format benchmarks: per case, four sides in rounds that each start with a
 // different side, medians of the per-round ratios, a Markdown table on stdout and the rounds in bench/results/.
 // - primitive: the raw primitive with the same parameters on the same inputs;
 // - format: the format's own verify on a hash parsed once (the ≥ 0.9 × goal);
-// - full: PasswordHasher.verify as sign-in calls it (detect, strict parse, single flight, scheduler, verify).
+// - full: PasswordHasher.verify as sign-in calls it, the same hash again and again (an INSTANT hash is then parsed
+//   once and verified at once; a SCHEDULED one is detected, parsed, keyed for single flight and scheduled each time);
+// - cold: the same with the hasher's cache of parsed INSTANT hashes off, as for an account not signed in to lately.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { detectFormat } from '../../src/hashing/formats.js';
@@ -23,7 +25,8 @@ interface Side {
   cpuPerOpUs: number;
 }
 
-type SideName = 'primitive' | 'format' | 'full';
+type SideName = 'primitive' | 'format' | 'full' | 'cold';
+const SIDES: readonly SideName[] = ['primitive', 'format', 'full', 'cold'];
 
 export function numberArgument(name: string, fallback: number): number {
   const prefix = `--${name}=`;
@@ -44,14 +47,16 @@ async function measure(run: () => unknown, budgetMs: number): Promise<Side> {
 }
 
 export async function benchHashCases(label: string, cases: HashCase[], { seconds, rounds }: { seconds: number; rounds: number }) {
-  const hasher = new PasswordHasher({
+  const options = {
     newHashAlgorithm: 'BCRYPT',
     bcryptLogRounds: 10,
     argon2: { iterations: 1, memoryKb: 64, parallelism: 1 },
     argon2PoolSize: 1,
     scryptPoolSize: 1,
     bcryptPoolSize: 1,
-  });
+  };
+  const hasher = new PasswordHasher(options);
+  const uncached = new PasswordHasher({ ...options, instantHashCacheSize: 0 });
   const rows = [];
   for (const testCase of cases) {
     if ((await hasher.verify(testCase.password, testCase.hash)) !== 'MATCH')
@@ -63,11 +68,12 @@ export async function benchHashCases(label: string, cases: HashCase[], { seconds
       primitive: testCase.primitive,
       format: () => format.verify(testCase.password, parsed.value, {}),
       full: () => hasher.verify(testCase.password, testCase.hash),
+      cold: () => uncached.verify(testCase.password, testCase.hash),
     };
     const measured: Array<Record<SideName, Side>> = [];
     for (let round = 0; round < rounds; round++) {
       // Each round starts with a different side, so a slow stretch of a shared machine does not always hit the same one.
-      const order = (['primitive', 'format', 'full'] as const).map((_, i, all) => all[(i + round) % all.length]);
+      const order = SIDES.map((_, i, all) => all[(i + round) % all.length]);
       const result = {} as Record<SideName, Side>;
       for (const side of order) result[side] = await measure(sides[side], seconds * 1000);
       measured.push(result);
@@ -81,17 +87,25 @@ export async function benchHashCases(label: string, cases: HashCase[], { seconds
       ratio: median(measured.map((round) => round.format.perSecond / round.primitive.perSecond)),
       cpuRatio: median(measured.map((round) => round.primitive.cpuPerOpUs / round.format.cpuPerOpUs)),
       fullRatio: median(measured.map((round) => round.full.perSecond / round.primitive.perSecond)),
+      fullCpuRatio: median(measured.map((round) => round.primitive.cpuPerOpUs / round.full.cpuPerOpUs)),
+      coldPerSecond: perSecond('cold'),
+      coldRatio: median(measured.map((round) => round.cold.perSecond / round.primitive.perSecond)),
+      coldCpuRatio: median(measured.map((round) => round.primitive.cpuPerOpUs / round.cold.cpuPerOpUs)),
       rounds: measured,
     };
     rows.push(row);
-    process.stderr.write(`${row.format}: ${row.ratio.toFixed(2)}×\n`);
+    process.stderr.write(`${row.format}: ${row.ratio.toFixed(2)}× format, ${row.fullRatio.toFixed(2)}× full path\n`);
   }
 
   const table = [
-    '| Format | Raw primitive/s | Format verify/s | Ratio | CPU-time ratio | Full path/s | Full-path ratio |',
-    '|---|---|---|---|---|---|---|',
+    '| Format | Raw primitive/s | Format verify/s | Ratio | CPU-time ratio | ' +
+      'Full path/s | Ratio | CPU-time ratio | Uncached/s | Ratio | CPU-time ratio |',
+    '|---|---|---|---|---|---|---|---|---|---|---|',
     ...rows.map((row) => {
-      const cells = [row.format, row.primitivePerSecond, row.formatPerSecond, row.ratio, row.cpuRatio, row.fullPerSecond, row.fullRatio];
+      const cells = [
+        ...[row.format, row.primitivePerSecond, row.formatPerSecond, row.ratio, row.cpuRatio],
+        ...[row.fullPerSecond, row.fullRatio, row.fullCpuRatio, row.coldPerSecond, row.coldRatio, row.coldCpuRatio],
+      ];
       return `| ${cells.map((cell) => (typeof cell === 'number' ? cell.toFixed(cell < 10 ? 2 : 1) : cell)).join(' | ')} |`;
     }),
   ].join('\n');

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { promisify } from 'node:util';
 import argon2 from 'argon2';
 import { decodeUnpaddedCanonicalBase64, encodeUnpaddedBase64 } from '../base64.js';
-import { fail, overCostLimit, type HashCostLimits, type HashFormat, type NewHashParams, type ParseResult } from './format.js';
+import { fail, scheduled, overCostLimit, type HashCostLimits, type HashFormat, type NewHashParams, type ParseResult } from './format.js';
 
 export type Argon2Type = 'argon2i' | 'argon2d' | 'argon2id';
 
@@ -143,6 +143,7 @@ export const argon2Format: HashFormat<Argon2Hash> = {
   // node-argon2 recomputes natively on the thread pool and compares with timingSafeEqual.
   verify: (password, parsed) => argon2.verify(parsed.encoded, password),
   memoryBytes: (parsed) => parsed.memoryKb * 1024,
+  costClass: scheduled,
   writer: {
     hash: (password: string, params: NewHashParams) => hashArgon2(password, params.argon2),
     isCurrent: (parsed: Argon2Hash, params: NewHashParams) => hasArgon2Params(parsed, params.argon2),

@@ -3,7 +3,7 @@ import { equalTextInConstantTime } from './constant-time.js';
 import { legacyPasswordBytes } from './legacy-password.js';
 import { md5CryptChecksum } from './md5-crypt.js';
 import { shaCryptChecksum } from './sha-crypt.js';
-import { fail, type HashFormat, type ParseResult } from './format.js';
+import { fail, scheduled, type HashFormat, type ParseResult } from './format.js';
 
 export type CryptVariant = 'md5-crypt' | 'sha256-crypt' | 'sha512-crypt';
 
@@ -109,5 +109,6 @@ export const cryptFormat: HashFormat<CryptHash> = {
   parse: parseCrypt,
   verify: verifyCrypt,
   memoryBytes: () => CRYPT_MEMORY_BYTES,
+  costClass: scheduled,
   isWeak: (parsed) => parsed.variant === 'md5-crypt',
 };

@@ -54,6 +54,14 @@ export interface NewHashParams {
 export const HASH_POOLS = ['ARGON2', 'BCRYPT', 'SCRYPT'] as const;
 export type HashPool = (typeof HASH_POOLS)[number];
 
+/**
+ * How one parsed hash is verified. `SCHEDULED`: it waits for a slot of the verification scheduler (single flight,
+ * memory budget, bounded queue, deadline), which is what keeps hashes with rounds, iterations or memory cost from
+ * piling up. `INSTANT`: one plain, salted or keyed digest over inputs the parse bounds, a few microseconds on the
+ * calling thread, less than the scheduler's own bookkeeping; it runs at once through `verifyNow`.
+ */
+export type HashCostClass = 'INSTANT' | 'SCHEDULED';
+
 /** One password-hash format. Adding a format is one file exporting this plus one line in `formats.ts`. */
 export interface HashFormat<T> {
   /** The algorithm id reported by an import check; also the first accepted `hashingAlgorithm` value. */
@@ -75,6 +83,10 @@ export interface HashFormat<T> {
   parse(hash: string, limits?: HashCostLimits): ParseResult<T>;
   /** Recomputes and compares in constant time, off the event loop. */
   verify(password: string, parsed: T, context: VerifyContext): Promise<boolean>;
+  /** Decided from the parsed parameters where they vary within the format (an LDAP `{CRYPT}` value, say). */
+  costClass(parsed: T): HashCostClass;
+  /** The synchronous verification of a hash whose class is `INSTANT`; formats that are never instant leave it out. */
+  verifyNow?(password: string, parsed: T, context: VerifyContext): boolean;
   /** Peak memory of one verification, in bytes, so a scheduler can budget verifications in flight. */
   memoryBytes(parsed: T): number;
   /**
@@ -91,6 +103,8 @@ export interface HashWriter<T> {
   /** Whether a stored hash already has the configured parameters, so a rehash would change nothing. */
   isCurrent(parsed: T, params: NewHashParams): boolean;
 }
+
+export const scheduled = (): HashCostClass => 'SCHEDULED';
 
 export function fail(reason: string, recognised = false): { ok: false; reason: string; recognised: boolean } {
   return { ok: false, reason, recognised };

@@ -1,5 +1,5 @@
 import { parseLazyPointer, LAZY_PREFIX, type LazyPointer } from '../lazy-migration/pointer.js';
-import type { HashFormat } from './format.js';
+import { scheduled, type HashFormat } from './format.js';
 
 // Not a hash: the mark of a user imported for lazy migration (src/lazy-migration/). Sign-in sends such users to their
 // old provider before any verification; should one reach a verifier all the same, it never matches.
@@ -16,4 +16,5 @@ export const lazyPointerFormat: HashFormat<LazyPointer> = {
   },
   verify: async () => false,
   memoryBytes: () => 0,
+  costClass: scheduled,
 };

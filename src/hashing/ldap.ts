@@ -4,7 +4,7 @@ import { bcryptFormat } from './bcrypt.js';
 import { cryptFormat } from './crypt.js';
 import { legacyPasswordBytes } from './legacy-password.js';
 import { decodePaddedCanonicalBase64 } from '../base64.js';
-import { fail, type HashCostLimits, type HashFormat, type ParseResult, type VerifyContext } from './format.js';
+import { fail, type HashCostClass, type HashCostLimits, type HashFormat, type ParseResult, type VerifyContext } from './format.js';
 
 /**
  * RFC 2307 `userPassword` values: `{SCHEME}` then base64 of digest (‖ salt), or `{CRYPT}` then a string of the crypt
@@ -69,6 +69,22 @@ export function parseLdap(hash: string, limits?: HashCostLimits): ParseResult<Ld
 
 export async function verifyLdap(password: string, parsed: LdapHash, context: VerifyContext = {}): Promise<boolean> {
   if (parsed.inner) return parsed.inner.format.verify(password, parsed.inner.parsed, context);
+  return verifyLdapDigest(password, parsed);
+}
+
+/** `{CRYPT}` takes the class of the string inside it (rounds and all); the digest schemes are one digest. */
+function ldapCostClass(parsed: LdapHash): HashCostClass {
+  return parsed.inner ? parsed.inner.format.costClass(parsed.inner.parsed) : 'INSTANT';
+}
+
+function verifyLdapNow(password: string, parsed: LdapHash, context: VerifyContext): boolean {
+  if (!parsed.inner) return verifyLdapDigest(password, parsed);
+  const { format, parsed: inner } = parsed.inner;
+  if (!format.verifyNow || format.costClass(inner) !== 'INSTANT') throw new Error(`{CRYPT} with a ${format.id} string is not instant`);
+  return format.verifyNow(password, inner, context);
+}
+
+function verifyLdapDigest(password: string, parsed: Exclude<LdapHash, { scheme: 'CRYPT' }>): boolean {
   const bytes = legacyPasswordBytes(password);
   if (!bytes) return false;
   return equalInConstantTime(hash(parsed.algorithm, Buffer.concat([bytes, parsed.salt]), 'buffer'), parsed.digest);
@@ -84,5 +100,7 @@ export const ldapFormat: HashFormat<LdapHash> = {
   parse: parseLdap,
   verify: verifyLdap,
   memoryBytes: (parsed) => (parsed.inner ? parsed.inner.format.memoryBytes(parsed.inner.parsed) : 4 * 1024),
+  costClass: ldapCostClass,
+  verifyNow: verifyLdapNow,
   isWeak: (parsed) => (parsed.inner ? (parsed.inner.format.isWeak?.(parsed.inner.parsed) ?? false) : true),
 };

@@ -6,8 +6,8 @@ export interface VerificationReport {
   algorithm: string;
   pool: HashPool;
   matched: boolean;
-  // Time spent waiting for a slot of the pool, then verifying.
-  waitSeconds: number;
+  // Time spent waiting for a slot of the pool, then verifying; no wait for an INSTANT hash, which takes no slot.
+  waitSeconds?: number;
   verifySeconds: number;
 }
 

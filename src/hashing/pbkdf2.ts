@@ -1,6 +1,6 @@
 import { pbkdf2 } from 'node:crypto';
 import { equalInConstantTime } from './constant-time.js';
-import { fail, overCostLimit, type HashCostLimits, type HashFormat, type ParseResult } from './format.js';
+import { fail, scheduled, overCostLimit, type HashCostLimits, type HashFormat, type ParseResult } from './format.js';
 import { digestBytes, hasPbkdf2Prefix, parsePbkdf2Grammar, type Pbkdf2Digest } from './pbkdf2-grammars.js';
 
 export interface Pbkdf2Hash {
@@ -66,5 +66,6 @@ export const pbkdf2Format: HashFormat<Pbkdf2Hash> = {
   verify: verifyPbkdf2,
   // Two HMAC states and one block: a few hundred bytes.
   memoryBytes: () => 4 * 1024,
+  costClass: scheduled,
   isWeak: (parsed) => parsed.iterations < WEAK_BELOW_ITERATIONS,
 };

@@ -1,13 +1,22 @@
 // PasswordHasher: checkImport(hash, algorithm?) → ImportCheck (§6.1 steps 4, 5, 7); verify(password, stored)
 // → VerifyOutcome (§6.6); verifyDecoy(password) for unknown users; hash(password) and needsRehash(stored)
-// for the configured algorithm. The formats themselves are listed in formats.ts; every hash and verify goes through
-// one VerificationScheduler.
+// for the configured algorithm. The formats themselves are listed in formats.ts; every hash and every verify of a
+// SCHEDULED hash goes through one VerificationScheduler, an INSTANT hash (one digest) is verified at once.
 import { hash, randomBytes, randomUUID } from 'node:crypto';
 import { decodeEitherBase64 } from '../base64.js';
 import { bcryptIgnoresPartOf } from './bcrypt.js';
 import { DEFAULT_COST_LIMITS } from './cost-limits.js';
-import { HASH_POOLS, type HashCostLimits, type HashFormat, type HashPool, type NewHashParams, type ParseResult } from './format.js';
+import {
+  HASH_POOLS,
+  type HashCostLimits,
+  type HashFormat,
+  type HashPool,
+  type NewHashParams,
+  type ParseResult,
+  type VerifyContext,
+} from './format.js';
 import { detectFormat, findFormatByName, HASH_FORMATS, HASHING_ALGORITHM_NAMES } from './formats.js';
+import { InstantHashes, type InstantHash } from './instant-hashes.js';
 import type { HashingObserver, QueueState } from './observer.js';
 import { VerificationScheduler, type ScheduledWork } from './verification-scheduler.js';
 import { describeUnknownHash } from './unknown-hash.js';
@@ -29,6 +38,8 @@ export interface HashingOptions extends NewHashParams {
   importLimits?: HashCostLimits;
   /** Shared limits of all formats; without them, one slot per pool size and no deadline. */
   scheduling?: SchedulingOptions;
+  /** How many parsed INSTANT hashes are kept for the next sign-in with the same hash; 512 when absent. */
+  instantHashCacheSize?: number;
 }
 
 export interface SchedulingOptions {
@@ -45,6 +56,8 @@ export interface HashOptions {
   /** Write argon2id instead of bcrypt for a password longer than the 72 bytes bcrypt reads, so no byte is ignored. */
   wholePassword?: boolean;
 }
+
+const INSTANT_HASH_CACHE_SIZE = 512;
 
 /** Which check of §6.1 refused the hash: steps 4 and 5 come before the tenant check, the format check (7) after. */
 export type ImportFailureStage = 'EMPTY_HASH' | 'EMPTY_ALGORITHM' | 'UNSUPPORTED_ALGORITHM' | 'FORMAT';
@@ -68,6 +81,7 @@ export function parseHashingAlgorithm(name: string): HashingAlgorithm | undefine
 
 export class PasswordHasher {
   private readonly signerKey: Buffer | undefined;
+  private readonly verifyContext: VerifyContext;
   readonly scheduler: VerificationScheduler;
   private readonly deadlineMs: number | undefined;
   // Keys single-flight entries, so that no plain digest of a password sits in memory. The key is one one-shot
@@ -75,6 +89,7 @@ export class PasswordHasher {
   private readonly flightKeySecret = randomBytes(32).toString('hex');
   private readonly writerFormat: HashFormat<unknown>;
   private readonly importLimits: HashCostLimits;
+  private readonly instantHashes: InstantHashes;
   private decoyHash: Promise<string> | undefined;
 
   constructor(
@@ -85,10 +100,12 @@ export class PasswordHasher {
       this.signerKey = decodeEitherBase64(options.signerKey);
       if (!this.signerKey) throw new Error("'idp_password_hashing_signer_key' is not valid base64");
     }
+    this.verifyContext = { signerKey: this.signerKey };
     const writerFormat = HASH_FORMATS.find((format) => format.id === options.newHashAlgorithm && format.writer);
     if (!writerFormat) throw new Error(`new hashes cannot be written as ${options.newHashAlgorithm}`);
     this.writerFormat = writerFormat;
     this.importLimits = options.importLimits ?? DEFAULT_COST_LIMITS;
+    this.instantHashes = new InstantHashes(options.instantHashCacheSize ?? INSTANT_HASH_CACHE_SIZE);
     const poolSizes: Record<HashPool, number> = {
       ARGON2: options.argon2PoolSize,
       BCRYPT: options.bcryptPoolSize,
@@ -127,11 +144,19 @@ export class PasswordHasher {
 
   /** `lane` names the account whose verifications take turns with other accounts' (default: the stored hash). */
   async verify(password: string, storedHash: string, lane: string = storedHash): Promise<VerifyOutcome> {
+    // While stopping, the scheduler answers every interactive verification with a 503, instant ones too.
+    const known = this.instantHashes.get(storedHash);
+    if (known && !this.scheduler.stopping) return this.verifyInstantly(known, password);
     const format = detectFormat(storedHash);
     if (!format) return 'UNPARSABLE';
     const parsed = format.parse(storedHash);
     if (this.lacksSignerKey(format, parsed)) return 'SIGNER_KEY_MISSING';
     if (!parsed.ok) return 'UNPARSABLE';
+    if (format.verifyNow && format.costClass(parsed.value) === 'INSTANT') {
+      const entry = { format, parsed: parsed.value };
+      this.instantHashes.remember(storedHash, entry);
+      if (!this.scheduler.stopping) return this.verifyInstantly(entry, password);
+    }
     const matched = await this.runVerification(format, password, storedHash, parsed.value, lane);
     return matched ? 'MATCH' : 'NO_MATCH';
   }
@@ -181,7 +206,7 @@ export class PasswordHasher {
     parsed: unknown,
     lane: string,
   ): Promise<boolean> {
-    const context = { signerKey: this.signerKey };
+    const context = this.verifyContext;
     const queuedAt = performance.now();
     let startedAt = queuedAt;
     const matched = await this.schedule({
@@ -198,6 +223,21 @@ export class PasswordHasher {
     const [waitSeconds, verifySeconds] = [(startedAt - queuedAt) / 1000, (performance.now() - startedAt) / 1000];
     this.observer?.verified({ algorithm: format.id, pool: format.pool, matched, waitSeconds, verifySeconds });
     return matched;
+  }
+
+  /**
+   * One digest, at once on this thread: single flight, the queue and the memory budget are there for verifications
+   * that take milliseconds to seconds, and their bookkeeping would cost more than this whole verification.
+   */
+  private verifyInstantly({ format, parsed }: InstantHash, password: string): VerifyOutcome {
+    const observer = this.observer;
+    const startedAt = observer ? performance.now() : 0;
+    const matched = format.verifyNow!(password, parsed, this.verifyContext);
+    if (observer) {
+      const verifySeconds = (performance.now() - startedAt) / 1000;
+      observer.verified({ algorithm: format.id, pool: format.pool, matched, verifySeconds });
+    }
+    return matched ? 'MATCH' : 'NO_MATCH';
   }
 
   /** Schedules work and reports a refusal (503) to the observer. */

@@ -46,6 +46,10 @@ export function parseSaltedDigest(hash: string): ParseResult<SaltedDigestHash> {
 }
 
 export async function verifySaltedDigest(password: string, parsed: SaltedDigestHash): Promise<boolean> {
+  return verifySaltedDigestNow(password, parsed);
+}
+
+export function verifySaltedDigestNow(password: string, parsed: SaltedDigestHash): boolean {
   const bytes = legacyPasswordBytes(password);
   if (!bytes) return false;
   const input = parsed.template.map((part) => (part === 'SALT' ? parsed.salt : part === 'PASSWORD' ? bytes : part));
@@ -112,5 +116,8 @@ export const saltedDigestFormat: HashFormat<SaltedDigestHash> = {
   parse: parseSaltedDigest,
   verify: verifySaltedDigest,
   memoryBytes: filledTemplateBytes,
+  // One digest of at most the template's 256 characters, a 1024-byte salt and a 1024-byte password.
+  costClass: () => 'INSTANT',
+  verifyNow: verifySaltedDigestNow,
   isWeak: () => true,
 };

@@ -1,7 +1,7 @@
 import { scrypt } from 'node:crypto';
 import { decodePaddedCanonicalBase64, decodeUnpaddedCanonicalBase64 } from '../base64.js';
 import { equalInConstantTime } from './constant-time.js';
-import { fail, overCostLimit, type HashCostLimits, type HashFormat, type ParseResult } from './format.js';
+import { fail, scheduled, overCostLimit, type HashCostLimits, type HashFormat, type ParseResult } from './format.js';
 
 /** Standard scrypt (RFC 7914) as passlib/PHC, Kratos, Werkzeug and Django write it. */
 export interface ScryptHash {
@@ -116,4 +116,5 @@ export const scryptFormat: HashFormat<ScryptHash> = {
   parse: parseScrypt,
   verify: verifyScrypt,
   memoryBytes: (parsed) => tableBytes(parsed) + MAXMEM_SLACK,
+  costClass: scheduled,
 };

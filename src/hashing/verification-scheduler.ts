@@ -57,7 +57,7 @@ export class VerificationScheduler {
   private heavyMemoryInUse = 0;
   private waitingCount = 0;
   private waitingWithDeadline = 0;
-  private stopping = false;
+  private isStopping = false;
   private idleWaiters: Array<() => void> = [];
   private counters = { started: 0, shared: 0, deadlineRejections: 0, queueFullRejections: 0, waitMsTotal: 0 };
 
@@ -69,6 +69,11 @@ export class VerificationScheduler {
 
   get running(): number {
     return this.active;
+  }
+
+  /** True once stop() was called: interactive work is refused from then on. */
+  get stopping(): boolean {
+    return this.isStopping;
   }
 
   get queueDepth(): number {
@@ -129,7 +134,7 @@ export class VerificationScheduler {
    * which its worker drains on shutdown) carries on.
    */
   stop(): void {
-    this.stopping = true;
+    this.isStopping = true;
     for (const lane of this.lanes.values()) {
       const refused = lane.waiting.filter((entry) => entry.work.deadlineMs !== undefined);
       lane.waiting = lane.waiting.filter((entry) => entry.work.deadlineMs === undefined);
@@ -145,7 +150,7 @@ export class VerificationScheduler {
   }
 
   private enqueue<T>(work: ScheduledWork<T>): Promise<T> {
-    if (this.stopping && work.deadlineMs !== undefined) return Promise.reject(busyError(this.retryAfterSeconds(work)));
+    if (this.isStopping && work.deadlineMs !== undefined) return Promise.reject(busyError(this.retryAfterSeconds(work)));
     if (work.deadlineMs !== undefined && this.waitingWithDeadline >= this.limits.queueLimit) {
       this.counters.queueFullRejections++;
       return Promise.reject(busyError(this.retryAfterSeconds(work)));

@@ -179,7 +179,7 @@ export class CoreMetrics implements HashingObserver {
     const labels = { algorithm: label(algorithm), outcome: matched ? 'match' : 'no_match' };
     this.verifications.inc(labels);
     this.verificationDuration.observe(labels, verifySeconds);
-    this.hashingWait.observe({ pool: label(pool) }, waitSeconds);
+    if (waitSeconds !== undefined) this.hashingWait.observe({ pool: label(pool) }, waitSeconds);
   }
 
   rejected(pool: HashPool): void {
