@@ -369,3 +369,38 @@ describe('conflicts of users with several login methods', () => {
     ]);
   });
 });
+
+describe('a value another primary user takes after the conflict check', () => {
+  it('fails the user with E027 from the reservation key, and its batch-mates are imported', async () => {
+    await call(t.app, 'POST', '/bulk-import/import', {
+      body: { externalUserId: 'p', loginMethods: [password('p@example.com', { isPrimary: true })] },
+    });
+    const { rows: primary } = await t.db.pool.query("SELECT user_id FROM users WHERE email = 'p@example.com'");
+    // Stands in for a concurrent link that commits between the check and the insert: the reservation appears then.
+    await t.db.pool.query(`CREATE FUNCTION take_reservation() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        IF NEW.email = 'late@example.com' THEN
+          INSERT INTO primary_account_infos (tenant_id, info_type, info_value, group_id)
+            VALUES ('public', 'email', 'late@example.com', '${primary[0].user_id}') ON CONFLICT DO NOTHING;
+        END IF;
+        RETURN NEW;
+      END $$`);
+    await t.db.pool.query('CREATE TRIGGER take_reservation BEFORE INSERT ON users FOR EACH ROW EXECUTE FUNCTION take_reservation()');
+    try {
+      const users = [
+        { externalUserId: 'late', loginMethods: [password('late@example.com'), phone('+14155550004')] },
+        { externalUserId: 'mate', loginMethods: [password('mate@example.com'), phone('+14155550005')] },
+      ];
+      const queued = await call(t.app, 'POST', '/bulk-import/users', { body: { users } });
+      await t.app.services.bulkImport.processUntilEmpty();
+      expect((await queueRows(t.db)).map((row) => [row.id, row.status, row.error_message])).toEqual([
+        [queued.json.users[0].loginMethods[0].userId, 'FAILED', conflict],
+      ]);
+      expect((await call(t.app, 'GET', '/user/id', { query: { userId: 'late' } })).json).toEqual({ status: 'UNKNOWN_USER_ID_ERROR' });
+      expect((await call(t.app, 'GET', '/user/id', { query: { userId: 'mate' } })).json.user.loginMethods).toHaveLength(2);
+    } finally {
+      await t.db.pool.query('DROP TRIGGER take_reservation ON users');
+      await t.db.pool.query('DROP FUNCTION take_reservation()');
+    }
+  });
+});
