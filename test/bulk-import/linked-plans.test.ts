@@ -13,15 +13,21 @@ const batchSize = 2_000;
 
 interface PlanNode {
   'Node Type': string;
+  'Parent Relationship'?: string;
   'Relation Name'?: string;
   'Index Name'?: string;
   'Index Cond'?: string;
   Plans?: PlanNode[];
 }
 
-// Scans that read a whole table or a whole index.
+// Scans that read a whole table or a whole index, and nested loops that read a whole set for each outer row (two
+// sets without an index, such as the trigger's transition table and a CTE: quadratic in the rows of a statement).
 function wholeScans(node: PlanNode, found: string[] = []): string[] {
   const type = node['Node Type'];
+  const inner = node.Plans?.find((child) => child['Parent Relationship'] === 'Inner');
+  if (type === 'Nested Loop' && inner && ['Named Tuplestore Scan', 'CTE Scan', 'Materialize'].includes(inner['Node Type'])) {
+    found.push(`Nested Loop over ${inner['Node Type']}`);
+  }
   if (type === 'Seq Scan' || type.startsWith('Bitmap')) found.push(`${type} on ${node['Relation Name'] ?? node['Index Name']}`);
   if ((type === 'Index Scan' || type === 'Index Only Scan') && node['Index Cond'] === undefined) {
     found.push(`${type} on ${node['Relation Name']} using ${node['Index Name']} without a condition`);
