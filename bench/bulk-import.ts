@@ -1,7 +1,8 @@
 // Bulk-import benchmark (not a test): N users through POST /bulk-import/users in 10,000-user requests until the queue
 // is empty, against COPY of the same rows into the same tables. Run: npx vite-node bench/bulk-import.ts [N]
 // Env: DATABASE_URL (default the machine's identity_core_dev), BENCH_CONCURRENCY (requests in flight, default 1),
-// BENCH_KEEP=1 keeps the schemas; BULK_MIGRATION_* and POSTGRESQL_CONNECTION_POOL_SIZE are passed to the core.
+// BENCH_KEEP=1 keeps the schemas, BENCH_LINKED_SHARE=0.1 gives a tenth of the users three login methods;
+// BULK_MIGRATION_* and POSTGRESQL_CONNECTION_POOL_SIZE are passed to the core.
 import crypto from 'node:crypto';
 import { createPool } from '../src/db/pool.js';
 import { migrate } from '../src/db/migrate.js';
@@ -83,7 +84,7 @@ async function main(): Promise<void> {
     } finally {
       await core.stop();
     }
-    const { rows } = await importPool.query('SELECT count(*)::int AS users FROM users');
+    const { rows } = await importPool.query('SELECT count(*)::int AS users FROM user_groups');
     if (rows[0].users !== total) throw new Error(`expected ${total} imported users, found ${rows[0].users}`);
 
     log('COPY ceiling: same rows, same tables, one transaction through psql');

@@ -1,7 +1,9 @@
 import bcrypt from 'bcrypt';
 
 // Synthetic migration data: email-password users with real-looking bcrypt hashes (a few real ones with the salt
-// text varied per user), an external id each, every other one verified, one in ten with metadata.
+// text varied per user), an external id each, every other one verified, one in ten with metadata. With
+// BENCH_LINKED_SHARE (0 to 1, default 0) that share of the users also signs in with Google and a phone number: one
+// user with three login methods (AL-11).
 
 export interface BenchUser {
   index: number;
@@ -11,6 +13,15 @@ export interface BenchUser {
   verified: boolean;
   timeJoined: number;
   metadata: Record<string, unknown> | undefined;
+  linked: boolean;
+}
+
+const linkedShare = Number(process.env.BENCH_LINKED_SHARE ?? 0);
+const linkedEvery = linkedShare > 0 ? Math.round(1 / linkedShare) : 0;
+
+// The other two login methods of a linked user, the same in the request and in the COPY ceiling.
+export function linkedContacts(index: number): { googleId: string; phoneNumber: string } {
+  return { googleId: `google-${index}`, phoneNumber: `+1${String(2_000_000_000 + index)}` };
 }
 
 const bcryptAlphabet = './ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
@@ -35,24 +46,28 @@ export function benchUser(index: number, hashes: string[], baseTime: number): Be
     verified: index % 2 === 0,
     timeJoined: baseTime + index,
     metadata: index % 10 === 0 ? { plan: 'pro', source: 'legacy-idp', seats: index % 7 } : undefined,
+    linked: linkedEvery > 0 && index % linkedEvery === 1,
   };
 }
 
 export function requestUser(user: BenchUser): Record<string, unknown> {
-  return {
-    externalUserId: user.externalUserId,
-    ...(user.metadata && { userMetadata: user.metadata }),
-    loginMethods: [
-      {
-        recipeId: 'emailpassword',
-        email: user.email,
-        passwordHash: user.hash,
-        hashingAlgorithm: 'bcrypt',
-        isVerified: user.verified,
-        timeJoinedInMSSinceEpoch: user.timeJoined,
-      },
-    ],
-  };
+  const loginMethods: Record<string, unknown>[] = [
+    {
+      recipeId: 'emailpassword',
+      email: user.email,
+      passwordHash: user.hash,
+      hashingAlgorithm: 'bcrypt',
+      isVerified: user.verified,
+      timeJoinedInMSSinceEpoch: user.timeJoined,
+    },
+  ];
+  if (user.linked) {
+    const { googleId, phoneNumber } = linkedContacts(user.index);
+    const time = { timeJoinedInMSSinceEpoch: user.timeJoined };
+    loginMethods.push({ recipeId: 'thirdparty', thirdPartyId: 'google', thirdPartyUserId: googleId, email: user.email, ...time });
+    loginMethods.push({ recipeId: 'passwordless', phoneNumber, ...time });
+  }
+  return { externalUserId: user.externalUserId, ...(user.metadata && { userMetadata: user.metadata }), loginMethods };
 }
 
 // Request bodies of up to `perRequest` users, built before the clock starts.

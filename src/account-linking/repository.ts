@@ -52,6 +52,28 @@ export async function findAccountInfoConflict(
   return rows[0];
 }
 
+/**
+ * Which of a new email and phone number a primary user other than the login method's own holds (AL-10.3); none
+ * when the login method is standalone, whose values are never reserved.
+ */
+export async function findValuesHeldByOtherPrimaryUsers(
+  db: Queryable,
+  userId: string,
+  values: { email: string | null; phone: string | null },
+): Promise<Set<'email' | 'phone'>> {
+  const { rows } = await db.query<{ kind: 'email' | 'phone' }>(
+    `SELECT v.kind
+       FROM user_ids i
+       JOIN user_groups g ON g.group_id = i.group_id AND g.is_primary
+       JOIN users u ON u.user_id = i.user_id
+       CROSS JOIN (VALUES ('email', $2::text), ('phone', $3::text)) AS v(kind, value)
+       JOIN primary_account_infos r ON r.tenant_id = u.tenant_id AND r.info_type = v.kind AND r.info_value = v.value
+      WHERE i.user_id = $1 AND r.group_id <> g.group_id`,
+    [userId, values.email, values.phone],
+  );
+  return new Set(rows.map((row) => row.kind));
+}
+
 /** Marks groups primary (or not) and brings their reservations in line; a value another primary user holds fails on primary_account_infos__info_key. */
 export async function setGroupsPrimary(db: Queryable, groupIds: string[], isPrimary: boolean): Promise<void> {
   await db.query('UPDATE user_groups SET is_primary = $2 WHERE group_id = ANY($1::text[])', [groupIds, isPrimary]);

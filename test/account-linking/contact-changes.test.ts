@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { call, useTestApp } from '../helper.js';
 
-// AL-10.2 and AL-10.3: a login method of a primary user cannot take an email another primary user holds; the
-// answer names the reason the SDK compares, and nothing changes.
+// AL-10.2 and AL-10.3: a login method of a primary user cannot take an email or phone number another primary user
+// holds; the answer names the reason the SDK compares, and nothing changes.
 describe('contact changes of linked login methods', () => {
   const t = useTestApp({}, { truncateEach: true });
 
@@ -65,6 +65,60 @@ describe('contact changes of linked login methods', () => {
       { info_value: 'alice@example.com', group_id: alice },
       { info_value: 'robert@example.com', group_id: bob },
     ]);
+  });
+
+  it('refuses a passwordless PUT /recipe/user of a linked login method onto another primary user’s phone number or email', async () => {
+    const importUser = async (externalUserId: string, email: string, phoneNumber: string) => {
+      const reply = await call(t.app, 'POST', '/bulk-import/import', {
+        body: {
+          externalUserId,
+          loginMethods: [
+            { recipeId: 'emailpassword', email, plainTextPassword: 'correct horse 1' },
+            { recipeId: 'passwordless', phoneNumber },
+          ],
+        },
+      });
+      return reply.json.user.loginMethods.find((method: { recipeId: string }) => method.recipeId === 'passwordless').recipeUserId as string;
+    };
+    await importUser('alice', 'alice@example.com', '+14155550101');
+    const bobPhone = await importUser('bob', 'bob@example.com', '+14155550202');
+    const put = (recipeUserId: string, fields: Record<string, unknown>) =>
+      call(t.app, 'PUT', '/recipe/user', { body: { recipeUserId, ...fields }, headers: { rid: 'passwordless' } });
+    const phoneOf = async (userId: string) =>
+      (await t.db.pool.query('SELECT email, phone_number FROM users WHERE user_id = $1', [userId])).rows[0];
+    const allReservations = async () =>
+      (await t.db.pool.query('SELECT info_type, info_value, group_id FROM primary_account_infos ORDER BY 1, 2')).rows;
+    const before = await allReservations();
+
+    const phoneHeld = {
+      status: 'PHONE_NUMBER_CHANGE_NOT_ALLOWED_ERROR',
+      reason: 'New phone number is associated with another primary user ID',
+    };
+    const emailHeld = { status: 'EMAIL_CHANGE_NOT_ALLOWED_ERROR', reason: 'New email is associated with another primary user ID' };
+    const phone = await put(bobPhone, { phoneNumber: '+1 415 555 0101' });
+    expect([phone.statusCode, phone.json]).toEqual([200, phoneHeld]);
+    // Alice's email is held by her email-password login method only, so only the primary-level rule refuses it.
+    const email = await put(bobPhone, { email: 'alice@example.com' });
+    expect([email.statusCode, email.json]).toEqual([200, emailHeld]);
+    // Both: the email is named first.
+    expect((await put(bobPhone, { email: 'alice@example.com', phoneNumber: '+14155550101' })).json).toEqual(emailHeld);
+    expect(await phoneOf(bobPhone)).toEqual({ email: null, phone_number: '+14155550202' });
+    expect(await allReservations()).toEqual(before);
+
+    // A free phone number moves the reservation with it.
+    expect((await put(bobPhone, { phoneNumber: '+14155550303' })).json).toEqual({ status: 'OK' });
+    expect((await allReservations()).filter((row) => row.info_type === 'phone').map((row) => row.info_value)).toEqual([
+      '+14155550101',
+      '+14155550303',
+    ]);
+
+    // A standalone passwordless login method: the recipe's own duplicate only; another primary user's email is allowed.
+    const carol = await call(t.app, 'POST', '/bulk-import/import', {
+      body: { loginMethods: [{ recipeId: 'passwordless', phoneNumber: '+14155550404' }] },
+    });
+    const carolId = carol.json.user.id as string;
+    expect((await put(carolId, { phoneNumber: '+14155550101' })).json).toEqual({ status: 'PHONE_NUMBER_ALREADY_EXISTS_ERROR' });
+    expect((await put(carolId, { email: 'alice@example.com' })).json).toEqual({ status: 'OK' });
   });
 
   it('applies isVerified on the cdi 2.7 path and ignores it from 2.8 to 3.x', async () => {

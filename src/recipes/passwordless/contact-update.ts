@@ -13,13 +13,18 @@ import {
 } from './repository.js';
 import type { ContactUpdate, UpdateUserResult } from './types.js';
 import { uniqueViolationOf } from '../../db/pg-errors.js';
+import { findValuesHeldByOtherPrimaryUsers } from '../../account-linking/repository.js';
 
-type TakenStatus = 'EMAIL_ALREADY_EXISTS_ERROR' | 'PHONE_NUMBER_ALREADY_EXISTS_ERROR';
+const emailHeld = { status: 'EMAIL_CHANGE_NOT_ALLOWED_ERROR', reason: 'New email is associated with another primary user ID' } as const;
+const phoneNumberHeld = {
+  status: 'PHONE_NUMBER_CHANGE_NOT_ALLOWED_ERROR',
+  reason: 'New phone number is associated with another primary user ID',
+} as const;
 
-// Thrown inside the transaction so it rolls back, and answered as a status outside it.
+// Thrown inside the transaction so it rolls back, and answered outside it.
 class ContactTaken extends Error {
-  constructor(readonly status: TakenStatus) {
-    super(status);
+  constructor(readonly result: UpdateUserResult) {
+    super(result.status);
   }
 }
 
@@ -33,12 +38,12 @@ function nextValue(kind: ContactKind, current: string | null, given: string | nu
   return requireContact(kind, given);
 }
 
-/** PUT /recipe/user with rid passwordless (contract §5.8). */
+/** PUT /recipe/user with rid passwordless (contract §5.8, AL-10.3). */
 export async function updateContacts(pool: pg.Pool, update: ContactUpdate): Promise<UpdateUserResult> {
   try {
     return await withTransaction(pool, (tx) => applyUpdate(tx, update));
   } catch (error) {
-    if (error instanceof ContactTaken) return { status: error.status };
+    if (error instanceof ContactTaken) return error.result;
     throw error;
   }
 }
@@ -66,15 +71,27 @@ async function applyUpdate(tx: pg.PoolClient, update: ContactUpdate): Promise<Up
   // The email is reported first when both are taken, so it is checked here rather than left to whichever
   // unique index the UPDATE happens to hit first.
   const owners = await findContactOwners(tx, user.tenant_id, user.user_id, emailChanges ? email : null, phoneChanges ? phoneNumber : null);
+  // AL-10.3: a login method of a primary user cannot take a value another primary user holds (the reservation).
+  const held = await findValuesHeldByOtherPrimaryUsers(tx, user.user_id, {
+    email: emailChanges ? email : null,
+    phone: phoneChanges ? phoneNumber : null,
+  });
+  // Per value, email first: another primary user's (a phone number always is a passwordless login method's too, so
+  // this comes before the recipe's own duplicate), then another passwordless login method's.
+  if (held.has('email')) return emailHeld;
   if (owners.emailTaken) return { status: 'EMAIL_ALREADY_EXISTS_ERROR' };
+  if (held.has('phone')) return phoneNumberHeld;
   if (owners.phoneNumberTaken) return { status: 'PHONE_NUMBER_ALREADY_EXISTS_ERROR' };
   try {
     await updatePasswordlessUserContacts(tx, user.user_id, email, phoneNumber);
   } catch (error) {
-    // A user created by a flow that does not take the contact lock (bulk import) slipped in after the check.
+    // A user created by a flow that does not take the contact lock (bulk import) slipped in after the check, or
+    // another primary user took a value (a link); the reservation's key does not say which value, so a change of
+    // the email is named first, as above.
     const index = uniqueViolationOf(error);
-    if (index === 'users__passwordless_email_key') throw new ContactTaken('EMAIL_ALREADY_EXISTS_ERROR');
-    if (index === 'users__passwordless_phone_number_key') throw new ContactTaken('PHONE_NUMBER_ALREADY_EXISTS_ERROR');
+    if (index === 'users__passwordless_email_key') throw new ContactTaken({ status: 'EMAIL_ALREADY_EXISTS_ERROR' });
+    if (index === 'users__passwordless_phone_number_key') throw new ContactTaken({ status: 'PHONE_NUMBER_ALREADY_EXISTS_ERROR' });
+    if (index === 'primary_account_infos__info_key') throw new ContactTaken(emailChanges ? emailHeld : phoneNumberHeld);
     throw error;
   }
   await deleteDevicesByContacts(tx, user.tenant_id, touched);

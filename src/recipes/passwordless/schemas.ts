@@ -120,9 +120,12 @@ export type DeviceView = Static<typeof DeviceView>;
 
 export const ListCodesResponse = Type.Object({ status: Type.Literal('OK'), devices: Type.Array(DeviceView) });
 
-export const UpdateUserResponse = Type.Union(
-  ['OK', 'UNKNOWN_USER_ID_ERROR', 'EMAIL_ALREADY_EXISTS_ERROR', 'PHONE_NUMBER_ALREADY_EXISTS_ERROR'].map(StatusOnly),
-);
+export const UpdateUserResponse = Type.Union([
+  ...['OK', 'UNKNOWN_USER_ID_ERROR', 'EMAIL_ALREADY_EXISTS_ERROR', 'PHONE_NUMBER_ALREADY_EXISTS_ERROR'].map(StatusOnly),
+  // Account linking AL-10.3.
+  Type.Object({ status: Type.Literal('EMAIL_CHANGE_NOT_ALLOWED_ERROR'), reason: Type.String() }),
+  Type.Object({ status: Type.Literal('PHONE_NUMBER_CHANGE_NOT_ALLOWED_ERROR'), reason: Type.String() }),
+]);
 
 export const GetUserResponse = Type.Union([
   Type.Object({ status: Type.Literal('OK'), user: UserSchema }),
