@@ -67,22 +67,4 @@ export class CreatedLog implements CreatedList {
       fs.closeSync(descriptor);
     }
   }
-
-  /**
-   * Keeps only the entries `keep` returns for each chunk (those the core still holds at the end), in order;
-   * returns the others.
-   */
-  async retain(size: number, keep: (chunk: CreatedUser[]) => Promise<CreatedUser[]>): Promise<CreatedUser[]> {
-    const dropped: CreatedUser[] = [];
-    const kept = `${this.path}.tmp`;
-    fs.writeFileSync(kept, '');
-    for (const chunk of this.chunks(size)) {
-      const held = await keep(chunk);
-      const heldSet = new Set(held);
-      for (const entry of chunk) if (!heldSet.has(entry)) dropped.push(entry);
-      if (held.length > 0) fs.appendFileSync(kept, held.map((entry) => `${JSON.stringify(entry)}\n`).join(''));
-    }
-    fs.renameSync(kept, this.path);
-    return dropped;
-  }
 }

@@ -148,14 +148,7 @@ async function settleBatch(
   previous: Promise<void>,
 ): Promise<void> {
   const { state, results } = context;
-  const body = emptyLookup();
-  for (const { record, knownIds } of batch.users) {
-    addLookupKeys(body, record.user!);
-    body.userIds.push(...knownIds);
-  }
-  const found = batch.users.length === 0 ? [] : await context.client.lookup(body);
-  const held = new Set(found.map((user) => user.userId));
-  const index = new CoreIndex(found);
+  const { held, index } = await lookUp(context.client, batch.users);
   await previous;
   if (context.signal?.aborted) return;
 
@@ -166,15 +159,21 @@ async function settleBatch(
     const number = record.index + 1;
     const refused = earlierRejections.get(number);
     const createdId = knownIds.find((id) => held.has(id));
-    const presence = presenceOf(record.user!, index);
     if (refused !== undefined) {
       outcomes.set(record, () => results.add({ user: record.key, record: number, stage: 'validation', reason: refused }));
-    } else if (createdId !== undefined) {
+      continue;
+    }
+    if (createdId !== undefined) {
       outcomes.set(record, () => results.noteCreated({ user: record.key, record: number, userId: createdId }));
-    } else if (knownIds.length > 0) {
+      continue;
+    }
+    if (knownIds.length > 0) {
       // Sent by an earlier invocation and not held under that id: its queue row says why, read at the end.
       outcomes.set(record, () => context.unsettled.push({ record, ids: knownIds }));
-    } else if (presence.kind === 'present') {
+      continue;
+    }
+    const presence = presenceOf(record.user!, index);
+    if (presence.kind === 'present') {
       outcomes.set(record, () => results.alreadyImported++);
     } else if (presence.kind === 'conflict') {
       outcomes.set(record, () => results.add({ user: record.key, record: number, stage: 'conflict', reason: presence.reason }));
@@ -223,6 +222,25 @@ async function settleBatch(
     state.recordsDone = batch.end;
     saveState(context.statePath, state, context.now());
   }
+}
+
+/**
+ * What the core holds for a batch: first the ids earlier invocations gave its users (a primary-key probe each),
+ * then the old ids and accounts of the users not found that way, so a finished run that is run again probes each
+ * user once, by its core id. A batch nobody sent before is one lookup by old id and account.
+ */
+async function lookUp(client: CoreClient, users: Entry[]): Promise<{ held: Set<string>; index: CoreIndex }> {
+  const held = new Set<string>();
+  const ids = users.flatMap((entry) => entry.knownIds);
+  if (ids.length > 0) for (const user of await client.lookup({ ...emptyLookup(), userIds: ids })) held.add(user.userId);
+  const body = emptyLookup();
+  let keys = 0;
+  for (const { record, knownIds } of users) {
+    if (knownIds.length > 0) continue;
+    addLookupKeys(body, record.user!);
+    keys++;
+  }
+  return { held, index: new CoreIndex(keys === 0 ? [] : await client.lookup(body)) };
 }
 
 // Keeps the core's queue (and the time until users can sign in) bounded on very large exports.

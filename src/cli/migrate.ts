@@ -16,7 +16,7 @@ import { CreatedInMemory, Results } from './results.js';
 import { runIdentity } from './run-identity.js';
 import { SentLog } from './sent-log.js';
 import { loadState, newState, saveState, statePathFor, type MigrationState } from './state-file.js';
-import { confirmCreated, settleUnsettled, tallyFromState, type Unsettled } from './tally.js';
+import { settleUnsettled, tallyFromState, type Unsettled } from './tally.js';
 
 export const EXIT_INTERRUPTED = 130;
 
@@ -142,11 +142,13 @@ export async function runMigrate(options: MigrateOptions, io: CliIo): Promise<nu
   const finalClient = failure === undefined ? client : new CoreClient({ baseUrl: options.coreUrl, apiKey: options.apiKey, attempts: 1 });
   let code: number;
   try {
+    // Every user settled so far was settled from the core's answer about it in this invocation. After an error the
+    // core must still answer for that to stand; a core that is gone leaves the report to the state file below.
+    if (failure !== undefined) await finalClient.checkConnection();
     const duplicateRows = await settleUnsettled(finalClient, unsettled, results);
     for (let start = 0; start < duplicateRows.length; start += REMOVE_CHUNK) {
       await finalClient.removeQueueRows(duplicateRows.slice(start, start + REMOVE_CHUNK));
     }
-    await confirmCreated(finalClient, (size, keep) => createdLog.retain(size, keep), results);
     code = finish(reportPath, interrupted || stillPending > 0);
   } catch (error) {
     if (failure === undefined && !io.signal?.aborted) throw error;

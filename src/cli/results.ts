@@ -111,12 +111,6 @@ export class Results {
     this.created.add(entry);
   }
 
-  /** A user noted as created that the core no longer held at the end (the caller took it off the created list). */
-  noteGone(entry: NotImported): void {
-    this.imported--;
-    this.add(entry);
-  }
-
   count(stage: Stage): number {
     return this.stageCounts.get(stage) ?? 0;
   }

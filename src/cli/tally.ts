@@ -4,7 +4,7 @@ import type { CoreClient } from './core-client.js';
 import { ALREADY_EXISTS } from './already-exists.js';
 import { queueCounts, queueRowsAmong } from './queue.js';
 import type { OpenedSource } from './readers/index.js';
-import type { CreatedUser, Results } from './results.js';
+import type { Results } from './results.js';
 import type { SentLogReader } from './sent-log.js';
 import type { MigrationState } from './state-file.js';
 
@@ -99,29 +99,6 @@ async function settle(client: CoreClient, chunk: Unsettled[], queue: QueueView, 
         stage: 'lost',
         reason: 'sent, but neither in the core nor in its queue (was the queue cleared?)',
       });
-  }
-}
-
-/**
- * The final check of what the report calls created: the users this run created must still be in the core when
- * the run ends (one lookup by core id per chunk). Those gone since are reported as lost instead.
- */
-export async function confirmCreated(
-  client: CoreClient,
-  retain: (size: number, keep: (chunk: CreatedUser[]) => Promise<CreatedUser[]>) => Promise<CreatedUser[]>,
-  results: Results,
-): Promise<void> {
-  const gone = await retain(MAX_LOOKUP_KEYS, async (chunk) => {
-    const held = new Set((await client.lookup({ ...emptyLookup(), userIds: chunk.map((user) => user.userId) })).map((user) => user.userId));
-    return chunk.filter((user) => held.has(user.userId));
-  });
-  for (const user of gone) {
-    results.noteGone({
-      user: user.user,
-      record: user.record,
-      stage: 'lost',
-      reason: 'created by this run, but no longer in the core when the run ended',
-    });
   }
 }
 

@@ -147,7 +147,8 @@ describe('migrate: the report says what the core holds', () => {
     }
     expect(again.code).toBe(1);
     expect(again.stderr).toContain('resuming: 8 users of the export were handled by an earlier invocation of this run');
-    // Six users in batches of two: three lookups settle them all, and one more confirms the five created ones at the end.
+    // Six users in batches of two: the five the first run created are found by their core ids (one lookup per batch);
+    // old-6, which it never sent, by its old id and email (one more lookup in the last batch).
     expect(requests.get('POST /bulk-import/users') ?? 0).toBe(0);
     expect(requests.get('GET /user/id') ?? 0).toBe(0);
     expect(requests.get('POST /bulk-import/users/lookup')).toBe(4);
