@@ -14,7 +14,10 @@ export class KeyDigestTable {
 
   /** The record number stored with this key, or 0 when the key is new. */
   get(key: string): number {
-    const [a, b, c] = digest(key);
+    digest(key);
+    const a = lanes[0];
+    const b = lanes[1];
+    const c = lanes[2];
     for (let slot = a & this.mask; ; slot = (slot + 1) & this.mask) {
       const at = slot * WORDS;
       const record = this.slots[at + 3];
@@ -26,8 +29,8 @@ export class KeyDigestTable {
   /** Stores a key that get() answered 0 for; record numbers are 1-based. */
   set(key: string, record: number): void {
     if ((this.used + 1) * 2 > this.mask + 1) this.grow();
-    const [a, b, c] = digest(key);
-    this.place(a, b, c, record);
+    digest(key);
+    this.place(lanes[0], lanes[1], lanes[2], record);
     this.used++;
   }
 
@@ -55,7 +58,10 @@ export class KeyDigestTable {
 
 // Three 32-bit lanes of a MurmurHash3-style mix over the UTF-16 code units, each with its own seed and constants,
 // then avalanched; keys are not crafted to collide (they are the operator's own export).
-function digest(key: string): [number, number, number] {
+// The digest of the last key, in one reused array: a table of millions of keys allocates nothing per key.
+const lanes = new Uint32Array(3);
+
+function digest(key: string): void {
   let a = 0x9e3779b9;
   let b = 0x85ebca6b;
   let c = 0xc2b2ae35;
@@ -65,7 +71,9 @@ function digest(key: string): [number, number, number] {
     b = lane(b, unit, 0x239b961b, 0xab0e9789);
     c = lane(c, unit, 0x38b34ae5, 0xa1e38b93);
   }
-  return [avalanche(a ^ key.length), avalanche(b ^ key.length), avalanche(c ^ key.length)];
+  lanes[0] = avalanche(a ^ key.length);
+  lanes[1] = avalanche(b ^ key.length);
+  lanes[2] = avalanche(c ^ key.length);
 }
 
 function lane(state: number, unit: number, first: number, second: number): number {
