@@ -57,9 +57,10 @@ export async function migrateAll(context: PassContext): Promise<boolean> {
   const show = (force = false) =>
     context.progress.update(
       {
+        // Records before recordsDone were settled by an earlier invocation or an acknowledged batch.
         read: Math.max(counts.read, state.recordsDone),
         sent: counts.sent,
-        notSent: Math.max(counts.read, state.recordsDone) - counts.sent,
+        notSent: state.recordsDone - counts.sent,
         fraction: context.source.totalBytes > 0 ? context.source.bytesRead() / context.source.totalBytes : undefined,
       },
       force,
