@@ -1,21 +1,22 @@
 import fs from 'node:fs';
-import { sendAll } from './bulk-send.js';
 import { runCanaries } from './canary.js';
 import { CliError } from './cli-error.js';
 import { CoreClient } from './core-client.js';
+import { CreatedLog } from './created-log.js';
 import { assertDryRunSupported, dryRunAll } from './dry-run.js';
 import type { CliIo } from './io.js';
+import { migrateAll } from './migrate-pass.js';
 import type { MigrateOptions } from './options.js';
 import { Progress } from './progress.js';
 import { waitForQueue } from './queue.js';
 import { openSource, loadAuth0Hashes, type ReaderOptions } from './readers/index.js';
 import { HashConfigError, readHashConfig, type HashConfig } from './readers/hash-config.js';
 import { buildReport, formatSummary, writeReport } from './report.js';
-import { Results } from './results.js';
+import { CreatedInMemory, Results } from './results.js';
 import { runIdentity } from './run-identity.js';
 import { SentLog } from './sent-log.js';
 import { loadState, newState, saveState, statePathFor, type MigrationState } from './state-file.js';
-import { tally, tallyFromState } from './tally.js';
+import { settleUnsettled, tallyFromState, type Unsettled } from './tally.js';
 
 export const EXIT_INTERRUPTED = 130;
 
@@ -46,7 +47,8 @@ export async function runMigrate(options: MigrateOptions, io: CliIo): Promise<nu
   await client.checkConnection();
   const identity = await runIdentity(client, options);
 
-  const results = new Results();
+  const createdLog = new CreatedLog(CreatedLog.pathFor(options.file));
+  const results = new Results(options.dryRun ? undefined : createdLog);
   const progress = new Progress(io);
   const log = (line: string) => {
     progress.finishLine();
@@ -57,7 +59,7 @@ export async function runMigrate(options: MigrateOptions, io: CliIo): Promise<nu
   const finish = (reportPath: string | undefined, partial: boolean, settled = results, unsettledBecause?: string) => {
     progress.finishLine();
     const report = buildReport(settled, { ...options, coreId: identity.coreId, partial, startedAt, finishedAt: now(), unsettledBecause });
-    if (reportPath !== undefined) writeReport(reportPath, report);
+    if (reportPath !== undefined) writeReport(reportPath, report, settled.created.chunks());
     io.stdout.write(formatSummary(report, reportPath));
     return settled.failed + settled.invalid + settled.stillQueued > 0 ? 1 : 0;
   };
@@ -90,24 +92,38 @@ export async function runMigrate(options: MigrateOptions, io: CliIo): Promise<nu
     saveState(statePath, state, now());
   }
 
+  // Every user is settled again by this invocation, so its list of created users starts empty.
+  createdLog.clear();
   const queuedBefore = state.usersQueued;
-  let stillPending = 1;
+  const unsettled: Unsettled[] = [];
+  let stillPending = 0;
   let failure: unknown;
   try {
-    const sent = await sendAll({
-      client,
-      source: open(),
-      state,
-      statePath,
-      sentLog,
-      progress,
-      batchSize: options.batchSize,
-      maxQueued: options.maxQueued,
-      pollIntervalMs: options.pollIntervalMs,
-      signal: io.signal,
-      now,
-    });
-    if (sent) stillPending = await waitUntilImported(client, options, io, progress, state, state.usersQueued - queuedBefore);
+    const sentBefore = sentLog.reader();
+    let finished: boolean;
+    try {
+      finished = await migrateAll({
+        client,
+        source: open(),
+        state,
+        statePath,
+        sentLog,
+        sentBefore,
+        results,
+        unsettled,
+        progress,
+        batchSize: options.batchSize,
+        maxQueued: options.maxQueued,
+        pollIntervalMs: options.pollIntervalMs,
+        signal: io.signal,
+        now,
+      });
+    } finally {
+      sentBefore.close();
+    }
+    // A core that imports at once answers with an empty queue; one that queues is waited for, before asking what
+    // became of the users it had not imported when their batch was settled.
+    if (finished) stillPending = await waitUntilImported(client, options, io, progress, state, state.usersQueued - queuedBefore);
   } catch (error) {
     // A lost core, a file that turns unreadable, a bug: the users handled so far are still reported.
     failure = error;
@@ -122,32 +138,33 @@ export async function runMigrate(options: MigrateOptions, io: CliIo): Promise<nu
 
   progress.start('checking the core');
   const reportPath = options.reportPath ?? `${options.file}.migrate-report.json`;
-  const context = {
-    // After a failure the core may be gone: ask it once, without the retries' backoff.
-    client: failure === undefined ? client : new CoreClient({ baseUrl: options.coreUrl, apiKey: options.apiKey, attempts: 1 }),
-    source: open(),
-    state,
-    sent: sentLog.read(),
-    results,
-    batchSize: options.batchSize,
-    queueBusy: stillPending > 0,
-  };
+  // After a failure the core may be gone: ask it once, without the retries' backoff.
+  const finalClient = failure === undefined ? client : new CoreClient({ baseUrl: options.coreUrl, apiKey: options.apiKey, attempts: 1 });
   let code: number;
   try {
-    const duplicateRows = await tally(context);
+    // Every user settled so far was settled from the core's answer about it in this invocation. After an error the
+    // core must still answer for that to stand; a core that is gone leaves the report to the state file below.
+    if (failure !== undefined) await finalClient.checkConnection();
+    const duplicateRows = await settleUnsettled(finalClient, unsettled, results);
     for (let start = 0; start < duplicateRows.length; start += REMOVE_CHUNK) {
-      await context.client.removeQueueRows(duplicateRows.slice(start, start + REMOVE_CHUNK));
+      await finalClient.removeQueueRows(duplicateRows.slice(start, start + REMOVE_CHUNK));
     }
     code = finish(reportPath, interrupted || stillPending > 0);
   } catch (error) {
     if (failure === undefined && !io.signal?.aborted) throw error;
     const why = `the core could not be asked at the end (${error instanceof Error ? error.message : String(error)})`;
     log(`${why}: the report counts every user it could not settle as still queued`);
-    const local = new Results();
+    const local = new Results(new CreatedInMemory());
     local.canary.push(...results.canary);
-    await tallyFromState({ source: open(), state, sent: context.sent, results: local });
+    const sentBefore = sentLog.reader();
+    try {
+      await tallyFromState({ source: open(), state, sentBefore, results: local });
+    } finally {
+      sentBefore.close();
+    }
     code = finish(reportPath, true, local, why);
   }
+  createdLog.clear();
   if (failure !== undefined) throw failure;
   return interrupted ? exitCodeFor(io.signal?.reason) : code;
 }

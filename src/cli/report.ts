@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import type { MethodSummary } from './bulk-user.js';
-import type { Results, Stage } from './results.js';
+import type { CreatedUser, Results, Stage } from './results.js';
 
 export interface ReportContext {
   source: string;
@@ -61,15 +61,31 @@ export function buildReport(results: Results, context: ReportContext) {
     collisions: results.collisions,
     notCarried: results.notCarried,
     canary: results.canary,
-    created: results.created,
   };
 }
 
 export type Report = ReturnType<typeof buildReport>;
 
-export function writeReport(path: string, report: Report): void {
+/**
+ * Writes the report with `created` (what `migrate undo` reads) as its last key, copied from the created list a
+ * chunk at a time, one user a line: a run that created a million users never holds them all.
+ */
+export function writeReport(path: string, report: Report, created: Iterable<CreatedUser[]>): void {
   const temporary = `${path}.tmp`;
-  fs.writeFileSync(temporary, `${JSON.stringify(report, null, 2)}\n`);
+  const head = JSON.stringify({ ...report, created: [] }, null, 2);
+  const descriptor = fs.openSync(temporary, 'w');
+  try {
+    fs.writeSync(descriptor, `${head.slice(0, head.lastIndexOf('[]'))}[`);
+    let first = true;
+    for (const chunk of created) {
+      if (chunk.length === 0) continue;
+      fs.writeSync(descriptor, `${first ? '' : ','}\n    ${chunk.map((user) => JSON.stringify(user)).join(',\n    ')}`);
+      first = false;
+    }
+    fs.writeSync(descriptor, first ? ']\n}\n' : '\n  ]\n}\n');
+  } finally {
+    fs.closeSync(descriptor);
+  }
   fs.renameSync(temporary, path);
 }
 

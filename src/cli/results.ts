@@ -40,6 +40,24 @@ export interface CreatedUser {
   userId: string;
 }
 
+/** Where the users a run created go: a side file for a real run (created-log.ts), memory otherwise. */
+export interface CreatedList {
+  add(entry: CreatedUser): void;
+  chunks(size?: number): Iterable<CreatedUser[]>;
+}
+
+export class CreatedInMemory implements CreatedList {
+  private readonly entries: CreatedUser[] = [];
+
+  add(entry: CreatedUser): void {
+    this.entries.push(entry);
+  }
+
+  *chunks(): Generator<CreatedUser[]> {
+    if (this.entries.length > 0) yield this.entries;
+  }
+}
+
 export interface CanaryOutcome {
   email: string;
   result: string;
@@ -61,9 +79,10 @@ export class Results {
   readonly notImported: NotImported[] = [];
   readonly collisions: Collision[] = [];
   readonly notCarried: NotCarried[] = [];
-  readonly created: CreatedUser[] = [];
   readonly canary: CanaryOutcome[] = [];
   private readonly stageCounts = new Map<Stage, number>();
+
+  constructor(readonly created: CreatedList = new CreatedInMemory()) {}
 
   add(entry: NotImported): void {
     this.notImported.push(entry);
@@ -89,7 +108,7 @@ export class Results {
 
   noteCreated(entry: CreatedUser): void {
     this.imported++;
-    this.created.push(entry);
+    this.created.add(entry);
   }
 
   count(stage: Stage): number {

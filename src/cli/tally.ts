@@ -2,24 +2,20 @@ import { addLookupKeys, CoreIndex, emptyLookup, presenceOf, type CoreUser } from
 import type { SourceRecord } from './bulk-user.js';
 import type { CoreClient } from './core-client.js';
 import { ALREADY_EXISTS } from './already-exists.js';
-import { queueRowsAmong } from './queue.js';
+import { queueCounts, queueRowsAmong } from './queue.js';
 import type { OpenedSource } from './readers/index.js';
 import type { Results } from './results.js';
+import type { SentLogReader } from './sent-log.js';
 import type { MigrationState } from './state-file.js';
 
 // POST /bulk-import/users/lookup takes at most this many keys of each kind.
 const MAX_LOOKUP_KEYS = 10_000;
 
-export interface TallyContext {
-  client: CoreClient;
-  source: OpenedSource;
-  state: MigrationState;
-  /** 1-based record → ids this run queued for it. */
-  sent: ReadonlyMap<number, string[]>;
-  results: Results;
-  batchSize: number;
-  /** Whether the core's queue may still hold some of this run's users. */
-  queueBusy: boolean;
+/** A user sent to the core (by this invocation or an earlier one) that its batch's lookup did not find under its id. */
+export interface Unsettled {
+  record: SourceRecord;
+  /** The ids it was sent under (more than one when a lost answer made its batch go twice), or its canary id. */
+  ids: string[];
 }
 
 interface QueueView {
@@ -28,41 +24,32 @@ interface QueueView {
 }
 
 /**
- * Settles every user of the export read so far from what the core holds now: one lookup per batch, by old
- * id, account and the ids this run queued. Nothing is counted as imported that the core does not hold.
- * Returns the ids of FAILED rows left by a batch that went twice (its first answer was lost), which the
- * caller removes.
+ * Settles the users sent but not found under their id when their batch was settled, from what the core holds
+ * now and its queue: imported after all (a core that queues instead of importing at once), still queued, failed
+ * with the queue row's reason, or created under another id by a batch that went twice. Returns the ids of the
+ * FAILED rows such a second copy left, which the caller removes. Only failures come here, so this stays small.
  */
-export async function tally(context: TallyContext): Promise<string[]> {
-  const ours = new Set([...context.sent.values()].flat());
-  const queue: QueueView = {
-    failed: await queueRowsAmong(context.client, 'FAILED', ours),
-    pending: context.queueBusy ? await pendingAmong(context.client, ours) : new Set(),
-  };
-  const rejected = new Map(context.state.rejected.map((rejection) => [rejection.record, rejection]));
+export async function settleUnsettled(client: CoreClient, unsettled: Unsettled[], results: Results): Promise<string[]> {
   const duplicateRows: string[] = [];
-  let batch: SourceRecord[] = [];
-  let idsInBatch = 0;
-  for await (const record of context.source.records) {
-    if (record.index >= context.state.recordsDone) break;
-    context.results.noteRecord(record);
-    if (!record.user) continue;
-    const rejection = rejected.get(record.index + 1);
-    if (rejection) {
-      context.results.add({ user: record.key, record: rejection.record, stage: 'validation', reason: rejection.reason });
-      continue;
+  if (unsettled.length === 0) return duplicateRows;
+  const ours = new Set(unsettled.flatMap((entry) => entry.ids));
+  const counts = await queueCounts(client);
+  const queue: QueueView = {
+    failed: counts.failed > 0 ? await queueRowsAmong(client, 'FAILED', ours) : new Map(),
+    pending: counts.pending > 0 ? await pendingAmong(client, ours) : new Set(),
+  };
+  let chunk: Unsettled[] = [];
+  let ids = 0;
+  for (const entry of unsettled) {
+    if (chunk.length >= MAX_LOOKUP_KEYS / 2 || ids + entry.ids.length > MAX_LOOKUP_KEYS) {
+      await settle(client, chunk, queue, results, duplicateRows);
+      chunk = [];
+      ids = 0;
     }
-    // A batch sent twice has two ids per user: keep each lookup within the core's limit per key kind.
-    const ids = context.sent.get(record.index + 1)?.length ?? 0;
-    if (batch.length >= context.batchSize || idsInBatch + ids > MAX_LOOKUP_KEYS) {
-      await settle(context, batch, queue, duplicateRows);
-      batch = [];
-      idsInBatch = 0;
-    }
-    batch.push(record);
-    idsInBatch += ids;
+    chunk.push(entry);
+    ids += entry.ids.length;
   }
-  await settle(context, batch, queue, duplicateRows);
+  await settle(client, chunk, queue, results, duplicateRows);
   return duplicateRows;
 }
 
@@ -71,40 +58,21 @@ async function pendingAmong(client: CoreClient, ours: ReadonlySet<string>): Prom
   return new Set([...fresh.keys(), ...processing.keys()]);
 }
 
-async function settle(context: TallyContext, batch: SourceRecord[], queue: QueueView, duplicateRows: string[]): Promise<void> {
-  if (batch.length === 0) return;
+async function settle(client: CoreClient, chunk: Unsettled[], queue: QueueView, results: Results, duplicateRows: string[]) {
+  if (chunk.length === 0) return;
   const body = emptyLookup();
-  for (const record of batch) {
+  for (const { record, ids } of chunk) {
     addLookupKeys(body, record.user!);
-    body.userIds.push(...(context.sent.get(record.index + 1) ?? []));
+    body.userIds.push(...ids);
   }
-  const canaries = new Map(context.state.canaryCreated.map((canary) => [canary.email, canary.userId]));
-  const coreUsers = await context.client.lookup(body);
+  const coreUsers = await client.lookup(body);
   const held = new Map<string, CoreUser>(coreUsers.map((user) => [user.userId, user]));
   const index = new CoreIndex(coreUsers);
-  const { results } = context;
-  for (const record of batch) {
+  for (const { record, ids } of chunk) {
     const number = record.index + 1;
-    const user = record.user!;
-    const ids = [...(context.sent.get(number) ?? [])];
-    const canaryId = user.loginMethods[0].email === undefined ? undefined : canaries.get(user.loginMethods[0].email);
-    if (canaryId !== undefined) ids.push(canaryId);
     const createdId = ids.find((id) => held.has(id));
     if (createdId !== undefined) {
       results.noteCreated({ user: record.key, record: number, userId: createdId });
-      continue;
-    }
-    const presence = presenceOf(user, index);
-    if (ids.length === 0) {
-      if (presence.kind === 'present') results.alreadyImported++;
-      else if (presence.kind === 'conflict') results.add({ user: record.key, record: number, stage: 'conflict', reason: presence.reason });
-      else
-        results.add({
-          user: record.key,
-          record: number,
-          stage: 'conflict',
-          reason: 'not sent: it conflicted with another user when checked; run again to import it',
-        });
       continue;
     }
     if (ids.some((id) => queue.pending.has(id))) {
@@ -113,6 +81,7 @@ async function settle(context: TallyContext, batch: SourceRecord[], queue: Queue
     }
     const failedIds = ids.filter((id) => queue.failed.has(id));
     const failure = failedIds.map((id) => queue.failed.get(id)!).find((message) => message !== undefined);
+    const presence = presenceOf(record.user!, index);
     if (presence.kind === 'present') {
       // Sent when the core did not hold it, held now under another id: the batch went twice after a lost
       // answer, and the second copy failed as a duplicate of the first.
@@ -138,7 +107,12 @@ async function settle(context: TallyContext, batch: SourceRecord[], queue: Queue
  * refused, canaries) and counts every other user handled so far as still queued, so that the totals add up and
  * nothing is called imported that the core did not confirm.
  */
-export async function tallyFromState(context: Pick<TallyContext, 'source' | 'state' | 'sent' | 'results'>): Promise<void> {
+export async function tallyFromState(context: {
+  source: OpenedSource;
+  state: MigrationState;
+  sentBefore: SentLogReader;
+  results: Results;
+}): Promise<void> {
   const { state, results } = context;
   const rejected = new Map(state.rejected.map((rejection) => [rejection.record, rejection]));
   const canaries = new Map(state.canaryCreated.map((canary) => [canary.email, canary.userId]));
@@ -150,9 +124,9 @@ export async function tallyFromState(context: Pick<TallyContext, 'source' | 'sta
     const rejection = rejected.get(number);
     const email = record.user.loginMethods[0].email;
     const canaryId = email === undefined ? undefined : canaries.get(email);
+    const sent = context.sentBefore.idsFor(number).length > 0;
     if (rejection) results.add({ user: record.key, record: number, stage: 'validation', reason: rejection.reason });
-    else if (canaryId !== undefined && !context.sent.has(number))
-      results.noteCreated({ user: record.key, record: number, userId: canaryId });
+    else if (canaryId !== undefined && !sent) results.noteCreated({ user: record.key, record: number, userId: canaryId });
     else results.stillQueued++;
   }
 }

@@ -115,6 +115,74 @@ describe('migrate: the report says what the core holds', () => {
     expect(await countRows(core.t.db, 'bulk_import_users')).toBe(0);
   });
 
+  it('re-running a finished import, as it is or with --restart, sends no user and asks the core once per batch', async () => {
+    const core = await start();
+    const there = {
+      externalUserId: 'elsewhere-1',
+      loginMethods: [{ recipeId: 'emailpassword', email: 'user6@example.com', passwordHash, hashingAlgorithm: 'bcrypt' }],
+    };
+    expect((await call(core.t.app, 'POST', '/bulk-import/import', { body: there, headers: { 'api-key': apiKey } })).statusCode).toBe(200);
+    const twin = { externalUserId: 'twin-1', email: 'USER1@example.com', passwordHash };
+    const file = temp.file('users.ndjson', ndjson([...users, twin, { email: 'no-hash-algo@example.com', passwordHash: 'plain' }]));
+    const first = await runCommand([...migrateArgs(core, 'ndjson', file), '--batch-size', '2']);
+    expect(first.code).toBe(1);
+    const expected = totals({ read: 8, imported: 5, failed: 1, invalid: 2 });
+    expect(readReport(file).totals).toEqual(expected);
+    const created = readReport(file).created;
+    expect(created.map((user: { user: string }) => user.user)).toEqual(['old-1', 'old-2', 'old-3', 'old-4', 'old-5']);
+    const failedRows = async () =>
+      (await core.t.db.pool.query<{ n: number }>("SELECT count(*)::int AS n FROM bulk_import_users WHERE status = 'FAILED'")).rows[0].n;
+    expect(await failedRows()).toBe(0);
+
+    const requests = new Map<string, number>();
+    const proxy = await startProxy(core.url, (method, path) => {
+      requests.set(`${method} ${path}`, (requests.get(`${method} ${path}`) ?? 0) + 1);
+      return 'forward';
+    });
+    let again;
+    try {
+      again = await runCommand([...migrateArgs({ ...core, url: proxy.url }, 'ndjson', file), '--batch-size', '2']);
+    } finally {
+      await proxy.close();
+    }
+    expect(again.code).toBe(1);
+    expect(again.stderr).toContain('resuming: 8 users of the export were handled by an earlier invocation of this run');
+    // Six users in batches of two: the five the first run created are found by their core ids (one lookup per batch);
+    // old-6, which it never sent, by its old id and email (one more lookup in the last batch).
+    expect(requests.get('POST /bulk-import/users') ?? 0).toBe(0);
+    expect(requests.get('GET /user/id') ?? 0).toBe(0);
+    expect(requests.get('POST /bulk-import/users/lookup')).toBe(4);
+    const report = readReport(file);
+    expect(report.totals).toEqual(expected);
+    const t = report.totals;
+    expect(t.imported + t.alreadyImported + t.failed + t.invalid + t.skipped + t.stillQueued).toBe(t.read);
+    expect(report.created).toEqual(created);
+    expect(report.notImported.map((entry: { user: string; stage: string }) => [entry.user, entry.stage])).toEqual([
+      ['old-6', 'conflict'],
+      ['twin-1', 'duplicate'],
+      ['no-hash-algo@example.com', 'source'],
+    ]);
+    expect(await failedRows()).toBe(0);
+    expect(await countRows(core.t.db, 'users')).toBe(6);
+    expect(fs.existsSync(`${file}.migrate-created.ndjson`)).toBe(false);
+
+    requests.clear();
+    const again2 = await startProxy(core.url, (method, path) => {
+      requests.set(`${method} ${path}`, (requests.get(`${method} ${path}`) ?? 0) + 1);
+      return 'forward';
+    });
+    try {
+      const restarted = await runCommand([...migrateArgs({ ...core, url: again2.url }, 'ndjson', file), '--batch-size', '2', '--restart']);
+      expect(restarted.code).toBe(1);
+    } finally {
+      await again2.close();
+    }
+    // From scratch: the same three lookups find every user there, and nothing was created to confirm.
+    expect([requests.get('POST /bulk-import/users') ?? 0, requests.get('POST /bulk-import/users/lookup')]).toEqual([0, 3]);
+    expect(readReport(file).totals).toEqual(totals({ read: 8, alreadyImported: 5, failed: 1, invalid: 2 }));
+    expect(await failedRows()).toBe(0);
+  });
+
   it('writes a partial report when interrupted, and the continued run counts the users the first one created', async () => {
     const core = await start();
     const file = temp.file('users.ndjson', ndjson(users));

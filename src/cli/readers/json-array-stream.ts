@@ -3,7 +3,6 @@
 // element is buffered at a time, so a 1 GB export needs about as much memory as its largest user.
 
 const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
 const OPEN_OBJECT = 0x7b;
 const CLOSE_OBJECT = 0x7d;
 const OPEN_ARRAY = 0x5b;
@@ -27,23 +26,45 @@ export async function* streamJsonArray(chunks: AsyncIterable<string>, key: strin
 
   for await (const chunk of chunks) {
     let elementStart = element ? 0 : -1;
+    // Where the next backslash is at or after the position searched last (chunk.length when none is left).
+    let backslash = -1;
     for (let i = 0; i < chunk.length; i++) {
-      const code = chunk.charCodeAt(i);
       if (inString) {
-        if (escaped) escaped = false;
-        else if (code === BACKSLASH) escaped = true;
-        else if (code === QUOTE) {
-          inString = false;
-          if (keyText !== undefined) {
-            lastKey = JSON.parse(`"${keyText}"`) as string;
-            keyText = undefined;
-            expectKey = false;
+        // Jumps to the closing quote with indexOf instead of looking at each character: most of an export is
+        // string content (hashes, emails, names), and escapes are rare.
+        let from = i;
+        if (escaped) {
+          escaped = false;
+          from = i + 1;
+        }
+        let close = -1;
+        while (from < chunk.length) {
+          if (backslash < from) backslash = indexOrEnd(chunk, '\\', from);
+          const quote = indexOrEnd(chunk, '"', from);
+          if (backslash < quote) {
+            // The escaped character may be the first of the next chunk.
+            escaped = backslash === chunk.length - 1;
+            from = backslash + 2;
+            continue;
           }
+          if (quote < chunk.length) close = quote;
+          break;
+        }
+        if (keyText !== undefined) keyText += chunk.slice(i, close === -1 ? chunk.length : close);
+        if (close === -1) {
+          i = chunk.length;
           continue;
         }
-        if (keyText !== undefined) keyText += chunk[i];
+        i = close;
+        inString = false;
+        if (keyText !== undefined) {
+          lastKey = JSON.parse(`"${keyText}"`) as string;
+          keyText = undefined;
+          expectKey = false;
+        }
         continue;
       }
+      const code = chunk.charCodeAt(i);
       if (code <= 0x20) continue;
       if (!sawContent) {
         sawContent = true;
@@ -86,4 +107,9 @@ export async function* streamJsonArray(chunks: AsyncIterable<string>, key: strin
   }
   if (inString || depth !== 0) throw new JsonStreamError('the file ends in the middle of a JSON value');
   if (!arrayDone) throw new JsonStreamError(`no "${key}" array found`);
+}
+
+function indexOrEnd(text: string, search: string, from: number): number {
+  const at = text.indexOf(search, from);
+  return at === -1 ? text.length : at;
 }

@@ -21,6 +21,17 @@ describe('streamJsonArray', () => {
     }
   });
 
+  it('keeps escapes whole wherever they are cut: backslashes before a quote, at a chunk end, in keys', async () => {
+    const tricky = [{ a: 'ends in a backslash \\', b: '\\"quoted\\"\\', 'key \\ "x"': '"', c: '' }, { d: '\\\\' }];
+    const text = JSON.stringify({ users: tricky });
+    for (let cut = 1; cut < text.length; cut++) {
+      for (const width of [1, 2, 3]) {
+        const cuts = [cut, Math.min(text.length, cut + width)];
+        expect(await collect(streamJsonArray(chunksOf(text, ...cuts), 'users')), `cut at ${cut}+${width}`).toEqual(tricky);
+      }
+    }
+  });
+
   it('accepts a top-level array', async () => {
     expect(await collect(streamJsonArray(chunksOf(` ${JSON.stringify(users)} `, 5), 'users'))).toEqual(users);
   });

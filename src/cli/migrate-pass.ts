@@ -1,0 +1,277 @@
+import { addLookupKeys, CoreIndex, emptyLookup, presenceOf } from './account-keys.js';
+import type { SourceRecord } from './bulk-user.js';
+import { CliError } from './cli-error.js';
+import { delay, type CoreClient } from './core-client.js';
+import type { Progress } from './progress.js';
+import { queueCounts } from './queue.js';
+import type { OpenedSource } from './readers/index.js';
+import type { Results } from './results.js';
+import type { SentLog, SentLogReader } from './sent-log.js';
+import { saveState, type MigrationState } from './state-file.js';
+import type { Unsettled } from './tally.js';
+
+export interface PassContext {
+  client: CoreClient;
+  source: OpenedSource;
+  state: MigrationState;
+  statePath: string;
+  sentLog: SentLog;
+  /** What earlier invocations of the run sent, read in step with the export. */
+  sentBefore: SentLogReader;
+  results: Results;
+  /** Users whose outcome the core did not show when their batch was settled; settled again at the end. */
+  unsettled: Unsettled[];
+  progress: Progress;
+  batchSize: number;
+  maxQueued: number;
+  pollIntervalMs: number;
+  signal?: AbortSignal;
+  now(): Date;
+}
+
+/** One user of a batch, with the ids earlier invocations (or the canary check) gave it in the core. */
+interface Entry {
+  record: SourceRecord;
+  knownIds: string[];
+}
+
+/** A run of consecutive records of the export, holding at most batchSize users. */
+interface Batch {
+  records: SourceRecord[];
+  users: Entry[];
+  /** 0-based index after the batch's last record. */
+  end: number;
+}
+
+/**
+ * One pass over the export that sends the users the core does not hold yet and settles every user from the
+ * core's answers, one batch at a time: a lookup by old id, account and known core ids before sending (users
+ * already there are counted from it and never sent, so re-running a finished import sends nothing), then, for
+ * the users sent, a lookup by the ids the core gave them. Records an earlier invocation of the run handled are
+ * settled the same way without being sent. Returns false when interrupted.
+ */
+export async function migrateAll(context: PassContext): Promise<boolean> {
+  const { state } = context;
+  const canaries = new Map(state.canaryCreated.map((canary) => [canary.email, canary.userId]));
+  const counts = { read: 0, sent: state.usersQueued };
+  const show = (force = false) =>
+    context.progress.update(
+      {
+        // Records before recordsDone were settled by an earlier invocation or an acknowledged batch.
+        read: Math.max(counts.read, state.recordsDone),
+        sent: counts.sent,
+        notSent: state.recordsDone - counts.sent,
+        fraction: context.source.totalBytes > 0 ? context.source.bytesRead() / context.source.totalBytes : undefined,
+      },
+      force,
+    );
+  const earlierRejections = new Map(state.rejected.map((rejection) => [rejection.record, rejection.reason]));
+  const settle = (batch: Batch, previous: Promise<void>) => settleBatch(context, batch, earlierRejections, counts, show, previous);
+  let batch: Batch = { records: [], users: [], end: 0 };
+
+  context.progress.start('sending');
+  const window = new SendWindow();
+  try {
+    for await (const record of context.source.records) {
+      counts.read++;
+      batch.records.push(record);
+      batch.end = record.index + 1;
+      if (record.user) {
+        const email = record.user.loginMethods[0].email;
+        const canaryId = email === undefined ? undefined : canaries.get(email);
+        // Asked in export order, as the log is read forwards.
+        const knownIds = context.sentBefore.idsFor(record.index + 1);
+        batch.users.push({ record, knownIds: canaryId === undefined ? knownIds : [...knownIds, canaryId] });
+      }
+      // Records without a user (invalid, skipped, twins) are settled with their batch: bounded too.
+      if (batch.users.length >= context.batchSize || batch.records.length >= RECORDS_PER_BATCH * context.batchSize) {
+        await window.start(batch, settle);
+        batch = { records: [], users: [], end: 0 };
+        if (context.signal?.aborted) break;
+      }
+      show();
+    }
+  } catch (error) {
+    // An export that turns unreadable: the batches in flight finish and save their progress first, so that the
+    // report, which is written next, sees the state they leave.
+    await window.settle();
+    throw error;
+  }
+  if (!context.signal?.aborted && batch.records.length > 0) await window.start(batch, settle);
+  await window.drain();
+  show(true);
+  return !context.signal?.aborted;
+}
+
+// A batch ends after this many records per user it may hold, whatever they are.
+const RECORDS_PER_BATCH = 4;
+
+// Batches in flight at once: while the core imports one, the next ones are read and looked up, so the command and
+// the core work at the same time instead of in turn.
+const SEND_WINDOW = 3;
+
+type Settle = (batch: Batch, previous: Promise<void>) => Promise<void>;
+
+/** Runs up to SEND_WINDOW batches at once; each records its outcome only after the one before it did. */
+class SendWindow {
+  private readonly running: Promise<void>[] = [];
+  private last: Promise<void> = Promise.resolve();
+
+  async start(batch: Batch, settle: Settle): Promise<void> {
+    if (this.running.length >= SEND_WINDOW) await this.running.shift();
+    const done = settle(batch, this.last);
+    // Awaited later (in drain or when the window is full); marked handled now so that a failure while an
+    // earlier batch is awaited is not reported as unhandled.
+    done.catch(() => {});
+    this.running.push(done);
+    this.last = done;
+  }
+
+  async drain(): Promise<void> {
+    await Promise.all(this.running.splice(0));
+  }
+
+  async settle(): Promise<void> {
+    await Promise.allSettled(this.running.splice(0));
+  }
+}
+
+// The batches of one run hold no two users with a common account or old id (the first record wins), so a batch
+// looked up while the one before it is still being imported cannot be told "absent" for a user that one creates.
+// Requests that create users go one at a time and in export order, and none starts once the run is interrupted;
+// a batch records nothing once the run is interrupted, so the report covers whole batches.
+async function settleBatch(
+  context: PassContext,
+  batch: Batch,
+  earlierRejections: ReadonlyMap<number, string>,
+  counts: { sent: number },
+  show: () => void,
+  previous: Promise<void>,
+): Promise<void> {
+  const { state, results } = context;
+  const { held, index } = await lookUp(context.client, batch.users);
+  await previous;
+  if (context.signal?.aborted) return;
+
+  // What the lookup settles (kept in record order), and the users to send.
+  const outcomes = new Map<SourceRecord, (() => void) | undefined>();
+  const toSend: SourceRecord[] = [];
+  for (const { record, knownIds } of batch.users) {
+    const number = record.index + 1;
+    const refused = earlierRejections.get(number);
+    const createdId = knownIds.find((id) => held.has(id));
+    if (refused !== undefined) {
+      outcomes.set(record, () => results.add({ user: record.key, record: number, stage: 'validation', reason: refused }));
+      continue;
+    }
+    if (createdId !== undefined) {
+      outcomes.set(record, () => results.noteCreated({ user: record.key, record: number, userId: createdId }));
+      continue;
+    }
+    if (knownIds.length > 0) {
+      // Sent by an earlier invocation and not held under that id: its queue row says why, read at the end.
+      outcomes.set(record, () => context.unsettled.push({ record, ids: knownIds }));
+      continue;
+    }
+    const presence = presenceOf(record.user!, index);
+    if (presence.kind === 'present') {
+      outcomes.set(record, () => results.alreadyImported++);
+    } else if (presence.kind === 'conflict') {
+      outcomes.set(record, () => results.add({ user: record.key, record: number, stage: 'conflict', reason: presence.reason }));
+    } else if (record.index < state.recordsDone) {
+      outcomes.set(record, () =>
+        results.add({
+          user: record.key,
+          record: number,
+          stage: 'conflict',
+          reason: 'not sent: it conflicted with another user when checked; run again to import it',
+        }),
+      );
+    } else {
+      outcomes.set(record, undefined);
+      toSend.push(record);
+    }
+  }
+
+  if (toSend.length > 0) {
+    await waitForRoom(context, toSend.length, show);
+    const { queued, refused } = await enqueueDroppingInvalid(context, toSend);
+    context.sentLog.append(queued.map(({ record, userId }) => ({ record: record.index + 1, userId })));
+    state.rejected.push(...refused.map(({ record, reason }) => ({ key: record.key, record: record.index + 1, reason })));
+    // The answer says the core took the batch, not that each user is in it: the core's own ids say which are.
+    const lookup = { ...emptyLookup(), userIds: queued.map((entry) => entry.userId) };
+    const imported = queued.length === 0 ? new Set<string>() : new Set((await context.client.lookup(lookup)).map((user) => user.userId));
+    for (const { record, userId } of queued) {
+      const number = record.index + 1;
+      outcomes.set(record, () =>
+        imported.has(userId)
+          ? results.noteCreated({ user: record.key, record: number, userId })
+          : context.unsettled.push({ record, ids: [userId] }),
+      );
+    }
+    for (const { record, reason } of refused) {
+      outcomes.set(record, () => results.add({ user: record.key, record: record.index + 1, stage: 'validation', reason }));
+    }
+    state.usersQueued += queued.length;
+    counts.sent += queued.length;
+  }
+  for (const record of batch.records) {
+    results.noteRecord(record);
+    outcomes.get(record)?.();
+  }
+  if (batch.end > state.recordsDone) {
+    state.recordsDone = batch.end;
+    saveState(context.statePath, state, context.now());
+  }
+}
+
+/**
+ * What the core holds for a batch: first the ids earlier invocations gave its users (a primary-key probe each),
+ * then the old ids and accounts of the users not found that way, so a finished run that is run again probes each
+ * user once, by its core id. A batch nobody sent before is one lookup by old id and account.
+ */
+async function lookUp(client: CoreClient, users: Entry[]): Promise<{ held: Set<string>; index: CoreIndex }> {
+  const held = new Set<string>();
+  const ids = users.flatMap((entry) => entry.knownIds);
+  if (ids.length > 0) for (const user of await client.lookup({ ...emptyLookup(), userIds: ids })) held.add(user.userId);
+  const body = emptyLookup();
+  let keys = 0;
+  for (const { record, knownIds } of users) {
+    if (knownIds.length > 0) continue;
+    addLookupKeys(body, record.user!);
+    keys++;
+  }
+  return { held, index: new CoreIndex(keys === 0 ? [] : await client.lookup(body)) };
+}
+
+// Keeps the core's queue (and the time until users can sign in) bounded on very large exports.
+async function waitForRoom(context: PassContext, incoming: number, show: () => void): Promise<void> {
+  for (;;) {
+    const { pending } = await queueCounts(context.client);
+    show();
+    if (pending + incoming <= context.maxQueued || pending === 0 || context.signal?.aborted) return;
+    await delay(context.pollIntervalMs, context.signal);
+  }
+}
+
+/** The core refuses a whole request for one invalid user: note those, send the rest again. */
+async function enqueueDroppingInvalid(
+  context: PassContext,
+  batch: SourceRecord[],
+): Promise<{ queued: { record: SourceRecord; userId: string }[]; refused: { record: SourceRecord; reason: string }[] }> {
+  const refused: { record: SourceRecord; reason: string }[] = [];
+  let pending = batch;
+  for (let attempt = 0; attempt < 3 && pending.length > 0; attempt++) {
+    const result = await context.client.enqueue(pending.map((record) => record.user!));
+    if (result.ok) return { queued: pending.map((record, i) => ({ record, userId: result.userIds[i] })), refused };
+    const errors = new Map(result.invalid.map((entry) => [entry.index, entry.errors]));
+    if (errors.size === 0) break;
+    for (const [position, record] of pending.entries()) {
+      const reasons = errors.get(position);
+      if (reasons) refused.push({ record, reason: reasons.join('; ') });
+    }
+    pending = pending.filter((_, position) => !errors.has(position));
+  }
+  if (pending.length > 0) throw new CliError('the core kept refusing a batch without saying which users are wrong');
+  return { queued: [], refused };
+}
