@@ -56,7 +56,7 @@ describe('migrate --dry-run', () => {
         '  would fail                                 1',
         '  invalid                                    2',
         '  skipped                                    0',
-        '  imported with one login method of several  1',
+        '  imported with some login methods left out  1',
         '  imported without some of their data        0',
         '',
         'Would not be imported:',
