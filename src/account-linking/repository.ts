@@ -52,6 +52,23 @@ export async function findAccountInfoConflict(
   return rows[0];
 }
 
+/** Which of an email and a phone number a primary user other than the one `userId` belongs to holds. */
+export async function findContactsHeldElsewhere(
+  db: Queryable,
+  tenantId: string,
+  userId: string,
+  email: string | null,
+  phoneNumber: string | null,
+): Promise<{ email: boolean; phoneNumber: boolean }> {
+  const { rows } = await db.query<{ info_type: 'email' | 'phone' }>(
+    `SELECT r.info_type FROM primary_account_infos r
+      WHERE r.tenant_id = $1 AND ((r.info_type = 'email' AND r.info_value = $3) OR (r.info_type = 'phone' AND r.info_value = $4))
+        AND r.group_id IS DISTINCT FROM (SELECT i.group_id FROM user_ids i WHERE i.user_id = $2)`,
+    [tenantId, userId, email, phoneNumber],
+  );
+  return { email: rows.some((row) => row.info_type === 'email'), phoneNumber: rows.some((row) => row.info_type === 'phone') };
+}
+
 /** Marks groups primary (or not) and brings their reservations in line; a value another primary user holds fails on primary_account_infos__info_key. */
 export async function setGroupsPrimary(db: Queryable, groupIds: string[], isPrimary: boolean): Promise<void> {
   await db.query('UPDATE user_groups SET is_primary = $2 WHERE group_id = ANY($1::text[])', [groupIds, isPrimary]);

@@ -11,16 +11,28 @@ import {
   updatePasswordlessUserContacts,
   type Contact,
 } from './repository.js';
-import type { ContactUpdate, UpdateUserResult } from './types.js';
+import { emailHeldByAnotherPrimaryUser, phoneNumberHeldByAnotherPrimaryUser, type ContactUpdate, type UpdateUserResult } from './types.js';
 import { uniqueViolationOf } from '../../db/pg-errors.js';
-
-type TakenStatus = 'EMAIL_ALREADY_EXISTS_ERROR' | 'PHONE_NUMBER_ALREADY_EXISTS_ERROR';
+import { findContactsHeldElsewhere } from '../../account-linking/repository.js';
 
 // Thrown inside the transaction so it rolls back, and answered as a status outside it.
 class ContactTaken extends Error {
-  constructor(readonly status: TakenStatus) {
-    super(status);
+  constructor(readonly result: UpdateUserResult) {
+    super(result.status);
   }
+}
+
+// A login method of a primary user cannot take a value another primary user holds; like the reference (12.1.1), it
+// is answered the same way when another login method of the recipe holds the value (AL-10.3).
+function taken(kind: ContactKind, inPrimaryUser: boolean): UpdateUserResult {
+  if (kind === 'email') {
+    return inPrimaryUser
+      ? { status: 'EMAIL_CHANGE_NOT_ALLOWED_ERROR', reason: emailHeldByAnotherPrimaryUser }
+      : { status: 'EMAIL_ALREADY_EXISTS_ERROR' };
+  }
+  return inPrimaryUser
+    ? { status: 'PHONE_NUMBER_CHANGE_NOT_ALLOWED_ERROR', reason: phoneNumberHeldByAnotherPrimaryUser }
+    : { status: 'PHONE_NUMBER_ALREADY_EXISTS_ERROR' };
 }
 
 // A value stored by an earlier version that the rules now refuse may be sent again unchanged (scripts resend both
@@ -38,7 +50,7 @@ export async function updateContacts(pool: pg.Pool, update: ContactUpdate): Prom
   try {
     return await withTransaction(pool, (tx) => applyUpdate(tx, update));
   } catch (error) {
-    if (error instanceof ContactTaken) return { status: error.status };
+    if (error instanceof ContactTaken) return error.result;
     throw error;
   }
 }
@@ -65,16 +77,23 @@ async function applyUpdate(tx: pg.PoolClient, update: ContactUpdate): Promise<Up
 
   // The email is reported first when both are taken, so it is checked here rather than left to whichever
   // unique index the UPDATE happens to hit first.
-  const owners = await findContactOwners(tx, user.tenant_id, user.user_id, emailChanges ? email : null, phoneChanges ? phoneNumber : null);
-  if (owners.emailTaken) return { status: 'EMAIL_ALREADY_EXISTS_ERROR' };
-  if (owners.phoneNumberTaken) return { status: 'PHONE_NUMBER_ALREADY_EXISTS_ERROR' };
+  const newEmail = emailChanges ? email : null;
+  const newPhoneNumber = phoneChanges ? phoneNumber : null;
+  const owners = await findContactOwners(tx, user.tenant_id, user.user_id, newEmail, newPhoneNumber);
+  const elsewhere = user.in_primary_user
+    ? await findContactsHeldElsewhere(tx, user.tenant_id, user.user_id, newEmail, newPhoneNumber)
+    : { email: false, phoneNumber: false };
+  if (owners.emailTaken || elsewhere.email) return taken('email', user.in_primary_user);
+  if (owners.phoneNumberTaken || elsewhere.phoneNumber) return taken('phoneNumber', user.in_primary_user);
   try {
     await updatePasswordlessUserContacts(tx, user.user_id, email, phoneNumber);
   } catch (error) {
-    // A user created by a flow that does not take the contact lock (bulk import) slipped in after the check.
+    // A user created or linked by a flow that does not take the contact lock (bulk import, account linking) slipped
+    // in after the checks.
     const index = uniqueViolationOf(error);
-    if (index === 'users__passwordless_email_key') throw new ContactTaken('EMAIL_ALREADY_EXISTS_ERROR');
-    if (index === 'users__passwordless_phone_number_key') throw new ContactTaken('PHONE_NUMBER_ALREADY_EXISTS_ERROR');
+    if (index === 'users__passwordless_email_key') throw new ContactTaken(taken('email', user.in_primary_user));
+    if (index === 'users__passwordless_phone_number_key') throw new ContactTaken(taken('phoneNumber', user.in_primary_user));
+    if (index === 'primary_account_infos__info_key') throw new ContactTaken(taken(emailChanges ? 'email' : 'phoneNumber', true));
     throw error;
   }
   await deleteDevicesByContacts(tx, user.tenant_id, touched);

@@ -120,9 +120,12 @@ export const ListCodesResponse = Type.Object({
   ),
 });
 
-export const UpdateUserResponse = Type.Union(
-  ['OK', 'UNKNOWN_USER_ID_ERROR', 'EMAIL_ALREADY_EXISTS_ERROR', 'PHONE_NUMBER_ALREADY_EXISTS_ERROR'].map(StatusOnly),
-);
+export const UpdateUserResponse = Type.Union([
+  ...['OK', 'UNKNOWN_USER_ID_ERROR', 'EMAIL_ALREADY_EXISTS_ERROR', 'PHONE_NUMBER_ALREADY_EXISTS_ERROR'].map(StatusOnly),
+  ...['EMAIL_CHANGE_NOT_ALLOWED_ERROR', 'PHONE_NUMBER_CHANGE_NOT_ALLOWED_ERROR'].map((status) =>
+    Type.Object({ status: Type.Literal(status), reason: Type.String() }),
+  ),
+]);
 
 export const GetUserResponse = Type.Union([
   Type.Object({ status: Type.Literal('OK'), user: UserSchema }),

@@ -63,9 +63,13 @@ export interface DeviceView {
   codes: { codeId: string; timeCreated: number; codeLifetime: number }[];
 }
 
-export type UpdateUserResult = {
-  status: 'OK' | 'UNKNOWN_USER_ID_ERROR' | 'EMAIL_ALREADY_EXISTS_ERROR' | 'PHONE_NUMBER_ALREADY_EXISTS_ERROR';
-};
+export const emailHeldByAnotherPrimaryUser = 'New email is associated with another primary user ID';
+export const phoneNumberHeldByAnotherPrimaryUser = 'New phone number is associated with another primary user ID';
+
+export type UpdateUserResult =
+  | { status: 'OK' | 'UNKNOWN_USER_ID_ERROR' | 'EMAIL_ALREADY_EXISTS_ERROR' | 'PHONE_NUMBER_ALREADY_EXISTS_ERROR' }
+  | { status: 'EMAIL_CHANGE_NOT_ALLOWED_ERROR'; reason: typeof emailHeldByAnotherPrimaryUser }
+  | { status: 'PHONE_NUMBER_CHANGE_NOT_ALLOWED_ERROR'; reason: typeof phoneNumberHeldByAnotherPrimaryUser };
 
 export type FindUserResult =
   { status: 'OK'; user: StoredUser } | { status: 'UNKNOWN_USER_ID_ERROR' | 'UNKNOWN_EMAIL_ERROR' | 'UNKNOWN_PHONE_NUMBER_ERROR' };
