@@ -107,7 +107,6 @@ const catalog = {
   BULK_FIELD_REQUIRED: { status: 400, message: (key: string, suffix: string) => `${key} is required${suffix}` },
   BULK_FIELD_TYPE: { status: 400, message: (key: string, type: string, suffix: string) => `${key} should be of type ${type}${suffix}` },
   BULK_LOGIN_METHOD_REQUIRED: { status: 400, message: () => 'At least one loginMethod is required.' },
-  BULK_MULTIPLE_LOGIN_METHODS: { status: 400, message: () => 'Account linking must be enabled to import multiple loginMethods.' },
   BULK_TWO_PRIMARIES: { status: 400, message: () => 'No two loginMethods can have isPrimary as true.' },
   BULK_RECIPE_ID_INVALID: {
     status: 400,
@@ -155,10 +154,8 @@ const catalog = {
     status: 400,
     message: (phoneNumber: string) => `E007: A user with phoneNumber ${phoneNumber} already exists in passwordless loginMethod.`,
   },
-  IMPORT_ACCOUNT_LINKING_DISABLED: {
-    status: 400,
-    message: () => 'E019: Account linking feature is not enabled for this app. Please contact support to enable it.',
-  },
+  // AL-11.2: an email, phone number or third-party login of a user imported as a primary user is another primary user's.
+  IMPORT_ACCOUNT_INFO_CONFLICT: { status: 400, message: () => 'E027: there is a conflicting account info' },
   IMPORT_EXTERNAL_ID_EXISTS: {
     status: 400,
     message: (externalUserId: string) => `E031: A user with externalId ${externalUserId} already exists`,

@@ -47,7 +47,6 @@ const jsonBodied: Partial<Record<ErrorCode, (message: string) => object>> = {
   BULK_FIELD_REQUIRED: perUser,
   BULK_FIELD_TYPE: perUser,
   BULK_LOGIN_METHOD_REQUIRED: perUser,
-  BULK_MULTIPLE_LOGIN_METHODS: perUser,
   BULK_TWO_PRIMARIES: perUser,
   BULK_RECIPE_ID_INVALID: perUser,
   BULK_NO_TENANT: perUser,
@@ -67,11 +66,11 @@ const jsonBodied: Partial<Record<ErrorCode, (message: string) => object>> = {
   IMPORT_THIRDPARTY_USER_EXISTS: (message) => ({ errors: [message] }),
   IMPORT_PASSWORDLESS_EMAIL_EXISTS: (message) => ({ errors: [message] }),
   IMPORT_PASSWORDLESS_PHONE_EXISTS: (message) => ({ errors: [message] }),
-  IMPORT_ACCOUNT_LINKING_DISABLED: (message) => ({ errors: [message] }),
+  IMPORT_ACCOUNT_INFO_CONFLICT: (message) => ({ errors: [message] }),
   IMPORT_EXTERNAL_ID_EXISTS: (message) => ({ errors: [message] }),
   IMPORT_ROLE_UNKNOWN: (message) => ({ errors: [message] }),
   BULK_USER_REJECTED: () => ({
-    errors: ['E019: Account linking feature is not enabled for this app. Please contact support to enable it.'],
+    errors: ['E027: there is a conflicting account info'],
   }),
 };
 
@@ -101,13 +100,13 @@ describe('error catalog', () => {
     expect(isContractError(errorStatus(code), body), body).toBe(true);
   });
 
-  // §10.5: the coded import errors carry their contract code and name the colliding value.
+  // §10.5, AL-11.2: the coded import errors carry their contract code and name the colliding value.
   it.each([
     ['IMPORT_EMAILPASSWORD_EMAIL_EXISTS', 'E003', 'a@example.com'],
     ['IMPORT_THIRDPARTY_USER_EXISTS', 'E005', 'g-1'],
     ['IMPORT_PASSWORDLESS_EMAIL_EXISTS', 'E006', 'a@example.com'],
     ['IMPORT_PASSWORDLESS_PHONE_EXISTS', 'E007', '+14155552671'],
-    ['IMPORT_ACCOUNT_LINKING_DISABLED', 'E019', 'Account linking'],
+    ['IMPORT_ACCOUNT_INFO_CONFLICT', 'E027', 'conflicting account info'],
     ['IMPORT_EXTERNAL_ID_EXISTS', 'E031', 'old-1'],
     ['IMPORT_ROLE_UNKNOWN', 'E034', 'Role does not exist'],
   ] as const)('%s is the coded import error %s', (code, contractCode, named) => {

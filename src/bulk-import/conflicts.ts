@@ -1,11 +1,11 @@
 import { findImportConflicts, type ConflictKind, type ConflictProbe } from './repository.js';
 import type { Queryable } from '../db/pool.js';
 import { errorMessage } from '../errors.js';
-import type { ImportLoginMethod, ImportUser } from './types.js';
+import { becomesPrimaryUser, type ImportLoginMethod, type ImportUser } from './types.js';
 
-// The coded import errors of contract §10.5, by what collided; their texts are catalog entries.
+// The coded import errors of contract §10.5 and AL-11.2, by what collided; their texts are catalog entries.
 export const importErrors = {
-  accountLinking: errorMessage('IMPORT_ACCOUNT_LINKING_DISABLED'),
+  accountInfo: errorMessage('IMPORT_ACCOUNT_INFO_CONFLICT'),
   emailPasswordEmail: (email: string) => errorMessage('IMPORT_EMAILPASSWORD_EMAIL_EXISTS', email),
   thirdParty: (id: string, userId: string) => errorMessage('IMPORT_THIRDPARTY_USER_EXISTS', id, userId),
   passwordlessEmail: (email: string) => errorMessage('IMPORT_PASSWORDLESS_EMAIL_EXISTS', email),
@@ -20,23 +20,53 @@ interface Claim {
   message: string;
 }
 
-// What a user takes that must stay unique, in the order the reference imports it: login method, user-id mapping.
-function claimsOf(user: ImportUser): Claim[] {
-  const method: ImportLoginMethod = user.loginMethods[0];
-  const claims: Claim[] = [];
-  if (method.recipeId === 'emailpassword') {
-    claims.push({ kind: 'emailpassword-email', key: method.email!, message: importErrors.emailPasswordEmail(method.email!) });
-  } else if (method.recipeId === 'thirdparty') {
-    const key = `${method.thirdPartyId}\n${method.thirdPartyUserId}`;
-    claims.push({ kind: 'thirdparty', key, message: importErrors.thirdParty(method.thirdPartyId!, method.thirdPartyUserId!) });
-  } else {
-    if (method.email !== undefined) {
-      claims.push({ kind: 'passwordless-email', key: method.email, message: importErrors.passwordlessEmail(method.email) });
-    }
-    if (method.phoneNumber !== undefined) {
-      claims.push({ kind: 'passwordless-phone', key: method.phoneNumber, message: importErrors.passwordlessPhone(method.phoneNumber) });
-    }
+export type AccountInfoType = 'email' | 'phone' | 'tparty';
+
+/**
+ * The values a user imported as a primary user reserves (AL-2.1): every email (any recipe), phone number and
+ * third-party login ('<thirdPartyId>::<thirdPartyUserId>') of its login methods, each once. None for a standalone one.
+ */
+export function accountInfosOf(user: ImportUser): { type: AccountInfoType; value: string }[] {
+  if (!becomesPrimaryUser(user)) return [];
+  const infos = new Map<string, { type: AccountInfoType; value: string }>();
+  const add = (type: AccountInfoType, value: string | undefined) => {
+    if (value !== undefined) infos.set(`${type}\n${value}`, { type, value });
+  };
+  for (const method of user.loginMethods) add('email', method.email);
+  for (const method of user.loginMethods) add('phone', method.phoneNumber);
+  for (const method of user.loginMethods) {
+    if (method.recipeId === 'thirdparty') add('tparty', `${method.thirdPartyId}::${method.thirdPartyUserId}`);
   }
+  return [...infos.values()];
+}
+
+function recipeClaimsOf(method: ImportLoginMethod): Claim[] {
+  if (method.recipeId === 'emailpassword') {
+    return [{ kind: 'emailpassword-email', key: method.email!, message: importErrors.emailPasswordEmail(method.email!) }];
+  }
+  if (method.recipeId === 'thirdparty') {
+    const key = `${method.thirdPartyId}\n${method.thirdPartyUserId}`;
+    return [{ kind: 'thirdparty', key, message: importErrors.thirdParty(method.thirdPartyId!, method.thirdPartyUserId!) }];
+  }
+  const claims: Claim[] = [];
+  if (method.email !== undefined) {
+    claims.push({ kind: 'passwordless-email', key: method.email, message: importErrors.passwordlessEmail(method.email) });
+  }
+  if (method.phoneNumber !== undefined) {
+    claims.push({ kind: 'passwordless-phone', key: method.phoneNumber, message: importErrors.passwordlessPhone(method.phoneNumber) });
+  }
+  return claims;
+}
+
+// What a user takes that must stay unique, in the order AL-11.2 checks it: the primary user's reservations, each
+// login method in the order given, the user-id mapping.
+function claimsOf(user: ImportUser): Claim[] {
+  const claims: Claim[] = accountInfosOf(user).map(({ type, value }) => ({
+    kind: 'account-info',
+    key: `${type}\n${value}`,
+    message: importErrors.accountInfo,
+  }));
+  for (const method of user.loginMethods) claims.push(...recipeClaimsOf(method));
   if (user.externalUserId !== undefined) {
     claims.push({ kind: 'external-id', key: user.externalUserId, message: importErrors.externalId(user.externalUserId) });
   }
@@ -52,17 +82,24 @@ function probeFor(users: ImportUser[]): ConflictProbe {
     thirdPartyUserIds: [],
     externalUserIds: [],
     roles: [],
+    accountInfoTypes: [],
+    accountInfoValues: [],
   };
   const roles = new Set<string>();
   for (const user of users) {
-    const method = user.loginMethods[0];
-    if (method.recipeId === 'emailpassword') probe.emailPasswordEmails.push(method.email!);
-    else if (method.recipeId === 'thirdparty') {
-      probe.thirdPartyIds.push(method.thirdPartyId!);
-      probe.thirdPartyUserIds.push(method.thirdPartyUserId!);
-    } else {
-      if (method.email !== undefined) probe.passwordlessEmails.push(method.email);
-      if (method.phoneNumber !== undefined) probe.passwordlessPhones.push(method.phoneNumber);
+    for (const method of user.loginMethods) {
+      if (method.recipeId === 'emailpassword') probe.emailPasswordEmails.push(method.email!);
+      else if (method.recipeId === 'thirdparty') {
+        probe.thirdPartyIds.push(method.thirdPartyId!);
+        probe.thirdPartyUserIds.push(method.thirdPartyUserId!);
+      } else {
+        if (method.email !== undefined) probe.passwordlessEmails.push(method.email);
+        if (method.phoneNumber !== undefined) probe.passwordlessPhones.push(method.phoneNumber);
+      }
+    }
+    for (const { type, value } of accountInfosOf(user)) {
+      probe.accountInfoTypes.push(type);
+      probe.accountInfoValues.push(value);
     }
     if (user.externalUserId !== undefined) probe.externalUserIds.push(user.externalUserId);
     for (const role of user.userRoles ?? []) roles.add(role.role);
@@ -73,7 +110,8 @@ function probeFor(users: ImportUser[]): ConflictProbe {
 
 // Decides, without writing, which users of a batch cannot be imported: one query finds what already exists, then
 // one pass in batch order finds duplicates inside the batch (the first user keeps the value, later ones fail, as if
-// they were imported one after the other). Returns the failure message per position in `users`.
+// they were imported one after the other) and inside one user (two login methods with one recipe key). A user
+// fails whole. Returns the failure message per position in `users`.
 export async function detectConflicts(db: Queryable, users: ImportUser[]): Promise<Map<number, string>> {
   const failures = new Map<number, string>();
   if (users.length === 0) return failures;
@@ -84,12 +122,13 @@ export async function detectConflicts(db: Queryable, users: ImportUser[]): Promi
     else taken.add(`${row.kind}\u0000${row.key}`);
   }
   users.forEach((user, index) => {
-    if (user.loginMethods[0].isPrimary) {
-      failures.set(index, importErrors.accountLinking);
-      return;
-    }
-    const claims = claimsOf(user);
-    const conflict = claims.find((claim) => taken.has(`${claim.kind}\u0000${claim.key}`));
+    const claims = claimsOf(user).map((claim) => ({ ...claim, id: `${claim.kind}\u0000${claim.key}` }));
+    const own = new Set<string>();
+    const conflict = claims.find((claim) => {
+      if (taken.has(claim.id) || own.has(claim.id)) return true;
+      own.add(claim.id);
+      return false;
+    });
     if (conflict) {
       failures.set(index, conflict.message);
       return;
@@ -98,7 +137,7 @@ export async function detectConflicts(db: Queryable, users: ImportUser[]): Promi
       failures.set(index, importErrors.unknownRole);
       return;
     }
-    for (const claim of claims) taken.add(`${claim.kind}\u0000${claim.key}`);
+    for (const claim of claims) taken.add(claim.id);
   });
   return failures;
 }

@@ -8,7 +8,7 @@ import { javaTrim } from '../normalise/java-trim.js';
 import { detectConflicts } from './conflicts.js';
 import { isJsonObject, type JsonObject } from './fields.js';
 import { validateUser } from './validate/user.js';
-import type { ImportUser } from './types.js';
+import { primaryLoginMethodOf, type ImportLoginMethod, type ImportUser } from './types.js';
 import type { EnqueuedUser } from './schemas.js';
 
 export type { EnqueuedUser };
@@ -63,13 +63,21 @@ export async function enqueueUsers(db: pg.Pool, users: ImportUser[], now: number
       return users.map(toEnqueuedUser);
     } catch (error) {
       if (uniqueViolationOf(error) !== 'bulk_import_users__pkey' || attempt >= 3) throw error;
-      for (const user of users) user.id = user.loginMethods[0].superTokensUserId = crypto.randomUUID();
+      for (const user of users) {
+        for (const method of user.loginMethods) method.superTokensUserId = crypto.randomUUID();
+        user.id = primaryLoginMethodOf(user.loginMethods).superTokensUserId;
+      }
     }
   }
 }
 
+// Every login method with its generated id, in the order given; the user's id is its external id or its primary
+// login method's id (AL-11.3).
 export function toEnqueuedUser(user: ImportUser): EnqueuedUser {
-  const method = user.loginMethods[0];
+  return { userId: user.externalUserId ?? user.id, loginMethods: user.loginMethods.map(toEnqueuedLoginMethod) };
+}
+
+function toEnqueuedLoginMethod(method: ImportLoginMethod): EnqueuedUser['loginMethods'][number] {
   const item: EnqueuedUser['loginMethods'][number] = {
     recipeId: method.recipeId,
     userId: method.superTokensUserId,
@@ -84,7 +92,7 @@ export function toEnqueuedUser(user: ImportUser): EnqueuedUser {
     item.email = method.email ?? null;
     item.phoneNumber = method.phoneNumber ?? null;
   }
-  return { userId: user.externalUserId ?? user.id, loginMethods: [item] };
+  return item;
 }
 
 export function rolesNamedIn(users: unknown[]): string[] {

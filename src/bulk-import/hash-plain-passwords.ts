@@ -8,13 +8,15 @@ import type { ImportUser } from './types.js';
  */
 export async function hashPlainTextPasswords(users: ImportUser[], hasher: PasswordHasher, algorithm: string): Promise<void> {
   await Promise.all(
-    users.map(async ({ loginMethods: [method] }) => {
-      const password = method.plainTextPassword;
-      if (password === undefined) return;
-      delete method.plainTextPassword;
-      if (method.passwordHash !== undefined && method.hashingAlgorithm !== undefined) return;
-      method.passwordHash = await hasher.hash(password, { background: true });
-      method.hashingAlgorithm = algorithm;
-    }),
+    users
+      .flatMap((user) => user.loginMethods)
+      .map(async (method) => {
+        const password = method.plainTextPassword;
+        if (password === undefined) return;
+        delete method.plainTextPassword;
+        if (method.passwordHash !== undefined && method.hashingAlgorithm !== undefined) return;
+        method.passwordHash = await hasher.hash(password, { background: true });
+        method.hashingAlgorithm = algorithm;
+      }),
   );
 }

@@ -9,23 +9,33 @@ import {
   type NewUserRows,
 } from './repository.js';
 import type { PasswordHasher } from '../hashing/registry.js';
+import { insertPrimaryGroups } from '../account-linking/repository.js';
+import type { RecipeId } from '../users/repository.js';
 import { detectConflicts, importErrors } from './conflicts.js';
-import type { ImportOutcome, ImportUser } from './types.js';
+import { becomesPrimaryUser, type ImportLoginMethod, type ImportOutcome, type ImportUser } from './types.js';
 
 // Imports validated users inside the caller's transaction with one statement per table, and answers one outcome per
 // user. Conflicts with the database and inside the batch are found up front (detectConflicts), so the INSERTs are
 // plain ones: ON CONFLICT DO NOTHING would cost half as much again per row, for a race that rarely happens. When it
 // does (a sign-up or another core commits the same email between our check and our INSERT), the statement fails
 // with a unique violation; the caller rolls back to its savepoint and tries again, and the repeated check now sees
-// the winner (explainImportError names it if it still gets through).
+// the winner (explainImportError names it if it still gets through). A user with several login methods (or marked
+// primary) gets its primary group and the ids of its login methods first; the users insert trigger of migration 0011
+// then gives the group its time_joined and reservations in the same statement (AL-11.2).
 export async function importUsers(db: Queryable, users: ImportUser[], hasher: PasswordHasher): Promise<ImportOutcome[]> {
   const outcomes: ImportOutcome[] = users.map(() => ({ ok: true }));
   for (const [index, message] of await detectConflicts(db, users)) outcomes[index] = { ok: false, message };
 
   const pending = inInsertOrder(users.filter((_, index) => outcomes[index].ok));
   if (pending.length === 0) return outcomes;
-  const hashes = await passwordHashesFor(pending, hasher);
-  await insertUsers(db, userRows(pending, hashes));
+  const linked = pending.filter(becomesPrimaryUser);
+  if (linked.length > 0) {
+    const { groups, loginMethods } = primaryGroupRows(linked);
+    await insertPrimaryGroups(db, groups, loginMethods);
+  }
+  const methods = pending.flatMap((user) => user.loginMethods).sort(byInsertKey);
+  const hashes = await passwordHashesFor(methods, hasher);
+  await insertUsers(db, userRows(methods, hashes));
   const mapped = pending.filter((user) => user.externalUserId !== undefined);
   await insertUserIdMappings(
     db,
@@ -37,18 +47,24 @@ export async function importUsers(db: Queryable, users: ImportUser[], hasher: Pa
 }
 
 // The coded message for a constraint a user's import broke, named from the user's own values (never from the
-// database's error detail); undefined for anything that is not the user's fault.
+// database's error detail); undefined for anything that is not the user's fault. With several login methods of one
+// recipe, the first one's value is named.
 export function explainImportError(error: unknown, user: ImportUser): string | undefined {
-  const method = user.loginMethods[0];
+  const method = (recipeId: RecipeId, has: (m: ImportLoginMethod) => boolean = () => true) =>
+    user.loginMethods.find((m) => m.recipeId === recipeId && has(m))!;
   switch (violatedConstraintOf(error)) {
+    case 'primary_account_infos__info_key':
+      return importErrors.accountInfo;
     case 'users__emailpassword_email_key':
-      return importErrors.emailPasswordEmail(method.email!);
-    case 'users__thirdparty_key':
-      return importErrors.thirdParty(method.thirdPartyId!, method.thirdPartyUserId!);
+      return importErrors.emailPasswordEmail(method('emailpassword').email!);
+    case 'users__thirdparty_key': {
+      const { thirdPartyId, thirdPartyUserId } = method('thirdparty');
+      return importErrors.thirdParty(thirdPartyId!, thirdPartyUserId!);
+    }
     case 'users__passwordless_email_key':
-      return importErrors.passwordlessEmail(method.email!);
+      return importErrors.passwordlessEmail(method('passwordless', (m) => m.email !== undefined).email!);
     case 'users__passwordless_phone_number_key':
-      return importErrors.passwordlessPhone(method.phoneNumber!);
+      return importErrors.passwordlessPhone(method('passwordless', (m) => m.phoneNumber !== undefined).phoneNumber!);
     case 'user_id_mappings__external_user_id_key':
       return importErrors.externalId(user.externalUserId!);
     case 'user_roles__role_fkey':
@@ -58,23 +74,46 @@ export function explainImportError(error: unknown, user: ImportUser): string | u
   }
 }
 
-// Every transaction inserts users in one global order of their unique values, so two cores importing overlapping
-// users wait on each other instead of deadlocking.
+const insertKeyOf = (method: ImportLoginMethod) =>
+  [method.recipeId, method.email, method.phoneNumber, method.thirdPartyId, method.thirdPartyUserId].join('\u0000');
+
+function byInsertKey(a: ImportLoginMethod, b: ImportLoginMethod): number {
+  const [keyA, keyB] = [insertKeyOf(a), insertKeyOf(b)];
+  return keyA < keyB ? -1 : keyA > keyB ? 1 : 0;
+}
+
+// Every transaction inserts login methods in one global order of their unique values, so two cores importing
+// overlapping users wait on each other instead of deadlocking; users one at a time go by their smallest value.
 export function inInsertOrder(users: ImportUser[]): ImportUser[] {
-  const keyOf = ({ loginMethods: [method] }: ImportUser) =>
-    [method.recipeId, method.email, method.phoneNumber, method.thirdPartyId, method.thirdPartyUserId].join('\u0000');
+  const keyOf = (user: ImportUser) => user.loginMethods.map(insertKeyOf).reduce((min, key) => (key < min ? key : min));
   return users
     .map((user) => ({ user, key: keyOf(user) }))
     .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
     .map(({ user }) => user);
 }
 
+// The primary groups of linked users (time_joined: the oldest login method; the trigger recomputes it anyway) and
+// the group of each of their login methods.
+function primaryGroupRows(users: ImportUser[]) {
+  const groups = { groupIds: [] as string[], timesJoined: [] as number[] };
+  const loginMethods = { userIds: [] as string[], groupIds: [] as string[] };
+  for (const user of users) {
+    groups.groupIds.push(user.id);
+    groups.timesJoined.push(Math.min(...user.loginMethods.map((method) => method.timeJoinedInMSSinceEpoch)));
+    for (const method of user.loginMethods) {
+      loginMethods.userIds.push(method.superTokensUserId);
+      loginMethods.groupIds.push(user.id);
+    }
+  }
+  return { groups, loginMethods };
+}
+
 // plainTextPassword (only in rows queued before enqueue hashed it, and in /bulk-import/import) is hashed now, with the
 // configured algorithm, off the event loop, in the verification scheduler's background lane. A given (validated) hash
 // wins when both are present.
-async function passwordHashesFor(users: ImportUser[], hasher: PasswordHasher): Promise<(string | null)[]> {
+async function passwordHashesFor(methods: ImportLoginMethod[], hasher: PasswordHasher): Promise<(string | null)[]> {
   return Promise.all(
-    users.map(({ loginMethods: [method] }) => {
+    methods.map((method) => {
       if (method.recipeId !== 'emailpassword') return null;
       if (method.passwordHash !== undefined && method.hashingAlgorithm !== undefined) return method.passwordHash;
       return hasher.hash(method.plainTextPassword!, { background: true });
@@ -82,7 +121,7 @@ async function passwordHashesFor(users: ImportUser[], hasher: PasswordHasher): P
   );
 }
 
-function userRows(users: ImportUser[], hashes: (string | null)[]): NewUserRows {
+function userRows(methods: ImportLoginMethod[], hashes: (string | null)[]): NewUserRows {
   const rows: NewUserRows = {
     userIds: [],
     recipeIds: [],
@@ -93,11 +132,8 @@ function userRows(users: ImportUser[], hashes: (string | null)[]): NewUserRows {
     thirdPartyUserIds: [],
     passwordHashes: hashes,
   };
-  for (const {
-    id,
-    loginMethods: [method],
-  } of users) {
-    rows.userIds.push(id);
+  for (const method of methods) {
+    rows.userIds.push(method.superTokensUserId);
     rows.recipeIds.push(method.recipeId);
     rows.timesJoined.push(method.timeJoinedInMSSinceEpoch);
     rows.emails.push(method.email ?? null);
@@ -113,11 +149,13 @@ async function insertDependents(db: Queryable, users: ImportUser[]): Promise<voi
   const metadata = { ids: [] as string[], values: [] as string[] };
   const roles = { ids: [] as string[], tenants: [] as string[], roles: [] as string[] };
   for (const user of users) {
-    const method = user.loginMethods[0];
-    if (method.isVerified && method.email !== undefined) {
-      verified.ids.push(user.id);
-      verified.emails.push(method.email);
+    for (const method of user.loginMethods) {
+      if (method.isVerified && method.email !== undefined) {
+        verified.ids.push(method.superTokensUserId);
+        verified.emails.push(method.email);
+      }
     }
+    // Metadata and roles go to the user's id, which is its primary login method's (AL-11.2 step 6).
     if (user.userMetadata !== undefined) {
       metadata.ids.push(user.id);
       metadata.values.push(JSON.stringify(user.userMetadata));

@@ -144,7 +144,8 @@ export async function findExistingRoles(db: Queryable, roles: string[]): Promise
   return rows.map((row) => row.role);
 }
 
-export type ConflictKind = 'emailpassword-email' | 'passwordless-email' | 'passwordless-phone' | 'thirdparty' | 'external-id' | 'role';
+export type ConflictKind =
+  'emailpassword-email' | 'passwordless-email' | 'passwordless-phone' | 'thirdparty' | 'external-id' | 'role' | 'account-info';
 
 export interface ConflictProbe {
   emailPasswordEmails: string[];
@@ -154,13 +155,17 @@ export interface ConflictProbe {
   thirdPartyUserIds: string[];
   externalUserIds: string[];
   roles: string[];
+  // What users imported as primary users would reserve: info_type and info_value of primary_account_infos.
+  accountInfoTypes: string[];
+  accountInfoValues: string[];
 }
 
-// One round trip for every uniqueness rule a batch can break (contract §2), plus the roles that do exist. A
-// third-party pair comes back as "id\nuserId". Each key probes its unique index on its own (a LATERAL subquery with
-// LIMIT 1 cannot be turned into a join that scans the table), and the literal recipe_id selects the partial index:
-// `column = ANY($1)` lets a planner without statistics scan the whole index instead (see useKeyDrivenPlans). Sent
-// unprepared, so it is planned for its input also outside a batch transaction (dry run, single-user import).
+// One round trip for every uniqueness rule a batch can break (contract §2, AL-2.2), plus the roles that do exist. A
+// third-party pair comes back as "id\nuserId", a primary user's value as "type\nvalue". Each key probes its unique
+// index on its own (a LATERAL subquery with LIMIT 1 cannot be turned into a join that scans the table), and the
+// literal recipe_id selects the partial index: `column = ANY($1)` lets a planner without statistics scan the whole
+// index instead (see useKeyDrivenPlans). Sent unprepared, so it is planned for its input also outside a batch
+// transaction (dry run, single-user import).
 export async function findImportConflicts(db: Queryable, probe: ConflictProbe): Promise<{ kind: ConflictKind; key: string }[]> {
   const probeUsers = (column: 'email' | 'phone_number', recipe: RecipeId) =>
     `SELECT 1 FROM users u WHERE u.tenant_id = 'public' AND u.recipe_id = '${recipe}' AND u.${column} = k.key LIMIT 1`;
@@ -177,7 +182,10 @@ export async function findImportConflicts(db: Queryable, probe: ConflictProbe): 
      UNION ALL SELECT 'external-id', k.key FROM unnest($6::text[]) AS k(key)
        CROSS JOIN LATERAL (SELECT 1 FROM user_id_mappings m WHERE m.external_user_id = k.key LIMIT 1) AS hit
      UNION ALL SELECT 'role', k.key FROM unnest($7::text[]) AS k(key)
-       CROSS JOIN LATERAL (SELECT 1 FROM roles r WHERE r.role = k.key LIMIT 1) AS hit`,
+       CROSS JOIN LATERAL (SELECT 1 FROM roles r WHERE r.role = k.key LIMIT 1) AS hit
+     UNION ALL SELECT 'account-info', k.type || E'\\n' || k.value FROM unnest($8::text[], $9::text[]) AS k(type, value)
+       CROSS JOIN LATERAL (SELECT 1 FROM primary_account_infos r WHERE r.tenant_id = 'public' AND r.info_type = k.type
+         AND r.info_value = k.value LIMIT 1) AS hit`,
     values: [
       probe.emailPasswordEmails,
       probe.passwordlessEmails,
@@ -186,6 +194,8 @@ export async function findImportConflicts(db: Queryable, probe: ConflictProbe): 
       probe.thirdPartyUserIds,
       probe.externalUserIds,
       probe.roles,
+      probe.accountInfoTypes,
+      probe.accountInfoValues,
     ],
   });
   return rows;

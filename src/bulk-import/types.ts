@@ -22,14 +22,26 @@ export interface ImportUserRole {
   tenantIds: string[];
 }
 
-// A validated user. Multiple login methods need account linking and never validate, so there is always exactly one;
-// `id` is its superTokensUserId and becomes the user's internal id.
+// A validated user: one or more login methods (AL-11). `id` is the superTokensUserId of its primary login method
+// (primaryLoginMethodOf) and becomes the user's internal id, the queue row id and, for a linked user, the group id.
 export interface ImportUser {
   id: string;
   externalUserId?: string;
   userMetadata?: Record<string, unknown>;
   userRoles?: ImportUserRole[];
-  loginMethods: [ImportLoginMethod];
+  loginMethods: ImportLoginMethod[];
+}
+
+// AL-11.2 step 1: the first login method marked isPrimary, else the oldest (ties: the earliest in the array).
+export function primaryLoginMethodOf(loginMethods: readonly ImportLoginMethod[]): ImportLoginMethod {
+  const marked = loginMethods.find((method) => method.isPrimary);
+  if (marked !== undefined) return marked;
+  return loginMethods.reduce((oldest, method) => (method.timeJoinedInMSSinceEpoch < oldest.timeJoinedInMSSinceEpoch ? method : oldest));
+}
+
+// AL-11.2 step 2: a user marked primary, or with several login methods, is imported as one primary user.
+export function becomesPrimaryUser(user: ImportUser): boolean {
+  return user.loginMethods.length > 1 || user.loginMethods[0].isPrimary;
 }
 
 export type Validation = { ok: true; user: ImportUser } | { ok: false; errors: string[] };

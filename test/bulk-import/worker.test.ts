@@ -139,11 +139,11 @@ describe('background import', () => {
         [rowId(3), ['FAILED', 'E006: A user with email pl@example.com already exists in passwordless loginMethod.']],
         [rowId(4), ['FAILED', 'E031: A user with externalId taken already exists']],
         [rowId(duplicateLoser), ['FAILED', 'E003: A user with email user6@example.com already exists in emailpassword loginMethod.']],
-        [rowId(9), ['FAILED', 'E019: Account linking feature is not enabled for this app. Please contact support to enable it.']],
       ]),
     );
     const { rows } = await t.db.pool.query('SELECT user_id FROM users WHERE user_id NOT LIKE $1 ORDER BY user_id', ['old-%']);
-    expect(rows.map((row) => row.user_id)).toEqual([rowId(duplicateWinner), rowId(7), rowId(8)].sort());
+    // User 9, marked primary, is imported as a primary user with one login method (AL-11.2).
+    expect(rows.map((row) => row.user_id)).toEqual([rowId(duplicateWinner), rowId(7), rowId(8), rowId(9)].sort());
   });
 
   it('fails rows whose stored data no longer validates, with the list of errors', async () => {

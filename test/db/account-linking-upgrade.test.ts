@@ -51,7 +51,11 @@ describe('the account-linking migration', () => {
     );
     const before = await Promise.all(tablesBefore.map(snapshot));
 
-    expect(await migrate(pool, schema)).toEqual(['0011_account_linking', '0012_email_verification_tokens']);
+    expect(await migrate(pool, schema)).toEqual([
+      '0011_account_linking',
+      '0012_email_verification_tokens',
+      '0013_account_groups_refresh_by_key',
+    ]);
 
     expect(await Promise.all(tablesBefore.map(snapshot))).toEqual(before);
     const groups = await pool.query(

@@ -24,7 +24,7 @@ export function readLoginMethods(input: JsonObject, errors: string[], context: V
     errors.push(errorMessage('BULK_LOGIN_METHOD_REQUIRED'));
     return [];
   }
-  if (methods.length > 1) errors.push(errorMessage('BULK_MULTIPLE_LOGIN_METHODS'));
+  // AL-11.1: any number of login methods; [QUIRK] each `true` after the first adds the message once.
   let primaries = 0;
   for (const method of methods) {
     if (method.isPrimary === true && ++primaries > 1) errors.push(errorMessage('BULK_TWO_PRIMARIES'));

@@ -3,7 +3,7 @@ import type { PasswordHasher } from '../../hashing/registry.js';
 import { javaTrim } from '../../normalise/java-trim.js';
 import { FieldReader, type JsonObject } from '../fields.js';
 import { checkTenantIds, readLoginMethods } from './login-method.js';
-import type { ImportUser, ImportUserRole, Validation } from '../types.js';
+import { primaryLoginMethodOf, type ImportUser, type ImportUserRole, type Validation } from '../types.js';
 
 export interface ValidationContext {
   now: number;
@@ -16,7 +16,7 @@ export interface ValidationContext {
   ids: 'generate' | 'stored';
 }
 
-// Contract §10.2: every error of a user is collected, in the reference's order. Throws only for the missing signer
+// Contract §10.2 and AL-11.1: every error of a user is collected, in the reference's order. Throws only for the missing signer
 // key, which fails the whole request with a 500 (§6.1).
 export function validateUser(input: JsonObject, context: ValidationContext): Validation {
   const errors: string[] = [];
@@ -30,8 +30,7 @@ export function validateUser(input: JsonObject, context: ValidationContext): Val
   const trimmedExternalUserId = checkExternalUserId(externalUserId, errors, context);
 
   if (errors.length > 0) return { ok: false, errors };
-  const loginMethod = loginMethods[0];
-  const user: ImportUser = { id: loginMethod.superTokensUserId, loginMethods: [loginMethod] };
+  const user: ImportUser = { id: primaryLoginMethodOf(loginMethods).superTokensUserId, loginMethods };
   if (trimmedExternalUserId !== undefined) user.externalUserId = trimmedExternalUserId;
   if (userMetadata !== undefined) user.userMetadata = userMetadata;
   if (userRoles !== undefined) user.userRoles = userRoles;

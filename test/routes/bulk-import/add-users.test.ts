@@ -144,6 +144,7 @@ describe('POST /bulk-import/users?dryRun=true', () => {
       passwordlessUser(4, {}, { phoneNumber: '+1 415 555 0000' }),
       emailPasswordUser(5, { externalUserId: 'legacy-taken' }),
       emailPasswordUser(6, { externalUserId: 'x6' }, { email: 'user0@example.com' }),
+      // A primary user with one login method imports (AL-11.2): no E019.
       emailPasswordUser(7, { externalUserId: 'x7' }, { isPrimary: true }),
       { loginMethods: [] },
       // Different recipes never conflict (contract §2).
@@ -164,7 +165,6 @@ describe('POST /bulk-import/users?dryRun=true', () => {
           { index: 4, errors: ['E007: A user with phoneNumber +14155550000 already exists in passwordless loginMethod.'] },
           { index: 5, errors: ['E031: A user with externalId legacy-taken already exists'] },
           { index: 6, errors: ['E003: A user with email user0@example.com already exists in emailpassword loginMethod.'] },
-          { index: 7, errors: ['E019: Account linking feature is not enabled for this app. Please contact support to enable it.'] },
           { index: 8, errors: ['At least one loginMethod is required.'] },
         ],
       },

@@ -117,11 +117,6 @@ describe('POST /bulk-import/import', () => {
       emailPasswordUser(9, { userRoles: [{ role: 'ghost', tenantIds: ['public'] }] }),
       ['Role ghost does not exist.'],
     ],
-    [
-      'a primary login method',
-      emailPasswordUser(9, {}, { isPrimary: true }),
-      ['E019: Account linking feature is not enabled for this app. Please contact support to enable it.'],
-    ],
   ])('answers 400 with the errors for %s, storing nothing', async (_description, body, errors) => {
     const before = await snapshot(t.db);
     const reply = await call(t.app, 'POST', '/bulk-import/import', { body });

@@ -72,7 +72,18 @@ describe('POST /bulk-import/users validation messages', () => {
     [
       'two login methods, both primary',
       () => ({ loginMethods: [ep({ isPrimary: true }), ep({ isPrimary: true, email: 'b@example.com' })] }),
-      () => ['Account linking must be enabled to import multiple loginMethods.', 'No two loginMethods can have isPrimary as true.'],
+      () => ['No two loginMethods can have isPrimary as true.'],
+    ],
+    [
+      'three login methods, all primary: the message once per extra one (AL-11.1)',
+      () => ({
+        loginMethods: [
+          ep({ isPrimary: true }),
+          ep({ isPrimary: true, email: 'b@example.com' }),
+          ep({ isPrimary: true, email: 'c@example.com' }),
+        ],
+      }),
+      () => ['No two loginMethods can have isPrimary as true.', 'No two loginMethods can have isPrimary as true.'],
     ],
     ['a login method without recipeId', () => ({ loginMethods: [{}] }), () => ['recipeId is required for a loginMethod.']],
     [
