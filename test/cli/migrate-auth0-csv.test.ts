@@ -167,7 +167,7 @@ describe('migrate auth0: the CSV export job', () => {
         invalid: 1,
         skipped: 1,
         stillQueued: 0,
-        withCollisions: 1,
+        withCollisions: 0,
         withDataNotCarried: 1,
       },
       notImported: [
