@@ -52,26 +52,21 @@ export async function findAccountInfoConflict(
   return rows[0];
 }
 
-/**
- * Which of a new email and phone number a primary user other than the login method's own holds (AL-10.3); none
- * when the login method is standalone, whose values are never reserved.
- */
-export async function findValuesHeldByOtherPrimaryUsers(
+/** Which of an email and a phone number a primary user other than the one `userId` belongs to holds. */
+export async function findContactsHeldElsewhere(
   db: Queryable,
+  tenantId: string,
   userId: string,
-  values: { email: string | null; phone: string | null },
-): Promise<Set<'email' | 'phone'>> {
-  const { rows } = await db.query<{ kind: 'email' | 'phone' }>(
-    `SELECT v.kind
-       FROM user_ids i
-       JOIN user_groups g ON g.group_id = i.group_id AND g.is_primary
-       JOIN users u ON u.user_id = i.user_id
-       CROSS JOIN (VALUES ('email', $2::text), ('phone', $3::text)) AS v(kind, value)
-       JOIN primary_account_infos r ON r.tenant_id = u.tenant_id AND r.info_type = v.kind AND r.info_value = v.value
-      WHERE i.user_id = $1 AND r.group_id <> g.group_id`,
-    [userId, values.email, values.phone],
+  email: string | null,
+  phoneNumber: string | null,
+): Promise<{ email: boolean; phoneNumber: boolean }> {
+  const { rows } = await db.query<{ info_type: 'email' | 'phone' }>(
+    `SELECT r.info_type FROM primary_account_infos r
+      WHERE r.tenant_id = $1 AND ((r.info_type = 'email' AND r.info_value = $3) OR (r.info_type = 'phone' AND r.info_value = $4))
+        AND r.group_id IS DISTINCT FROM (SELECT i.group_id FROM user_ids i WHERE i.user_id = $2)`,
+    [tenantId, userId, email, phoneNumber],
   );
-  return new Set(rows.map((row) => row.kind));
+  return { email: rows.some((row) => row.info_type === 'email'), phoneNumber: rows.some((row) => row.info_type === 'phone') };
 }
 
 /** Marks groups primary (or not) and brings their reservations in line; a value another primary user holds fails on primary_account_infos__info_key. */

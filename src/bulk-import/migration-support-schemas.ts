@@ -15,6 +15,8 @@ export const LookupUsersBody = Type.Object({
 const LookedUpUser = Type.Object({
   userId: Type.String(),
   externalUserId: Type.Optional(Type.String()),
+  /** The user this login method belongs to: its primary user's id, or its own id when it stands alone. */
+  groupId: Type.String(),
   recipeId: Type.String(),
   timeJoined: Type.Number(),
   email: Type.Optional(Type.String()),

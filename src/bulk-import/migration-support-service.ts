@@ -17,6 +17,7 @@ export interface LookupInput {
 export interface LookedUpUser {
   userId: string;
   externalUserId?: string;
+  groupId: string;
   recipeId: string;
   timeJoined: number;
   email?: string;
@@ -59,6 +60,7 @@ function toLookedUpUser(row: LookedUpUserRow): LookedUpUser {
   return {
     userId: row.user_id,
     ...(row.external_user_id !== null && { externalUserId: row.external_user_id }),
+    groupId: row.group_id,
     recipeId: row.recipe_id,
     timeJoined: row.time_joined,
     ...(row.email !== null && { email: row.email }),

@@ -4,6 +4,8 @@ import type { BulkImportUser, LoginMethod } from './bulk-user.js';
 export interface CoreUser {
   userId: string;
   externalUserId?: string;
+  /** The user the login method belongs to (its primary user's id, or its own); cores before account linking omit it. */
+  groupId?: string;
   recipeId: string;
   email?: string;
   phoneNumber?: string;
@@ -14,27 +16,47 @@ export interface CoreUser {
 /** What the core holds for one user of the export, before or after sending. */
 export type Presence = { kind: 'present'; userId: string } | { kind: 'conflict'; reason: string } | { kind: 'absent' };
 
+/** The keys of one login method that no other login method in the core may hold (contract §2). */
+export function methodKeys(method: LoginMethod): string[] {
+  switch (method.recipeId) {
+    case 'emailpassword':
+      return [`email ${method.email}`];
+    case 'thirdparty':
+      return [`${method.thirdPartyId} account ${method.thirdPartyUserId}`];
+    case 'passwordless':
+      return [
+        ...(method.email !== undefined ? [`passwordless email ${method.email}`] : []),
+        ...(method.phoneNumber !== undefined ? [`phone number ${method.phoneNumber}`] : []),
+      ];
+  }
+}
+
 /** Keys that must be unique in the core: two users of one export sharing one cannot both be imported. */
 export function uniqueKeys(user: BulkImportUser): string[] {
-  const method = user.loginMethods[0];
   const keys = user.externalUserId === undefined ? [] : [`old id ${user.externalUserId}`];
-  if (method.recipeId === 'emailpassword') keys.push(`email ${method.email}`);
-  if (method.recipeId === 'passwordless') {
-    if (method.email !== undefined) keys.push(`passwordless email ${method.email}`);
-    if (method.phoneNumber !== undefined) keys.push(`phone number ${method.phoneNumber}`);
+  for (const method of user.loginMethods) keys.push(...methodKeys(method));
+  // A user with several login methods is a primary user, and an email or phone number, whatever its login method,
+  // belongs to at most one primary user.
+  if (user.loginMethods.length > 1) {
+    const contacts = new Set<string>();
+    for (const method of user.loginMethods) {
+      if (method.email !== undefined) contacts.add(`linked email ${method.email}`);
+      if (method.phoneNumber !== undefined) contacts.add(`linked phone number ${method.phoneNumber}`);
+    }
+    keys.push(...contacts);
   }
-  if (method.recipeId === 'thirdparty') keys.push(`${method.thirdPartyId} account ${method.thirdPartyUserId}`);
   return keys;
 }
 
 /** Adds the lookup keys of one user to a lookup request body. */
 export function addLookupKeys(body: LookupBody, user: BulkImportUser): void {
-  const method = user.loginMethods[0];
   if (user.externalUserId !== undefined) body.externalUserIds.push(user.externalUserId);
-  if (method.email !== undefined && method.recipeId !== 'thirdparty') body.emails.push(method.email);
-  if (method.phoneNumber !== undefined) body.phoneNumbers.push(method.phoneNumber);
-  if (method.recipeId === 'thirdparty') {
-    body.thirdPartyAccounts.push({ thirdPartyId: method.thirdPartyId!, thirdPartyUserId: method.thirdPartyUserId! });
+  for (const method of user.loginMethods) {
+    if (method.email !== undefined && method.recipeId !== 'thirdparty') body.emails.push(method.email);
+    if (method.phoneNumber !== undefined) body.phoneNumbers.push(method.phoneNumber);
+    if (method.recipeId === 'thirdparty') {
+      body.thirdPartyAccounts.push({ thirdPartyId: method.thirdPartyId!, thirdPartyUserId: method.thirdPartyUserId! });
+    }
   }
 }
 
@@ -101,30 +123,40 @@ function accountKeysOf(account: {
 }
 
 /**
- * Whether the core already holds this user: the same login method under the same old id (or, without an old
- * id, the same login method on a user without one) is this user; anything else holding its old id or its
- * account is someone else's, and importing would fail.
+ * Whether the core already holds this user: every login method held by one user of the core, under the same old id
+ * (or, without an old id, by a user without one), is this user; anything else holding its old id or one of its
+ * accounts is someone else's, and importing would fail.
  */
 export function presenceOf(user: BulkImportUser, core: CoreIndex): Presence {
-  const method = user.loginMethods[0];
-  const holders = core.holders(method);
+  const holders = user.loginMethods.map((method) => core.holders(method));
   const byOldId = user.externalUserId === undefined ? undefined : core.withOldId(user.externalUserId);
   if (byOldId !== undefined) {
-    if (holders.length === 1 && holders[0] === byOldId && sameAccount(byOldId, method)) return { kind: 'present', userId: byOldId.userId };
+    if (heldWhole(user, holders, groupOf(byOldId))) return { kind: 'present', userId: groupOf(byOldId) };
     return {
       kind: 'conflict',
       reason: `old id ${user.externalUserId} already belongs to another account in the core (${describe(byOldId)})`,
     };
   }
-  if (holders.length === 0) return { kind: 'absent' };
-  const holder = holders[0];
-  if (user.externalUserId === undefined && holders.length === 1 && holder.externalUserId === undefined && sameAccount(holder, method)) {
-    return { kind: 'present', userId: holder.userId };
+  const holder = holders.flat()[0];
+  if (holder === undefined) return { kind: 'absent' };
+  if (user.externalUserId === undefined && holder.externalUserId === undefined && heldWhole(user, holders, groupOf(holder))) {
+    return { kind: 'present', userId: groupOf(holder) };
   }
   return {
     kind: 'conflict',
     reason: `${describe(holder)} already exists in the core as another user (${holder.externalUserId ?? holder.userId})`,
   };
+}
+
+/** Whether each login method of the user is held by exactly one login method of the given core user, and that one is it. */
+function heldWhole(user: BulkImportUser, holders: CoreUser[][], groupId: string): boolean {
+  return user.loginMethods.every(
+    (method, i) => holders[i].length === 1 && groupOf(holders[i][0]) === groupId && sameAccount(holders[i][0], method),
+  );
+}
+
+function groupOf(user: CoreUser): string {
+  return user.groupId ?? user.userId;
 }
 
 function holdsAccount(candidate: CoreUser, method: LoginMethod): boolean {

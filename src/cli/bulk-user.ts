@@ -11,13 +11,16 @@ export interface LoginMethod {
   thirdPartyUserId?: string;
   isVerified?: boolean;
   timeJoinedInMSSinceEpoch?: number;
+  /** Set on the first login method of a user that has several: the core links the others to it. */
+  isPrimary?: boolean;
 }
 
 export interface BulkImportUser {
   externalUserId?: string;
   /** What the export says about the user beyond the login (names, pictures, claims): see the README's keys. */
   userMetadata?: Record<string, unknown>;
-  loginMethods: [LoginMethod];
+  /** The first is the user's primary login method; the core links the others to it (one person, one user). */
+  loginMethods: [LoginMethod, ...LoginMethod[]];
 }
 
 /** A login method as the report shows it: never the password hash. */
@@ -40,13 +43,8 @@ export interface SourceRecord {
   user?: BulkImportUser;
   /** Set when `user` is undefined: why it will not be sent. */
   problem?: { kind: 'invalid' | 'skipped' | 'duplicate'; reason: string };
-  /** Login methods of this user that are not imported (no account linking here). */
+  /** Login methods of this user that are not imported, each with the reason it cannot be. */
   collisions: MethodSummary[];
-  /**
-   * The usable ones among them, whole and in the reader's order of preference: the login methods a core with account
-   * linking takes with `user.loginMethods[0]` as one user. Not sent yet.
-   */
-  linkable?: LoginMethod[];
   /** Data of the export the core has no place for (MFA enrolments, say), by field name. */
   notCarried?: string[];
 }

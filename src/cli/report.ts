@@ -109,7 +109,7 @@ const TOTAL_LABELS: Record<string, string> = {
   invalid: 'invalid',
   skipped: 'skipped',
   stillQueued: "still in the core's queue",
-  withCollisions: 'imported with one login method of several',
+  withCollisions: 'imported with some login methods left out',
   withDataNotCarried: 'imported without some of their data',
 };
 
@@ -141,7 +141,7 @@ export function formatSummary(report: Report, reportPath: string | undefined): s
     if (report.notImported.length > MAX_LISTED) lines.push(`  ... and ${report.notImported.length - MAX_LISTED} more in the report`);
   }
   if (report.collisions.length > 0) {
-    lines.push('', 'Collisions (no account linking: only one login method per user is imported):');
+    lines.push('', 'Login methods not imported (each user keeps the others):');
     for (const collision of report.collisions.slice(0, MAX_LISTED)) {
       const others = collision.notImported.map(describeMethod).join(', ');
       lines.push(`  ${collision.user} (record ${collision.record}): kept ${describeMethod(collision.imported)}; not imported: ${others}`);

@@ -121,6 +121,74 @@ describe('contact changes of linked login methods', () => {
     expect((await put(carolId, { email: 'alice@example.com' })).json).toEqual({ status: 'OK' });
   });
 
+  const signInByPhone = async (phoneNumber: string) => {
+    const code = await call(t.app, 'POST', '/recipe/signinup/code', { body: { phoneNumber } });
+    const { preAuthSessionId, linkCode } = code.json;
+    return (await call(t.app, 'POST', '/recipe/signinup/code/consume', { body: { preAuthSessionId, linkCode } })).json.user.id as string;
+  };
+  const updatePasswordless = (recipeUserId: string, changes: { email?: string; phoneNumber?: string }) =>
+    call(t.app, 'PUT', '/recipe/user', { body: { recipeUserId, ...changes }, headers: { rid: 'passwordless' } });
+  const contactsOf = async (userId: string) =>
+    (await t.db.pool.query('SELECT email, phone_number FROM users WHERE user_id = $1', [userId])).rows[0];
+  const allReservations = async () =>
+    (await t.db.pool.query('SELECT info_type, info_value, group_id FROM primary_account_infos ORDER BY 1, 2')).rows;
+
+  it('refuses PUT /recipe/user of a primary user’s phone number or email onto another primary user’s, email first', async () => {
+    const alice = await signUp('alice@example.com');
+    const alicePhone = await signInByPhone('+14155552671');
+    await makePrimary(alice);
+    expect(
+      (await call(t.app, 'POST', '/recipe/accountlinking/user/link', { body: { recipeUserId: alicePhone, primaryUserId: alice } })).json
+        .status,
+    ).toBe('OK');
+    const bob = await signInByPhone('+14155552672');
+    await makePrimary(bob);
+    const before = await allReservations();
+
+    const phone = await updatePasswordless(bob, { phoneNumber: '+1 415 555 2671' });
+    expect(phone.json).toEqual({
+      status: 'PHONE_NUMBER_CHANGE_NOT_ALLOWED_ERROR',
+      reason: 'New phone number is associated with another primary user ID',
+    });
+    const both = await updatePasswordless(bob, { email: 'alice@example.com', phoneNumber: '+14155552671' });
+    expect(both.json).toEqual({ status: 'EMAIL_CHANGE_NOT_ALLOWED_ERROR', reason: 'New email is associated with another primary user ID' });
+    expect(await contactsOf(bob)).toEqual({ email: null, phone_number: '+14155552672' });
+    expect(await allReservations()).toEqual(before);
+
+    // A free value moves the reservation with it.
+    expect((await updatePasswordless(bob, { phoneNumber: '+14155552673' })).json).toEqual({ status: 'OK' });
+    expect((await allReservations()).filter((row) => row.group_id === bob)).toEqual([
+      { info_type: 'phone', info_value: '+14155552673', group_id: bob },
+    ]);
+  });
+
+  it('answers a recipe-level duplicate on a primary user’s login method as a change not allowed, and on a standalone one as taken', async () => {
+    const taken = await signUp('taken@example.com');
+    const takenPhone = await signInByPhone('+14155550001');
+    const primary = await signUp('p@example.com');
+    const primaryPhone = await signInByPhone('+14155550002');
+    await makePrimary(primary);
+    await makePrimary(primaryPhone);
+    const standalone = await signInByPhone('+14155550003');
+
+    expect((await call(t.app, 'PUT', '/recipe/user', { body: { recipeUserId: primary, email: 'taken@example.com' } })).json).toEqual({
+      status: 'EMAIL_CHANGE_NOT_ALLOWED_ERROR',
+      reason: 'New email is associated with another primary user ID',
+    });
+    expect((await updatePasswordless(primaryPhone, { phoneNumber: '+14155550001' })).json).toEqual({
+      status: 'PHONE_NUMBER_CHANGE_NOT_ALLOWED_ERROR',
+      reason: 'New phone number is associated with another primary user ID',
+    });
+    expect((await updatePasswordless(standalone, { phoneNumber: '+14155550001' })).json).toEqual({
+      status: 'PHONE_NUMBER_ALREADY_EXISTS_ERROR',
+    });
+    // A standalone login method may take a value a primary user holds: only the recipe-level rule applies to it.
+    expect((await updatePasswordless(standalone, { email: 'p@example.com' })).json).toEqual({ status: 'OK' });
+    expect(await contactsOf(standalone)).toEqual({ email: 'p@example.com', phone_number: '+14155550003' });
+    expect(await contactsOf(takenPhone)).toEqual({ email: null, phone_number: '+14155550001' });
+    expect(await emailOf(taken)).toBe('taken@example.com');
+  });
+
   it('applies isVerified on the cdi 2.7 path and ignores it from 2.8 to 3.x', async () => {
     await signInUp('g-27', 'old@example.com', '2.7', true);
     await signInUp('g-30', 'newer@example.com', '3.0', true);

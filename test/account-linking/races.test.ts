@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, createTestApp, type TestApp } from '../helper.js';
+import { bcryptHash } from '../cli/fixtures.js';
 
-// Concurrent links, unlinks and make-primary calls on the same email or login method must end as some serial order
+// Concurrent links, unlinks, make-primary calls and imports on the same email or login method must end as some serial order
 // would (AL-2.2): one winner per contested value, no 500, and the reservation table in line with the groups after.
 // RACE_PAIRS scales the total (npm run test:hostile).
 const totalPairs = Number(process.env.RACE_PAIRS ?? 500);
@@ -94,5 +95,50 @@ describe('account-linking races', () => {
            OR (NOT g.is_primary AND i.group_id <> u.user_id))`,
     );
     expect(rows[0].inconsistent).toBe(0);
+  }, 300_000);
+
+  it(`${totalPairs} pairs: a linked user imported while a login method with its email becomes primary, one wins whole`, async () => {
+    // Per pair: a standalone login method holding the email import-i, made primary while a bulk user with a password
+    // and a Google login method on the same email is imported.
+    await t.db.pool.query(
+      `INSERT INTO users (user_id, recipe_id, time_joined, email, third_party_id, third_party_user_id)
+         SELECT 's-' || i, 'thirdparty', i, 'import-' || i || '@example.com', 'github', 's' || i FROM generate_series(1, $1::int) i`,
+      [totalPairs],
+    );
+    const passwordHash = bcryptHash('imported password');
+    const outcomes = await inBatches(totalPairs, async (n) => {
+      const i = n + 1;
+      const email = `import-${i}@example.com`;
+      const bulkUser = {
+        externalUserId: `imported-${i}`,
+        loginMethods: [
+          { recipeId: 'emailpassword', email, passwordHash, hashingAlgorithm: 'BCRYPT' },
+          { recipeId: 'thirdparty', email, thirdPartyId: 'google', thirdPartyUserId: `i${i}` },
+        ],
+      };
+      const [imported, primary] = await Promise.all([
+        call(t.app, 'POST', '/bulk-import/import', { body: bulkUser }),
+        post('primary', { recipeUserId: `s-${i}` }),
+      ]);
+      return `${imported.statusCode} ${imported.json?.status ?? imported.json?.errors?.join()} | ${primary.statusCode} ${primary.json?.status}`;
+    });
+    const tally = new Map<string, number>();
+    for (const outcome of outcomes) tally.set(outcome, (tally.get(outcome) ?? 0) + 1);
+    const serial = [
+      '200 OK | 200 ACCOUNT_INFO_ALREADY_ASSOCIATED_WITH_ANOTHER_PRIMARY_USER_ID_ERROR',
+      '400 E027: there is a conflicting account info | 200 OK',
+    ];
+    expect([...tally.keys()].filter((outcome) => !serial.includes(outcome))).toEqual([]);
+    expect([...tally.values()].reduce((a, b) => a + b, 0)).toBe(totalPairs);
+
+    // Each email is reserved by exactly one primary user, and an imported user is there whole or not at all.
+    const { rows } = await t.db.pool.query(
+      `SELECT (SELECT count(*) FROM primary_account_infos WHERE info_type = 'email' AND info_value LIKE 'import-%')::int AS reserved,
+              (SELECT count(*) FROM users WHERE email LIKE 'import-%' AND user_id NOT LIKE 's-%')::int AS imported_methods,
+              (SELECT count(*) FROM user_id_mappings WHERE external_user_id LIKE 'imported-%')::int AS imported_users`,
+    );
+    expect(rows[0].reserved).toBe(totalPairs);
+    expect(rows[0].imported_methods).toBe(2 * rows[0].imported_users);
+    expect(rows[0].imported_users).toBe(tally.get(serial[0]) ?? 0);
   }, 300_000);
 });

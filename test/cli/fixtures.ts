@@ -5,7 +5,6 @@ import path from 'node:path';
 import { createRequire } from 'node:module';
 import bcrypt from 'bcryptjs';
 import type { FirebaseScrypt as FirebaseScryptType } from 'firebase-scrypt';
-import type { SourceRecord } from '../../src/cli/bulk-user.js';
 
 // An independent implementation of the platform's scrypt variant makes the fixture hashes.
 const { FirebaseScrypt } = createRequire(import.meta.url)('firebase-scrypt') as { FirebaseScrypt: typeof FirebaseScryptType };
@@ -145,15 +144,6 @@ export async function collect<T>(iterable: AsyncIterable<T>): Promise<T[]> {
   const items: T[] = [];
   for await (const item of iterable) items.push(item);
   return items;
-}
-
-/** The records as one login method per user sees them: `linkable` (kept for account linking) is checked on its own. */
-export async function collectMapping(records: AsyncIterable<SourceRecord>): Promise<Omit<SourceRecord, 'linkable'>[]> {
-  return (await collect(records)).map((record) => {
-    const copy: Partial<SourceRecord> = { ...record };
-    delete copy.linkable;
-    return copy as Omit<SourceRecord, 'linkable'>;
-  });
 }
 
 export async function* chunksOf(text: string, ...cuts: number[]): AsyncGenerator<string> {

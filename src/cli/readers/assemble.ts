@@ -1,4 +1,5 @@
-import { summariseMethod, type LoginMethod, type SourceRecord } from '../bulk-user.js';
+import { methodKeys } from '../account-keys.js';
+import { summariseMethod, type LoginMethod, type MethodSummary, type SourceRecord } from '../bulk-user.js';
 import { checkEmail, checkPhoneNumber } from '../contact-rules.js';
 
 /** A login method found in the export; `problem` says why it cannot be imported. */
@@ -22,20 +23,28 @@ export interface RecordParts {
   notCarried?: string[];
 }
 
-// Without account linking a user keeps exactly one login method; the readers list password first so
-// that the method users most often sign in with survives, and the others go to the report.
+// Every usable login method of a person is imported, as one user: the first (the readers list password first, the
+// method users most often sign in with) is its primary login method and the core links the others to it. A method
+// that cannot be imported (no email, a refused phone number, the same account as an earlier method) is reported.
 export function assembleRecord(parts: RecordParts): SourceRecord {
   const { index, externalUserId } = parts;
   const candidates = parts.candidates.map(applyContactRules);
   const firstMethod = candidates[0]?.method;
   const key = externalUserId ?? firstMethod?.email ?? firstMethod?.phoneNumber ?? `record ${index + 1}`;
-  const chosen = candidates.find((candidate) => candidate.problem === undefined);
-  const collisions = candidates
-    .filter((candidate) => candidate !== chosen)
-    .map((candidate) => summariseMethod(candidate.method, candidate.problem));
-  const linkable = candidates
-    .filter((candidate) => candidate !== chosen && candidate.problem === undefined)
-    .map((candidate) => candidate.method);
+  const usable: LoginMethod[] = [];
+  const collisions: MethodSummary[] = [];
+  const held = new Set<string>();
+  for (const { method, problem } of candidates) {
+    const keys = problem === undefined ? methodKeys(method) : [];
+    const twin = keys.find((methodKey) => held.has(methodKey));
+    const reason = problem ?? (twin === undefined ? undefined : `same ${twin} as another login method of this user`);
+    if (reason !== undefined) {
+      collisions.push(summariseMethod(method, reason));
+      continue;
+    }
+    for (const methodKey of keys) held.add(methodKey);
+    usable.push(method);
+  }
 
   if (parts.skipReason !== undefined) {
     return { index, key, problem: { kind: 'skipped', reason: parts.skipReason }, collisions: [] };
@@ -43,7 +52,8 @@ export function assembleRecord(parts: RecordParts): SourceRecord {
   if (parts.invalidReason !== undefined) {
     return { index, key, problem: { kind: 'invalid', reason: parts.invalidReason }, collisions: [] };
   }
-  if (!chosen) {
+  const [primary, ...linked] = usable;
+  if (primary === undefined) {
     const reasons = candidates.map((candidate) => candidate.problem);
     const reason = reasons.length === 0 ? 'no login method (no email, phone number or identity provider)' : reasons.join('; ');
     return { index, key, problem: { kind: 'invalid', reason }, collisions: [] };
@@ -55,10 +65,9 @@ export function assembleRecord(parts: RecordParts): SourceRecord {
     user: {
       ...(externalUserId !== undefined && { externalUserId }),
       ...(Object.keys(metadata).length > 0 && { userMetadata: metadata }),
-      loginMethods: [chosen.method],
+      loginMethods: linked.length === 0 ? [primary] : [{ ...primary, isPrimary: true }, ...linked],
     },
     collisions,
-    ...(linkable.length > 0 && { linkable }),
     ...(parts.notCarried !== undefined && parts.notCarried.length > 0 && { notCarried: parts.notCarried }),
   };
 }

@@ -203,8 +203,10 @@ export class EmailPasswordService {
     assertMaxLength('email', email);
     const passwordHash = changes.password === undefined ? undefined : await this.deps.hasher.hash(changes.password);
     const result = await updateEmailPasswordUser(this.deps.pool, row.user_id, { email, passwordHash });
-    if (result === 'EMAIL_TAKEN') return { status: 'EMAIL_ALREADY_EXISTS_ERROR' };
-    if (result === 'EMAIL_HELD_BY_ANOTHER_PRIMARY_USER') {
+    // A login method of a primary user is answered as the reference (12.1.1) does when another email-password login
+    // method holds the email: the change is not allowed (AL-10.3).
+    if (result === 'EMAIL_TAKEN' && !row.in_primary_user) return { status: 'EMAIL_ALREADY_EXISTS_ERROR' };
+    if (result === 'EMAIL_TAKEN' || result === 'EMAIL_HELD_BY_ANOTHER_PRIMARY_USER') {
       return { status: 'EMAIL_CHANGE_NOT_ALLOWED_ERROR', reason: 'New email is associated with another primary user ID' };
     }
     return { status: result === 'OK' ? 'OK' : 'UNKNOWN_USER_ID_ERROR' };

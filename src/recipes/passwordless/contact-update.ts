@@ -11,21 +11,28 @@ import {
   updatePasswordlessUserContacts,
   type Contact,
 } from './repository.js';
-import type { ContactUpdate, UpdateUserResult } from './types.js';
+import { emailHeldByAnotherPrimaryUser, phoneNumberHeldByAnotherPrimaryUser, type ContactUpdate, type UpdateUserResult } from './types.js';
 import { uniqueViolationOf } from '../../db/pg-errors.js';
-import { findValuesHeldByOtherPrimaryUsers } from '../../account-linking/repository.js';
-
-const emailHeld = { status: 'EMAIL_CHANGE_NOT_ALLOWED_ERROR', reason: 'New email is associated with another primary user ID' } as const;
-const phoneNumberHeld = {
-  status: 'PHONE_NUMBER_CHANGE_NOT_ALLOWED_ERROR',
-  reason: 'New phone number is associated with another primary user ID',
-} as const;
+import { findContactsHeldElsewhere } from '../../account-linking/repository.js';
 
 // Thrown inside the transaction so it rolls back, and answered outside it.
 class ContactTaken extends Error {
   constructor(readonly result: UpdateUserResult) {
     super(result.status);
   }
+}
+
+// A login method of a primary user cannot take a value another primary user holds; like the reference (12.1.1), it
+// is answered the same way when another login method of the recipe holds the value (AL-10.3).
+function taken(kind: ContactKind, inPrimaryUser: boolean): UpdateUserResult {
+  if (kind === 'email') {
+    return inPrimaryUser
+      ? { status: 'EMAIL_CHANGE_NOT_ALLOWED_ERROR', reason: emailHeldByAnotherPrimaryUser }
+      : { status: 'EMAIL_ALREADY_EXISTS_ERROR' };
+  }
+  return inPrimaryUser
+    ? { status: 'PHONE_NUMBER_CHANGE_NOT_ALLOWED_ERROR', reason: phoneNumberHeldByAnotherPrimaryUser }
+    : { status: 'PHONE_NUMBER_ALREADY_EXISTS_ERROR' };
 }
 
 // A value stored by an earlier version that the rules now refuse may be sent again unchanged (scripts resend both
@@ -70,28 +77,23 @@ async function applyUpdate(tx: pg.PoolClient, update: ContactUpdate): Promise<Up
 
   // The email is reported first when both are taken, so it is checked here rather than left to whichever
   // unique index the UPDATE happens to hit first.
-  const owners = await findContactOwners(tx, user.tenant_id, user.user_id, emailChanges ? email : null, phoneChanges ? phoneNumber : null);
-  // AL-10.3: a login method of a primary user cannot take a value another primary user holds (the reservation).
-  const held = await findValuesHeldByOtherPrimaryUsers(tx, user.user_id, {
-    email: emailChanges ? email : null,
-    phone: phoneChanges ? phoneNumber : null,
-  });
-  // Per value, email first: another primary user's (a phone number always is a passwordless login method's too, so
-  // this comes before the recipe's own duplicate), then another passwordless login method's.
-  if (held.has('email')) return emailHeld;
-  if (owners.emailTaken) return { status: 'EMAIL_ALREADY_EXISTS_ERROR' };
-  if (held.has('phone')) return phoneNumberHeld;
-  if (owners.phoneNumberTaken) return { status: 'PHONE_NUMBER_ALREADY_EXISTS_ERROR' };
+  const newEmail = emailChanges ? email : null;
+  const newPhoneNumber = phoneChanges ? phoneNumber : null;
+  const owners = await findContactOwners(tx, user.tenant_id, user.user_id, newEmail, newPhoneNumber);
+  const elsewhere = user.in_primary_user
+    ? await findContactsHeldElsewhere(tx, user.tenant_id, user.user_id, newEmail, newPhoneNumber)
+    : { email: false, phoneNumber: false };
+  if (owners.emailTaken || elsewhere.email) return taken('email', user.in_primary_user);
+  if (owners.phoneNumberTaken || elsewhere.phoneNumber) return taken('phoneNumber', user.in_primary_user);
   try {
     await updatePasswordlessUserContacts(tx, user.user_id, email, phoneNumber);
   } catch (error) {
-    // A user created by a flow that does not take the contact lock (bulk import) slipped in after the check, or
-    // another primary user took a value (a link); the reservation's key does not say which value, so a change of
-    // the email is named first, as above.
+    // A user created or linked by a flow that does not take the contact lock (bulk import, account linking) slipped
+    // in after the checks.
     const index = uniqueViolationOf(error);
-    if (index === 'users__passwordless_email_key') throw new ContactTaken({ status: 'EMAIL_ALREADY_EXISTS_ERROR' });
-    if (index === 'users__passwordless_phone_number_key') throw new ContactTaken({ status: 'PHONE_NUMBER_ALREADY_EXISTS_ERROR' });
-    if (index === 'primary_account_infos__info_key') throw new ContactTaken(emailChanges ? emailHeld : phoneNumberHeld);
+    if (index === 'users__passwordless_email_key') throw new ContactTaken(taken('email', user.in_primary_user));
+    if (index === 'users__passwordless_phone_number_key') throw new ContactTaken(taken('phoneNumber', user.in_primary_user));
+    if (index === 'primary_account_infos__info_key') throw new ContactTaken(taken(emailChanges ? 'email' : 'phoneNumber', true));
     throw error;
   }
   await deleteDevicesByContacts(tx, user.tenant_id, touched);

@@ -122,9 +122,9 @@ export const ListCodesResponse = Type.Object({ status: Type.Literal('OK'), devic
 
 export const UpdateUserResponse = Type.Union([
   ...['OK', 'UNKNOWN_USER_ID_ERROR', 'EMAIL_ALREADY_EXISTS_ERROR', 'PHONE_NUMBER_ALREADY_EXISTS_ERROR'].map(StatusOnly),
-  // Account linking AL-10.3.
-  Type.Object({ status: Type.Literal('EMAIL_CHANGE_NOT_ALLOWED_ERROR'), reason: Type.String() }),
-  Type.Object({ status: Type.Literal('PHONE_NUMBER_CHANGE_NOT_ALLOWED_ERROR'), reason: Type.String() }),
+  ...['EMAIL_CHANGE_NOT_ALLOWED_ERROR', 'PHONE_NUMBER_CHANGE_NOT_ALLOWED_ERROR'].map((status) =>
+    Type.Object({ status: Type.Literal(status), reason: Type.String() }),
+  ),
 ]);
 
 export const GetUserResponse = Type.Union([

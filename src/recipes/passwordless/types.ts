@@ -28,11 +28,13 @@ export type UserLookup = { kind: 'userId' | 'email' | 'phoneNumber'; value: stri
 
 export type ConsumeResult = ({ status: 'OK'; createdNewUser: boolean; consumedDevice: ConsumedDevice } & SignedIn) | CodeAttemptFailure;
 
+export const emailHeldByAnotherPrimaryUser = 'New email is associated with another primary user ID';
+export const phoneNumberHeldByAnotherPrimaryUser = 'New phone number is associated with another primary user ID';
+
 export type UpdateUserResult =
   | { status: 'OK' | 'UNKNOWN_USER_ID_ERROR' | 'EMAIL_ALREADY_EXISTS_ERROR' | 'PHONE_NUMBER_ALREADY_EXISTS_ERROR' }
-  // Account linking AL-10.3: a login method of a primary user taking a value another primary user holds.
-  | { status: 'EMAIL_CHANGE_NOT_ALLOWED_ERROR'; reason: 'New email is associated with another primary user ID' }
-  | { status: 'PHONE_NUMBER_CHANGE_NOT_ALLOWED_ERROR'; reason: 'New phone number is associated with another primary user ID' };
+  | { status: 'EMAIL_CHANGE_NOT_ALLOWED_ERROR'; reason: typeof emailHeldByAnotherPrimaryUser }
+  | { status: 'PHONE_NUMBER_CHANGE_NOT_ALLOWED_ERROR'; reason: typeof phoneNumberHeldByAnotherPrimaryUser };
 
 export type FindUserResult =
   { status: 'OK'; user: StoredUser } | { status: 'UNKNOWN_USER_ID_ERROR' | 'UNKNOWN_EMAIL_ERROR' | 'UNKNOWN_PHONE_NUMBER_ERROR' };

@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadAuth0Hashes, openSource, type ReaderOptions } from '../../../src/cli/readers/index.js';
-import { bcryptHash, collect, collectMapping, makeTempDir } from '../fixtures.js';
+import { bcryptHash, collect, makeTempDir } from '../fixtures.js';
 
 const ndjson = (lines: object[]) => `${lines.map((line) => JSON.stringify(line)).join('\n')}\n`;
 
@@ -71,9 +71,7 @@ describe('auth0 reader', () => {
 
   async function read(extra: Partial<ReaderOptions> = {}) {
     const auth0Hashes = await loadAuth0Hashes(hashesFile);
-    return collectMapping(
-      openSource('auth0', usersFile, { auth0Hashes, includeDisabled: false, providerOverrides: new Map(), ...extra }).records,
-    );
+    return collect(openSource('auth0', usersFile, { auth0Hashes, includeDisabled: false, providerOverrides: new Map(), ...extra }).records);
   }
 
   it('joins the password-hash export by email and maps identities', async () => {
@@ -109,10 +107,19 @@ describe('auth0 reader', () => {
               passwordHash: bobHash,
               isVerified: false,
               timeJoinedInMSSinceEpoch: Date.parse('2020-01-01T00:00:00.000Z'),
+              isPrimary: true,
+            },
+            {
+              recipeId: 'thirdparty',
+              email: 'bob@gmail.com',
+              thirdPartyId: 'google',
+              thirdPartyUserId: '1170',
+              isVerified: false,
+              timeJoinedInMSSinceEpoch: Date.parse('2020-01-01T00:00:00.000Z'),
             },
           ],
         },
-        collisions: [{ recipeId: 'thirdparty', email: 'bob@gmail.com', thirdPartyId: 'google', thirdPartyUserId: '1170' }],
+        collisions: [],
       },
       {
         index: 2,

@@ -5,7 +5,6 @@ import { CliError } from '../../../src/cli/cli-error.js';
 import { parseIdpScrypt, verifyIdpScrypt } from '../../../src/hashing/idp-scrypt.js';
 import {
   collect,
-  collectMapping,
   firebaseCsvLine,
   firebaseJsonExport,
   firebasePassword,
@@ -20,7 +19,7 @@ const options: ReaderOptions = { hashConfig: parseHashConfig(hashConfigBlock), i
 const created = 1_600_000_000_000;
 
 async function read(file: string, readerOptions = options) {
-  return collectMapping(openSource('firebase', file, readerOptions).records);
+  return collect(openSource('firebase', file, readerOptions).records);
 }
 
 function scryptHash(exported: ExportedPassword): string {
@@ -157,10 +156,19 @@ describe('firebase reader', () => {
               thirdPartyUserId: 'apple-1',
               isVerified: false,
               timeJoinedInMSSinceEpoch: created + 4,
+              isPrimary: true,
+            },
+            {
+              recipeId: 'thirdparty',
+              email: 'ms@example.com',
+              thirdPartyId: 'microsoft',
+              thirdPartyUserId: 'ms-1',
+              isVerified: false,
+              timeJoinedInMSSinceEpoch: created + 4,
             },
           ],
         },
-        collisions: [{ recipeId: 'thirdparty', email: 'ms@example.com', thirdPartyId: 'microsoft', thirdPartyUserId: 'ms-1' }],
+        collisions: [],
       },
     ]);
     expect(await verifies(records[0].user!.loginMethods[0].passwordHash!, 'alice-secret')).toBe(true);
@@ -196,7 +204,7 @@ describe('firebase reader', () => {
     expect(await verifies(record.user!.loginMethods[0].passwordHash!, 'bob-secret')).toBe(true);
   });
 
-  it('imports the password method of a password + Google + phone user and lists the rest as collisions', async () => {
+  it('keeps a password + Google + phone user whole: password first and primary, the others linked to it', async () => {
     const file = temp.file(
       'multi.json',
       firebaseJsonExport([
@@ -216,16 +224,13 @@ describe('firebase reader', () => {
 
     const [record] = await collect(openSource('firebase', file, options).records);
 
-    expect(record.user?.loginMethods.map((method) => method.recipeId)).toEqual(['emailpassword']);
-    expect(record.collisions).toEqual([
-      { recipeId: 'thirdparty', email: 'm@gmail.com', thirdPartyId: 'google', thirdPartyUserId: 'g-77' },
-      { recipeId: 'passwordless', phoneNumber: '+33612345678' },
-    ]);
-    // Kept whole for account linking: the same person's other login methods, ready to join the password one.
-    expect(record.linkable).toEqual([
+    expect(record.user?.loginMethods.map((method) => method.recipeId)).toEqual(['emailpassword', 'thirdparty', 'passwordless']);
+    expect(record.user?.loginMethods[0]).toMatchObject({ email: 'm@example.com', isPrimary: true });
+    expect(record.user?.loginMethods.slice(1)).toEqual([
       { recipeId: 'thirdparty', email: 'm@gmail.com', thirdPartyId: 'google', thirdPartyUserId: 'g-77', isVerified: false },
       { recipeId: 'passwordless', phoneNumber: '+33612345678', isVerified: false },
     ]);
+    expect(record.collisions).toEqual([]);
   });
 
   it.each([
@@ -292,10 +297,9 @@ describe('firebase reader', () => {
     );
     const [record] = await read(file, { ...options, providerOverrides: new Map([['oidc.corp', 'corp-sso']]) });
     // Known providers come first, in the CSV export's column order, so that JSON and CSV give the same user.
-    expect(record.user?.loginMethods[0]).toMatchObject({ thirdPartyId: 'google', thirdPartyUserId: 'g-1' });
-    expect(record.collisions).toEqual([
-      { recipeId: 'thirdparty', email: 'x@example.com', thirdPartyId: 'corp-sso', thirdPartyUserId: 'c-1' },
-    ]);
+    expect(record.user?.loginMethods[0]).toMatchObject({ thirdPartyId: 'google', thirdPartyUserId: 'g-1', isPrimary: true });
+    expect(record.user?.loginMethods[1]).toMatchObject({ thirdPartyId: 'corp-sso', thirdPartyUserId: 'c-1', email: 'x@example.com' });
+    expect(record.collisions).toEqual([]);
   });
 
   it('refuses password users without --hash-config, and files that are not exports', async () => {
@@ -374,10 +378,19 @@ describe('firebase reader', () => {
               hashingAlgorithm: 'idp_scrypt',
               isVerified: false,
               timeJoinedInMSSinceEpoch: created + 1,
+              isPrimary: true,
+            },
+            {
+              recipeId: 'thirdparty',
+              email: 'bob@github.example',
+              thirdPartyId: 'github',
+              thirdPartyUserId: '42',
+              isVerified: false,
+              timeJoinedInMSSinceEpoch: created + 1,
             },
           ],
         },
-        collisions: [{ recipeId: 'thirdparty', email: 'bob@github.example', thirdPartyId: 'github', thirdPartyUserId: '42' }],
+        collisions: [],
       },
       {
         index: 2,

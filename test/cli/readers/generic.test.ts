@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { openSource, type SourceName } from '../../../src/cli/readers/index.js';
-import { bcryptHash, collect, collectMapping, makeTempDir } from '../fixtures.js';
+import { bcryptHash, collect, makeTempDir } from '../fixtures.js';
 
 const bcrypt = bcryptHash('pw');
 const argon = '$argon2id$v=19$m=1024,t=1,p=1$c29tZXNhbHRzb21lc2FsdA$Q0hBTkdFTUVDSEFOR0VNRUNIQU5HRU1F';
@@ -98,12 +98,13 @@ const expected = [
     key: 'old-7',
     user: {
       externalUserId: 'old-7',
-      loginMethods: [{ recipeId: 'emailpassword', email: 'f@example.com', passwordHash: bcrypt, hashingAlgorithm: 'bcrypt' }],
+      loginMethods: [
+        { recipeId: 'emailpassword', email: 'f@example.com', passwordHash: bcrypt, hashingAlgorithm: 'bcrypt', isPrimary: true },
+        { recipeId: 'thirdparty', email: 'f@example.com', thirdPartyId: 'github', thirdPartyUserId: '7' },
+        { recipeId: 'passwordless', phoneNumber: '+33612345678' },
+      ],
     },
-    collisions: [
-      { recipeId: 'thirdparty', email: 'f@example.com', thirdPartyId: 'github', thirdPartyUserId: '7' },
-      { recipeId: 'passwordless', phoneNumber: '+33612345678' },
-    ],
+    collisions: [],
   },
   {
     index: 7,
@@ -147,7 +148,7 @@ describe('generic readers', () => {
   afterAll(() => temp.remove());
 
   const read = (source: SourceName, file: string) =>
-    collectMapping(openSource(source, file, { includeDisabled: false, providerOverrides: new Map() }).records);
+    collect(openSource(source, file, { includeDisabled: false, providerOverrides: new Map() }).records);
 
   it('reads the documented CSV columns, in any order, with a header', async () => {
     const order = [...columns].reverse();

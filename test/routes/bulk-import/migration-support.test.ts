@@ -82,20 +82,55 @@ describe('POST /bulk-import/users/lookup', () => {
     const users = (reply.json as { users: { userId: string }[] }).users;
     expect([...users].sort((a, b) => a.userId.localeCompare(b.userId))).toEqual(
       [
-        { userId: ids[1000], externalUserId: 'old-1', recipeId: 'emailpassword', timeJoined: 1000, email: 'a@example.com' },
-        { userId: ids[2000], recipeId: 'passwordless', timeJoined: 2000, phoneNumber: '+14155552671' },
+        {
+          userId: ids[1000],
+          externalUserId: 'old-1',
+          groupId: ids[1000],
+          recipeId: 'emailpassword',
+          timeJoined: 1000,
+          email: 'a@example.com',
+        },
+        { userId: ids[2000], groupId: ids[2000], recipeId: 'passwordless', timeJoined: 2000, phoneNumber: '+14155552671' },
         {
           userId: ids[3000],
+          groupId: ids[3000],
           recipeId: 'thirdparty',
           timeJoined: 3000,
           email: 'g@example.com',
           thirdPartyId: 'google',
           thirdPartyUserId: 'g-1',
         },
-        { userId: ids[4000], recipeId: 'emailpassword', timeJoined: 4000, email: 'b@example.com' },
+        { userId: ids[4000], groupId: ids[4000], recipeId: 'emailpassword', timeJoined: 4000, email: 'b@example.com' },
       ].sort((a, b) => a.userId.localeCompare(b.userId)),
     );
     expect(JSON.stringify(reply.json)).not.toContain('$2');
+  });
+
+  it('answers every login method of a linked user that one key finds, each with the user id', async () => {
+    const password = await call(t.app, 'POST', '/recipe/user/passwordhash/import', {
+      body: { email: 'l@example.com', passwordHash: hash, hashingAlgorithm: 'bcrypt' },
+    });
+    const google = await call(t.app, 'POST', '/recipe/signinup', {
+      body: { thirdPartyId: 'google', thirdPartyUserId: 'g-9', email: { id: 'l@example.com' } },
+    });
+    const primaryId = (password.json as { user: { id: string } }).user.id;
+    const googleId = (google.json as { user: { id: string } }).user.id;
+    expect((await call(t.app, 'POST', '/recipe/accountlinking/user/primary', { body: { recipeUserId: primaryId } })).statusCode).toBe(200);
+    const link = await call(t.app, 'POST', '/recipe/accountlinking/user/link', {
+      body: { recipeUserId: googleId, primaryUserId: primaryId },
+    });
+    expect(link.json).toMatchObject({ status: 'OK' });
+
+    const reply = await call(t.app, 'POST', '/bulk-import/users/lookup', {
+      body: { thirdPartyAccounts: [{ thirdPartyId: 'google', thirdPartyUserId: 'g-9' }] },
+    });
+    const users = (reply.json as { users: { userId: string; recipeId: string; groupId: string }[] }).users;
+    expect(
+      users.map(({ userId, recipeId, groupId }) => ({ userId, recipeId, groupId })).sort((a, b) => a.recipeId.localeCompare(b.recipeId)),
+    ).toEqual([
+      { userId: primaryId, recipeId: 'emailpassword', groupId: primaryId },
+      { userId: googleId, recipeId: 'thirdparty', groupId: primaryId },
+    ]);
   });
 
   it('answers an empty list for no keys, and refuses more than 10000 keys of a kind without reading anything', async () => {
