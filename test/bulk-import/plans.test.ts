@@ -287,10 +287,12 @@ describe('bulk-import plans on tables that were never analyzed', () => {
       expect((await call(t.app, 'POST', '/bulk-import/users', { body: { users }, query: { dryRun: 'true' } })).statusCode).toBe(400);
       expect((await call(t.app, 'POST', '/bulk-import/users', { body: { users } })).statusCode).toBe(200);
       await t.app.services.bulkImportWorker.processUntilEmpty();
-      // The migration command's final tally looks every user of a batch up by all its keys.
+      // The migration command looks the users of a batch up by their keys; the answer lists every login method of
+      // each user found, with its user's id.
       const lookup = await call(t.app, 'POST', '/bulk-import/users/lookup', { body: lookupKeys(users) });
+      const found = new Set(lookup.json.users.map((user: { groupId: string }) => user.groupId));
       // All but the E027 user, whose keys (those of its first login method) are nobody's.
-      expect([lookup.statusCode, lookup.json.users.length]).toEqual([200, batchSize - 1]);
+      expect([lookup.statusCode, found.size]).toEqual([200, batchSize - 1]);
     } finally {
       recorder.stop();
     }
