@@ -92,7 +92,10 @@ export async function deleteQueueRows(db: Queryable, ids: string[]): Promise<str
 // scans, hash and merge joins and sorts out of the plans made inside it, generic ones included (the foreign-key
 // checks' too): what is left for a key lookup is an index probe. Custom plans would also do, but re-planning the
 // foreign-key check of every inserted row costs more than the insert. set_config(..., true) ends with the transaction.
+// A plan the connection cached before the batch (the users trigger's statements after a sign-up, say, planned while
+// the tables were empty) would outlive these settings, so the batch first drops the connection's cached plans.
 export async function useKeyDrivenPlans(db: Queryable): Promise<void> {
+  await db.query('DISCARD PLANS');
   await db.query(
     `SELECT set_config('enable_seqscan', 'off', true),
        set_config('enable_bitmapscan', 'off', true), set_config('enable_hashjoin', 'off', true),
