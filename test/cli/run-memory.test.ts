@@ -1,6 +1,9 @@
 import fs from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CreatedLog } from '../../src/cli/created-log.js';
+import { buildReport, writeReport } from '../../src/cli/report.js';
+import { ReportReader } from '../../src/cli/report-reader.js';
+import { Results } from '../../src/cli/results.js';
 import { KeyDigestTable } from '../../src/cli/readers/key-digest-table.js';
 import { SentLog } from '../../src/cli/sent-log.js';
 import { makeTempDir } from './fixtures.js';
@@ -60,5 +63,51 @@ describe('the run state kept out of memory', () => {
     log.clear();
     expect(fs.existsSync(log.path)).toBe(false);
     expect([...log.chunks()]).toEqual([]);
+  });
+
+  it('ReportReader streams the created list of a report, as written now and as written whole before', async () => {
+    const users = Array.from({ length: 5 }, (_, i) => ({ user: `u-${i}`, record: i + 1, userId: `id-${i}` }));
+    const results = new Results();
+    results.notImported.push({ user: 'x', record: 9, stage: 'lost', reason: 'a "created": [ inside a reason' });
+    const context = {
+      source: 'ndjson',
+      file: 'users.ndjson',
+      coreUrl: 'http://127.0.0.1:3567',
+      coreId: 'core-1',
+      dryRun: false,
+      partial: false,
+      startedAt: new Date(0),
+      finishedAt: new Date(0),
+    };
+    const report = buildReport(results, context);
+    const streamed = temp.file('now.json', '');
+    writeReport(streamed, report, [users.slice(0, 2), [], users.slice(2)]);
+    const whole = temp.file('before.json', `${JSON.stringify({ ...report, created: users }, null, 2)}\n`);
+    for (const path of [streamed, whole]) {
+      expect(JSON.parse(fs.readFileSync(path, 'utf8')).created).toEqual(users);
+      const reader = new ReportReader(path);
+      expect(reader.coreId).toBe('core-1');
+      const chunks: unknown[][] = [];
+      for await (const chunk of reader.created(2)) chunks.push(chunk);
+      expect(chunks).toEqual([users.slice(0, 2), users.slice(2, 4), users.slice(4)]);
+    }
+    const empty = temp.file('empty.json', '');
+    writeReport(empty, report, []);
+    expect(JSON.parse(fs.readFileSync(empty, 'utf8')).created).toEqual([]);
+    expect(new ReportReader(empty).coreId).toBe('core-1');
+  });
+
+  it('ReportReader refuses what is not the report of a real run, naming the file', async () => {
+    const notJson = temp.file('a.json', 'not json');
+    expect(() => new ReportReader(notJson)).toThrow(`${notJson} is not a report written by identity-core migrate`);
+    const dry = temp.file('b.json', JSON.stringify({ coreId: 'c', dryRun: true, created: [] }));
+    expect(() => new ReportReader(dry)).toThrow(`${dry} is the report of a dry run, which created no users`);
+    const none = temp.file('c.json', JSON.stringify({ coreId: 'c', dryRun: false }));
+    expect(() => new ReportReader(none)).toThrow(`${none} is not a report written by identity-core migrate (this version)`);
+    const noId = temp.file(
+      'd.json',
+      JSON.stringify({ coreId: 'c', created: [{ user: 'u', record: 1, userId: 'x' }, { user: 'v' }] }, null, 2),
+    );
+    await expect(new ReportReader(noId).check()).rejects.toThrow('it lists no created users');
   });
 });
