@@ -1,9 +1,9 @@
-import fs from 'node:fs';
 import { parseArgs } from 'node:util';
 import { emptyLookup } from './account-keys.js';
 import { CliError } from './cli-error.js';
 import { CoreClient } from './core-client.js';
 import type { CliIo } from './io.js';
+import { ReportReader } from './report-reader.js';
 import type { CreatedUser } from './results.js';
 
 export const UNDO_USAGE = `Usage: identity-core migrate undo <report> [options]
@@ -18,9 +18,10 @@ Options:
   -h, --help         this text
 `;
 
-// Lookups take up to this many ids per request; removals run this many at a time.
+// Lookups take up to this many ids per request; removals run this many at a time; a dry run lists this many users.
 const LOOKUP_CHUNK = 10_000;
 const REMOVE_CONCURRENCY = 8;
+const LISTED = 1000;
 
 interface UndoOptions {
   reportPath: string;
@@ -52,7 +53,8 @@ export function parseUndoArgs(argv: string[], env: Readonly<Record<string, strin
 }
 
 export async function runUndo(options: UndoOptions, io: CliIo): Promise<number> {
-  const report = readReport(options.reportPath);
+  const report = new ReportReader(options.reportPath);
+  await report.check();
   const client = new CoreClient({ baseUrl: options.coreUrl, apiKey: options.apiKey, signal: io.signal });
   await client.checkConnection();
   const coreId = (await client.coreIdentity()) ?? `core at ${options.coreUrl}`;
@@ -61,20 +63,31 @@ export async function runUndo(options: UndoOptions, io: CliIo): Promise<number> 
       `${options.reportPath} was written for core ${report.coreId}, but the core at ${options.coreUrl} is ${coreId}: pass --core-url of the core the run imported into`,
     );
   }
-  const present = await stillHeld(client, report.created);
-  const gone = report.created.length - present.length;
+  // A chunk of the list at a time, so that undoing a million-user run holds no more than one chunk.
+  let present = 0;
+  let gone = 0;
+  const listed: string[] = [];
+  const left: CreatedUser[] = [];
+  for await (const chunk of report.created(LOOKUP_CHUNK)) {
+    const held = await stillHeld(client, chunk);
+    present += held.length;
+    gone += chunk.length - held.length;
+    if (options.dryRun) {
+      for (const user of held.slice(0, LISTED - listed.length)) listed.push(`  would remove ${user.user} (record ${user.record})`);
+      continue;
+    }
+    for (let start = 0; start < held.length; start += REMOVE_CONCURRENCY) {
+      await Promise.all(held.slice(start, start + REMOVE_CONCURRENCY).map((user) => client.removeUser(user.userId)));
+    }
+    left.push(...(await stillHeld(client, held)));
+  }
   const lines = [`Undo of ${options.reportPath} in ${options.coreUrl}${options.dryRun ? ' (dry run)' : ''}`];
   if (options.dryRun) {
-    lines.push(`  would remove        ${present.length}`, `  no longer in core   ${gone}`);
-    for (const user of present.slice(0, 1000)) lines.push(`  would remove ${user.user} (record ${user.record})`);
+    lines.push(`  would remove        ${present}`, `  no longer in core   ${gone}`, ...listed);
     io.stdout.write(`${lines.join('\n')}\n`);
     return 0;
   }
-  for (let start = 0; start < present.length; start += REMOVE_CONCURRENCY) {
-    await Promise.all(present.slice(start, start + REMOVE_CONCURRENCY).map((user) => client.removeUser(user.userId)));
-  }
-  const left = await stillHeld(client, present);
-  lines.push(`  removed             ${present.length - left.length}`, `  no longer in core   ${gone}`);
+  lines.push(`  removed             ${present - left.length}`, `  no longer in core   ${gone}`);
   for (const user of left) lines.push(`  still in the core: ${user.user} (record ${user.record})`);
   io.stdout.write(`${lines.join('\n')}\n`);
   return left.length === 0 ? 0 : 1;
@@ -82,25 +95,7 @@ export async function runUndo(options: UndoOptions, io: CliIo): Promise<number> 
 
 async function stillHeld(client: CoreClient, users: CreatedUser[]): Promise<CreatedUser[]> {
   const held = new Set<string>();
-  for (let start = 0; start < users.length; start += LOOKUP_CHUNK) {
-    const body = { ...emptyLookup(), userIds: users.slice(start, start + LOOKUP_CHUNK).map((user) => user.userId) };
-    for (const user of await client.lookup(body)) held.add(user.userId);
-  }
+  const body = { ...emptyLookup(), userIds: users.map((user) => user.userId) };
+  for (const user of await client.lookup(body)) held.add(user.userId);
   return users.filter((user) => held.has(user.userId));
-}
-
-function readReport(path: string): { coreId: string; created: CreatedUser[] } {
-  let report: { coreId?: unknown; created?: unknown; dryRun?: unknown };
-  try {
-    report = JSON.parse(fs.readFileSync(path, 'utf8')) as typeof report;
-  } catch {
-    throw new CliError(`${path} is not a report written by identity-core migrate`);
-  }
-  if (report.dryRun === true) throw new CliError(`${path} is the report of a dry run, which created no users`);
-  const created = report.created;
-  const valid = Array.isArray(created) && created.every((user) => typeof (user as CreatedUser)?.userId === 'string');
-  if (typeof report.coreId !== 'string' || !valid) {
-    throw new CliError(`${path} is not a report written by identity-core migrate (this version): it lists no created users`);
-  }
-  return { coreId: report.coreId, created: created as CreatedUser[] };
 }

@@ -1,5 +1,5 @@
 // The keys of every user read so far, as 96-bit digests in one typed array instead of strings in a Map: 16 bytes a
-// slot (three digest words and the record number), so a million-user export (two million keys) costs about 64 MB
+// slot (three digest words and the record number), so a million-user export (two million keys) costs about 67 MB
 // instead of several hundred, and no per-key object reaches the garbage collector. Two different keys share all 96
 // bits with odds of about 1 in 10^16 at two million keys (a clash would show in the report as a twin naming the
 // record it matched); the digest is fixed, so every pass and the dry run agree.

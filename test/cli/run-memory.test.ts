@@ -1,0 +1,113 @@
+import fs from 'node:fs';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { CreatedLog } from '../../src/cli/created-log.js';
+import { buildReport, writeReport } from '../../src/cli/report.js';
+import { ReportReader } from '../../src/cli/report-reader.js';
+import { Results } from '../../src/cli/results.js';
+import { KeyDigestTable } from '../../src/cli/readers/key-digest-table.js';
+import { SentLog } from '../../src/cli/sent-log.js';
+import { makeTempDir } from './fixtures.js';
+
+// What the migration command keeps for a whole run outside its heap, or compactly in it.
+describe('the run state kept out of memory', () => {
+  let temp: ReturnType<typeof makeTempDir>;
+  beforeEach(() => {
+    temp = makeTempDir();
+  });
+  afterEach(() => temp.remove());
+
+  it('KeyDigestTable answers the record stored with each key, and 0 for keys never stored, across growth', () => {
+    const table = new KeyDigestTable();
+    const count = 50_000;
+    for (let i = 0; i < count; i++) {
+      expect(table.get(`email user${i}@example.com`)).toBe(0);
+      table.set(`email user${i}@example.com`, i + 1);
+    }
+    for (let i = 0; i < count; i++) expect(table.get(`email user${i}@example.com`)).toBe(i + 1);
+    for (let i = 0; i < count; i++) expect(table.get(`email user${i}@example.org`)).toBe(0);
+    expect(table.get('old id user1@example.com')).toBe(0);
+    expect(table.get('')).toBe(0);
+  });
+
+  it('SentLog is read forwards in step with the export, without the lines appended after it was opened', () => {
+    const log = new SentLog(temp.file('users.ndjson.migrate-sent.tsv', ''));
+    log.append([
+      { record: 1, userId: 'a' },
+      { record: 3, userId: 'c' },
+    ]);
+    log.append([
+      { record: 3, userId: 'c2' },
+      { record: 4, userId: 'd' },
+    ]);
+    const reader = log.reader();
+    log.append([{ record: 5, userId: 'e' }]);
+    expect([1, 2, 3, 4, 5].map((record) => reader.idsFor(record))).toEqual([['a'], [], ['c', 'c2'], ['d'], []]);
+    reader.close();
+  });
+
+  it('SentLog read out of order (a log edited by hand) still gives every id of a record', () => {
+    const path = temp.file('sent.tsv', '3\tc\n1\ta\n3\tc2\n');
+    const reader = new SentLog(path).reader();
+    expect([1, 2, 3].map((record) => reader.idsFor(record))).toEqual([['a'], [], ['c', 'c2']]);
+    reader.close();
+  });
+
+  it('CreatedLog gives back what was added, in order and in chunks, across its write buffer', () => {
+    const log = new CreatedLog(temp.file('created.ndjson', ''));
+    log.clear();
+    const users = Array.from({ length: 2_500 }, (_, i) => ({ user: `zoë-${i}@example.com`, record: i + 1, userId: `id-${i}` }));
+    for (const user of users) log.add(user);
+    const chunks = [...log.chunks(1_000)];
+    expect(chunks.map((chunk) => chunk.length)).toEqual([1_000, 1_000, 500]);
+    expect(chunks.flat()).toEqual(users);
+    log.clear();
+    expect(fs.existsSync(log.path)).toBe(false);
+    expect([...log.chunks()]).toEqual([]);
+  });
+
+  it('ReportReader streams the created list of a report, as written now and as written whole before', async () => {
+    const users = Array.from({ length: 5 }, (_, i) => ({ user: `u-${i}`, record: i + 1, userId: `id-${i}` }));
+    const results = new Results();
+    results.notImported.push({ user: 'x', record: 9, stage: 'lost', reason: 'a "created": [ inside a reason' });
+    const context = {
+      source: 'ndjson',
+      file: 'users.ndjson',
+      coreUrl: 'http://127.0.0.1:3567',
+      coreId: 'core-1',
+      dryRun: false,
+      partial: false,
+      startedAt: new Date(0),
+      finishedAt: new Date(0),
+    };
+    const report = buildReport(results, context);
+    const streamed = temp.file('now.json', '');
+    writeReport(streamed, report, [users.slice(0, 2), [], users.slice(2)]);
+    const whole = temp.file('before.json', `${JSON.stringify({ ...report, created: users }, null, 2)}\n`);
+    for (const path of [streamed, whole]) {
+      expect(JSON.parse(fs.readFileSync(path, 'utf8')).created).toEqual(users);
+      const reader = new ReportReader(path);
+      expect(reader.coreId).toBe('core-1');
+      const chunks: unknown[][] = [];
+      for await (const chunk of reader.created(2)) chunks.push(chunk);
+      expect(chunks).toEqual([users.slice(0, 2), users.slice(2, 4), users.slice(4)]);
+    }
+    const empty = temp.file('empty.json', '');
+    writeReport(empty, report, []);
+    expect(JSON.parse(fs.readFileSync(empty, 'utf8')).created).toEqual([]);
+    expect(new ReportReader(empty).coreId).toBe('core-1');
+  });
+
+  it('ReportReader refuses what is not the report of a real run, naming the file', async () => {
+    const notJson = temp.file('a.json', 'not json');
+    expect(() => new ReportReader(notJson)).toThrow(`${notJson} is not a report written by identity-core migrate`);
+    const dry = temp.file('b.json', JSON.stringify({ coreId: 'c', dryRun: true, created: [] }));
+    expect(() => new ReportReader(dry)).toThrow(`${dry} is the report of a dry run, which created no users`);
+    const none = temp.file('c.json', JSON.stringify({ coreId: 'c', dryRun: false }));
+    expect(() => new ReportReader(none)).toThrow(`${none} is not a report written by identity-core migrate (this version)`);
+    const noId = temp.file(
+      'd.json',
+      JSON.stringify({ coreId: 'c', created: [{ user: 'u', record: 1, userId: 'x' }, { user: 'v' }] }, null, 2),
+    );
+    await expect(new ReportReader(noId).check()).rejects.toThrow('it lists no created users');
+  });
+});
