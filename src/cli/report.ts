@@ -128,7 +128,7 @@ export function formatSummary(report: Report, reportPath: string | undefined): s
   if (report.weakHashes !== undefined) {
     lines.push(
       '',
-      `${report.weakHashes} users have a password hash in a weak format (plain or salted digest, HMAC, md5-crypt, phpass):`,
+      `${report.weakHashes} users have a password hash in a weak format (plain or salted digest, HMAC, md5-crypt, phpass, PBKDF2 with few iterations):`,
       '  turn on password_rehash_on_signin in the core so each moves to the configured algorithm at its next sign-in.',
     );
   }

@@ -1,5 +1,5 @@
-import { summariseMethod, type MethodSummary, type SourceRecord } from './bulk-user.js';
-import { isWeakHash } from '../hashing/formats.js';
+import { summariseMethod, type LoginMethod, type MethodSummary, type SourceRecord } from './bulk-user.js';
+import { weakFormatOf } from '../hashing/formats.js';
 
 /**
  * Why a user did not (or, in a dry run, would not) end up in the core. `source`, `duplicate` and `validation`
@@ -98,7 +98,9 @@ export class Results {
       return;
     }
     if (!record.user) return;
-    if (record.user.loginMethods.some((method) => method.passwordHash !== undefined && isWeakHash(method.passwordHash))) this.weakHashes++;
+    const weak = (method: LoginMethod) =>
+      method.passwordHash !== undefined && weakFormatOf(method.passwordHash, method.hashingAlgorithm) !== undefined;
+    if (record.user.loginMethods.some(weak)) this.weakHashes++;
     if (record.collisions.length > 0) {
       const imported = summariseMethod(record.user.loginMethods[0]);
       this.collisions.push({ user: record.key, record: record.index + 1, imported, notImported: record.collisions });

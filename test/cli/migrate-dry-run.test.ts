@@ -73,6 +73,13 @@ describe('migrate --dry-run', () => {
       { externalUserId: 'w-1', email: 'wordpress@example.com', passwordHash: '$P$9IQRaTwmfeRo7ud9Fh4E2PdI0S3r.L0' },
       { externalUserId: 'w-2', email: 'ldap@example.com', passwordHash: '{SSHA}0c0blFTXXNuAMHECS4uxrj3ZieMoWImr' },
       { externalUserId: 'w-3', email: 'strong@example.com', passwordHash: hash },
+      // An ASP.NET Identity v2 blob (PBKDF2, 1,000 iterations) as the column holds it, named by hashingAlgorithm.
+      {
+        externalUserId: 'w-4',
+        email: 'aspnet@example.com',
+        passwordHash: 'AAABAgMEBQYHCAkKCwwNDg+ukCEMDf0yyQ29NYubggHIVY0sdEUfdyeM+E1LtH1uJg==',
+        hashingAlgorithm: 'aspnet_identity',
+      },
     ];
     const file = temp.file('weak.ndjson', weak.map((line) => JSON.stringify(line)).join('\n'));
     const reportPath = `${temp.dir}/weak-report.json`;
@@ -82,11 +89,11 @@ describe('migrate --dry-run', () => {
     expect(result.code).toBe(0);
     expect(result.stdout).toContain(
       [
-        '2 users have a password hash in a weak format (plain or salted digest, HMAC, md5-crypt, phpass):',
+        '3 users have a password hash in a weak format (plain or salted digest, HMAC, md5-crypt, phpass, PBKDF2 with few iterations):',
         '  turn on password_rehash_on_signin in the core so each moves to the configured algorithm at its next sign-in.',
       ].join('\n'),
     );
-    expect(JSON.parse(fs.readFileSync(reportPath, 'utf8'))).toMatchObject({ totals: { read: 3, wouldImport: 3 }, weakHashes: 2 });
+    expect(JSON.parse(fs.readFileSync(reportPath, 'utf8'))).toMatchObject({ totals: { read: 4, wouldImport: 4 }, weakHashes: 3 });
   });
 
   it('writes the report only where --report says, and checks canary passwords locally', async () => {
