@@ -25,7 +25,7 @@ export class InstantHashes {
 
   remember(storedHash: string, entry: InstantHash): void {
     if (this.capacity === 0) return;
-    if (this.entries.size >= this.capacity) this.entries.delete(this.entries.keys().next().value!);
+    if (this.entries.size >= this.capacity && !this.entries.has(storedHash)) this.entries.delete(this.entries.keys().next().value!);
     this.entries.set(storedHash, entry);
   }
 

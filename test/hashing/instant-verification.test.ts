@@ -87,6 +87,8 @@ describe('InstantHashes', () => {
     const cache = new InstantHashes(2);
     for (const key of ['a', 'b', 'c']) cache.remember(key, entry);
     expect([cache.size, cache.get('a'), cache.get('b'), cache.get('c')]).toEqual([2, undefined, entry, entry]);
+    cache.remember('c', entry);
+    expect([cache.size, cache.get('b')]).toEqual([2, entry]);
   });
 
   it('keeps nothing at capacity 0 and refuses a capacity that is not a count', () => {
