@@ -2,7 +2,14 @@ import { coreError } from '../errors.js';
 
 // The reference core's column widths. It answers an over-long value with a database 500; we name the field
 // instead (a 500 is a bug here), before anything is written.
-export const lengthLimits = { thirdPartyId: 28, thirdPartyUserId: 256, email: 256, phoneNumber: 256, externalUserId: 128 } as const;
+export const lengthLimits = {
+  thirdPartyId: 28,
+  thirdPartyUserId: 256,
+  email: 256,
+  phoneNumber: 256,
+  externalUserId: 128,
+  passwordHash: 256,
+} as const;
 
 export function assertMaxLength(field: keyof typeof lengthLimits, value: string | null | undefined): void {
   // Code points, as PostgreSQL's char_length counts them.

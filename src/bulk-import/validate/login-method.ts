@@ -1,3 +1,4 @@
+import { lengthLimits } from '../../normalise/length-limits.js';
 import crypto from 'node:crypto';
 import { coreError, errorMessage } from '../../errors.js';
 import { javaTrim } from '../../normalise/java-trim.js';
@@ -90,7 +91,8 @@ function readEmailPassword(method: JsonObject, target: ImportLoginMethod, errors
   target.hashingAlgorithm = algorithm ?? hashingAlgorithm;
   target.passwordHash = passwordHash;
   if (algorithm !== undefined && passwordHash !== undefined) {
-    if (passwordHash.length > 256) errors.push(errorMessage('FIELD_TOO_LONG', 'passwordHash', 256));
+    if (passwordHash.length > lengthLimits.passwordHash)
+      errors.push(errorMessage('FIELD_TOO_LONG', 'passwordHash', lengthLimits.passwordHash));
     const check = context.hasher.checkImport(passwordHash, algorithm);
     if (check.status === 'SIGNER_KEY_MISSING') throw coreError('SIGNER_KEY_MISSING');
     if (check.status === 'INVALID') errors.push(check.message);
@@ -106,10 +108,12 @@ function readThirdParty(method: JsonObject, target: ImportLoginMethod, errors: s
   const thirdPartyId = reader.read(method, 'thirdPartyId', 'string', true);
   const thirdPartyUserId = reader.read(method, 'thirdPartyUserId', 'string', true);
   target.email = checkEmail(email, errors);
-  if (thirdPartyId !== undefined && thirdPartyId.length > 28)
-    errors.push(errorMessage('BULK_VALUE_TOO_LONG', 'thirdPartyId', thirdPartyId, 28));
-  if (thirdPartyUserId !== undefined && thirdPartyUserId.length > 256) {
-    errors.push(errorMessage('BULK_VALUE_TOO_LONG', 'thirdPartyUserId', thirdPartyUserId, 256));
+  for (const [field, value] of [
+    ['thirdPartyId', thirdPartyId],
+    ['thirdPartyUserId', thirdPartyUserId],
+  ] as const) {
+    if (value !== undefined && value.length > lengthLimits[field])
+      errors.push(errorMessage('BULK_VALUE_TOO_LONG', field, value, lengthLimits[field]));
   }
   target.thirdPartyId = thirdPartyId;
   target.thirdPartyUserId = thirdPartyUserId;
@@ -122,8 +126,9 @@ function readPasswordless(method: JsonObject, target: ImportLoginMethod, errors:
   const phoneNumber = reader.read(method, 'phoneNumber', 'string');
   target.email = checkEmail(email, errors);
   if (phoneNumber !== undefined) {
-    if (phoneNumber.length > 256) errors.push(errorMessage('BULK_VALUE_TOO_LONG', 'phoneNumber', phoneNumber, 256));
-    else target.phoneNumber = checked(checkContact('phoneNumber', phoneNumber), errors);
+    if (phoneNumber.length > lengthLimits.phoneNumber) {
+      errors.push(errorMessage('BULK_VALUE_TOO_LONG', 'phoneNumber', phoneNumber, lengthLimits.phoneNumber));
+    } else target.phoneNumber = checked(checkContact('phoneNumber', phoneNumber), errors);
     target.phoneNumber ??= phoneNumber;
   }
   if (target.email === undefined && target.phoneNumber === undefined) {
@@ -136,8 +141,8 @@ function readPasswordless(method: JsonObject, target: ImportLoginMethod, errors:
 function checkEmail(email: string | undefined, errors: string[]): string | undefined {
   if (email === undefined) return undefined;
   // One error per field: an over-long value gets the reference's length message only.
-  if (email.length > 255) {
-    errors.push(errorMessage('BULK_VALUE_TOO_LONG', 'email', email, 256));
+  if (email.length > lengthLimits.email - 1) {
+    errors.push(errorMessage('BULK_VALUE_TOO_LONG', 'email', email, lengthLimits.email));
     return email;
   }
   return checked(checkContact('email', email), errors);

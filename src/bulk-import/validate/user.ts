@@ -1,3 +1,4 @@
+import { lengthLimits } from '../../normalise/length-limits.js';
 import { errorMessage } from '../../errors.js';
 import type { PasswordHasher } from '../../hashing/registry.js';
 import { javaTrim } from '../../normalise/java-trim.js';
@@ -59,7 +60,9 @@ function readUserRoles(input: JsonObject, errors: string[], context: ValidationC
 
 function checkExternalUserId(externalUserId: string | undefined, errors: string[], context: ValidationContext): string | undefined {
   if (externalUserId === undefined) return undefined;
-  if (externalUserId.length > 128) errors.push(errorMessage('BULK_VALUE_TOO_LONG', 'externalUserId', externalUserId, 128));
+  if (externalUserId.length > lengthLimits.externalUserId) {
+    errors.push(errorMessage('BULK_VALUE_TOO_LONG', 'externalUserId', externalUserId, lengthLimits.externalUserId));
+  }
   const trimmed = javaTrim(externalUserId);
   if (context.externalUserIds.has(trimmed)) {
     errors.push(errorMessage('BULK_EXTERNAL_ID_REPEATED', externalUserId));
