@@ -20,8 +20,8 @@ import { becomesPrimaryUser, type ImportLoginMethod, type ImportOutcome, type Im
 // does (a sign-up or another core commits the same email between our check and our INSERT), the statement fails
 // with a unique violation; the caller rolls back to its savepoint and tries again, and the repeated check now sees
 // the winner (explainImportError names it if it still gets through). A user with several login methods (or marked
-// primary) gets its primary group and the ids of its login methods first; the users insert trigger of migration 0011
-// then gives the group its time_joined and reservations in the same statement (AL-11.2).
+// primary) gets its primary group and the ids of its login methods first; the users insert trigger (migrations 0011,
+// 0013) then gives the group its time_joined and reservations in the same statement (AL-11.2).
 export async function importUsers(db: Queryable, users: ImportUser[], hasher: PasswordHasher): Promise<ImportOutcome[]> {
   const outcomes: ImportOutcome[] = users.map(() => ({ ok: true }));
   for (const [index, message] of await detectConflicts(db, users)) outcomes[index] = { ok: false, message };
@@ -33,7 +33,10 @@ export async function importUsers(db: Queryable, users: ImportUser[], hasher: Pa
     const { groups, loginMethods } = primaryGroupRows(linked);
     await insertPrimaryGroups(db, groups, loginMethods);
   }
-  const methods = pending.flatMap((user) => user.loginMethods).sort(byInsertKey);
+  const methods = inKeyOrder(
+    pending.flatMap((user) => user.loginMethods),
+    insertKeyOf,
+  );
   const hashes = await passwordHashesFor(methods, hasher);
   await insertUsers(db, userRows(methods, hashes));
   const mapped = pending.filter((user) => user.externalUserId !== undefined);
@@ -77,19 +80,17 @@ export function explainImportError(error: unknown, user: ImportUser): string | u
 const insertKeyOf = (method: ImportLoginMethod) =>
   [method.recipeId, method.email, method.phoneNumber, method.thirdPartyId, method.thirdPartyUserId].join('\u0000');
 
-function byInsertKey(a: ImportLoginMethod, b: ImportLoginMethod): number {
-  const [keyA, keyB] = [insertKeyOf(a), insertKeyOf(b)];
-  return keyA < keyB ? -1 : keyA > keyB ? 1 : 0;
+function inKeyOrder<T>(items: T[], keyOf: (item: T) => string): T[] {
+  return items
+    .map((item) => ({ item, key: keyOf(item) }))
+    .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
+    .map(({ item }) => item);
 }
 
 // Every transaction inserts login methods in one global order of their unique values, so two cores importing
 // overlapping users wait on each other instead of deadlocking; users one at a time go by their smallest value.
 export function inInsertOrder(users: ImportUser[]): ImportUser[] {
-  const keyOf = (user: ImportUser) => user.loginMethods.map(insertKeyOf).reduce((min, key) => (key < min ? key : min));
-  return users
-    .map((user) => ({ user, key: keyOf(user) }))
-    .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
-    .map(({ user }) => user);
+  return inKeyOrder(users, (user) => user.loginMethods.map(insertKeyOf).reduce((min, key) => (key < min ? key : min)));
 }
 
 // The primary groups of linked users (time_joined: the oldest login method; the trigger recomputes it anyway) and

@@ -326,14 +326,13 @@ describe('conflicts of users with several login methods', () => {
     const queued = await call(t.app, 'POST', '/bulk-import/users', { body: { users } });
     await t.app.services.bulkImportWorker.processUntilEmpty();
     const rows = await queueRows(t.db);
-    const failedIndex = rows
-      .map((row) => row.id)
-      .map((id) => queued.json.users.findIndex((u: any) => u.loginMethods.some((m: any) => m.userId === id)));
+    // Each queue row is named by its user's primary (here: first) login method.
+    const rowIds = queued.json.users.map((user: { loginMethods: { userId: string }[] }) => user.loginMethods[0].userId);
     // Batch order decides which of the two primaries keeps the email, as for any duplicate in one batch.
     expect(rows.map((row) => [row.status, row.error_message])).toEqual([['FAILED', conflict]]);
-    expect([0, 1]).toContain(failedIndex[0]);
-    const winner = failedIndex[0] === 0 ? 'b' : 'a';
-    const loser = failedIndex[0] === 0 ? 'a' : 'b';
+    const failedIndex = rowIds.indexOf(rows[0].id);
+    expect([0, 1]).toContain(failedIndex);
+    const [winner, loser] = failedIndex === 0 ? ['b', 'a'] : ['a', 'b'];
     expect((await call(t.app, 'GET', '/user/id', { query: { userId: winner } })).json.user.loginMethods).toHaveLength(2);
     expect((await call(t.app, 'GET', '/user/id', { query: { userId: loser } })).json).toEqual({ status: 'UNKNOWN_USER_ID_ERROR' });
     expect((await call(t.app, 'GET', '/users/count')).json.count).toBe(2);
@@ -364,7 +363,7 @@ describe('conflicts of users with several login methods', () => {
     const { bulk_import_users: queue, ...after } = await snapshot(t.db);
     const { bulk_import_users: _, ...expected } = before;
     expect(after).toEqual(expected);
-    expect(queue.map((row: any) => row.error_message)).toEqual([
+    expect(queue.map((row) => (row as { error_message: string }).error_message)).toEqual([
       'E005: A user with thirdPartyId google and thirdPartyUserId g-taken already exists in thirdparty loginMethod.',
     ]);
   });
