@@ -24,8 +24,12 @@ const args = process.argv.slice(2);
 const total = Number(args.find((arg) => /^\d+$/.test(arg)) ?? process.env.BENCH_USERS ?? 100_000);
 const build = !args.includes('--no-build');
 const profileDir = args.includes('--cpu-prof') ? path.resolve(path.dirname(fileURLToPath(import.meta.url)), 'results') : undefined;
-const profileArgs = (name: string) =>
-  profileDir === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, `--cpu-prof-name=${name}-${suffix}.cpuprofile`];
+// BENCH_NODE_ARGS: more node flags for both processes (a --require that times statements, say), split on spaces.
+const extraNodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter((arg) => arg !== '');
+const profileArgs = (name: string) => [
+  ...extraNodeArgs,
+  ...(profileDir === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, `--cpu-prof-name=${name}-${suffix}.cpuprofile`]),
+];
 const distinctHashes = 256;
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const serverUrl = process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';

@@ -66,7 +66,7 @@ export async function migrateAll(context: PassContext): Promise<boolean> {
       force,
     );
   const earlierRejections = new Map(state.rejected.map((rejection) => [rejection.record, rejection.reason]));
-  const settle = (batch: Batch, previous: Promise<void>) => settleBatch(context, batch, earlierRejections, counts, show, previous);
+  const settle = (batch: Batch, previous: BatchSteps) => settleBatch(context, batch, earlierRejections, counts, show, previous);
   let batch: Batch = { records: [], users: [], end: 0 };
 
   context.progress.start('sending');
@@ -110,21 +110,35 @@ const RECORDS_PER_BATCH = 4;
 // the core work at the same time instead of in turn.
 const SEND_WINDOW = 3;
 
-type Settle = (batch: Batch, previous: Promise<void>) => Promise<void>;
+/**
+ * The two moments of a batch the next one waits for: `sent` once its request that creates users has been answered
+ * (or it decided to send none), `settled` once it has recorded its outcome and saved the state.
+ */
+interface BatchSteps {
+  sent: Promise<void>;
+  settled: Promise<void>;
+}
 
-/** Runs up to SEND_WINDOW batches at once; each records its outcome only after the one before it did. */
+type Settle = (batch: Batch, previous: BatchSteps) => BatchSteps;
+
+/**
+ * Runs up to SEND_WINDOW batches at once; each sends only after the one before it was sent, and records its
+ * outcome only after the one before it did. So the lookup that confirms a batch runs while the next one is being
+ * imported, instead of between the two.
+ */
 class SendWindow {
   private readonly running: Promise<void>[] = [];
-  private last: Promise<void> = Promise.resolve();
+  private last: BatchSteps = { sent: Promise.resolve(), settled: Promise.resolve() };
 
   async start(batch: Batch, settle: Settle): Promise<void> {
     if (this.running.length >= SEND_WINDOW) await this.running.shift();
-    const done = settle(batch, this.last);
-    // Awaited later (in drain or when the window is full); marked handled now so that a failure while an
-    // earlier batch is awaited is not reported as unhandled.
-    done.catch(() => {});
-    this.running.push(done);
-    this.last = done;
+    const steps = settle(batch, this.last);
+    // Awaited later (in drain, when the window is full, or by the next batch); marked handled now so that a
+    // failure while an earlier batch is awaited is not reported as unhandled.
+    steps.sent.catch(() => {});
+    steps.settled.catch(() => {});
+    this.running.push(steps.settled);
+    this.last = steps;
   }
 
   async drain(): Promise<void> {
@@ -139,19 +153,35 @@ class SendWindow {
 // The batches of one run hold no two users with a common account or old id (the first record wins), so a batch
 // looked up while the one before it is still being imported cannot be told "absent" for a user that one creates.
 // Requests that create users go one at a time and in export order, and none starts once the run is interrupted;
-// a batch records nothing once the run is interrupted, so the report covers whole batches.
-async function settleBatch(
+// a batch that did not send once the run is interrupted records nothing, so the report covers whole batches.
+function settleBatch(
   context: PassContext,
   batch: Batch,
   earlierRejections: ReadonlyMap<number, string>,
   counts: { sent: number },
   show: () => void,
-  previous: Promise<void>,
+  previous: BatchSteps,
+): BatchSteps {
+  let markSent = () => {};
+  const sent = new Promise<void>((resolve) => (markSent = resolve));
+  const settled = sendAndRecord(context, batch, earlierRejections, counts, show, previous, () => markSent());
+  // A batch that fails before it was sent stops the next one from sending too.
+  return { sent: Promise.race([sent, settled]), settled };
+}
+
+async function sendAndRecord(
+  context: PassContext,
+  batch: Batch,
+  earlierRejections: ReadonlyMap<number, string>,
+  counts: { sent: number },
+  show: () => void,
+  previous: BatchSteps,
+  markSent: () => void,
 ): Promise<void> {
   const { state, results } = context;
   const { held, index } = await lookUp(context.client, batch.users);
-  await previous;
-  if (context.signal?.aborted) return;
+  await previous.sent;
+  if (context.signal?.aborted) return markSent();
 
   // What the lookup settles (kept in record order), and the users to send.
   const outcomes = new Map<SourceRecord, (() => void) | undefined>();
@@ -197,6 +227,7 @@ async function settleBatch(
     await waitForRoom(context, toSend.length, show);
     const { queued, refused } = await enqueueDroppingInvalid(context, toSend);
     context.sentLog.append(queued.map(({ record, userId }) => ({ record: record.index + 1, userId })));
+    markSent();
     state.rejected.push(...refused.map(({ record, reason }) => ({ key: record.key, record: record.index + 1, reason })));
     // The answer says the core took the batch, not that each user is in it: the core's own ids say which are.
     const lookup = { ...emptyLookup(), userIds: queued.map((entry) => entry.userId) };
@@ -215,6 +246,8 @@ async function settleBatch(
     state.usersQueued += queued.length;
     counts.sent += queued.length;
   }
+  markSent();
+  await previous.settled;
   for (const record of batch.records) {
     results.noteRecord(record);
     outcomes.get(record)?.();
