@@ -141,8 +141,10 @@ class SendWindow {
     this.last = steps;
   }
 
+  // Every batch in flight records what it did before the first failure is passed on, so the report sees them all.
   async drain(): Promise<void> {
-    await Promise.all(this.running.splice(0));
+    const failed = (await Promise.allSettled(this.running.splice(0))).find((outcome) => outcome.status === 'rejected');
+    if (failed) throw failed.reason;
   }
 
   async settle(): Promise<void> {
@@ -230,8 +232,7 @@ async function sendAndRecord(
     markSent();
     state.rejected.push(...refused.map(({ record, reason }) => ({ key: record.key, record: record.index + 1, reason })));
     // The answer says the core took the batch, not that each user is in it: the core's own ids say which are.
-    const lookup = { ...emptyLookup(), userIds: queued.map((entry) => entry.userId) };
-    const imported = queued.length === 0 ? new Set<string>() : new Set((await context.client.lookup(lookup)).map((user) => user.userId));
+    const imported = await confirmedIds(context.client, queued);
     for (const { record, userId } of queued) {
       const number = record.index + 1;
       outcomes.set(record, () =>
@@ -255,6 +256,19 @@ async function sendAndRecord(
   if (batch.end > state.recordsDone) {
     state.recordsDone = batch.end;
     saveState(context.statePath, state, context.now());
+  }
+}
+
+/**
+ * Which of the users the core took are in it now. A lookup that fails (the core lost after it took the batch) leaves
+ * them all to be settled at the end, so a batch the core holds is always in the report.
+ */
+async function confirmedIds(client: CoreClient, queued: { userId: string }[]): Promise<Set<string>> {
+  if (queued.length === 0) return new Set();
+  try {
+    return new Set((await client.lookup({ ...emptyLookup(), userIds: queued.map((entry) => entry.userId) })).map((user) => user.userId));
+  } catch {
+    return new Set();
   }
 }
 
