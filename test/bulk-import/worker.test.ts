@@ -11,8 +11,9 @@ const enqueue = async (t: TestApp, users: unknown[]) => {
 };
 
 describe('background import', () => {
-  // Without the background worker, queued rows wait for processUntilEmpty().
-  const t = useTestApp({ bulk_migration_sleep_between_rounds_in_batch_ms: 0, bulk_import_worker: false });
+  // Without the background worker, queued rows wait for processUntilEmpty(); one import loop, so a batch is one
+  // transaction whatever order the loops claim rows in (the tests of parallel loops make their own core).
+  const t = useTestApp({ bulk_migration_sleep_between_rounds_in_batch_ms: 0, bulk_import_worker: false, bulk_migration_parallelism: 1 });
   beforeEach(async () => {
     await truncateAll(t.db);
     await t.db.pool.query("INSERT INTO roles (role) VALUES ('admin'), ('editor')");
