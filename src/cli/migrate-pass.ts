@@ -66,7 +66,8 @@ export async function migrateAll(context: PassContext): Promise<boolean> {
       force,
     );
   const earlierRejections = new Map(state.rejected.map((rejection) => [rejection.record, rejection.reason]));
-  const settle = (batch: Batch, previous: BatchSteps) => settleBatch(context, batch, earlierRejections, counts, show, previous);
+  const run: RunShared = { earlierRejections, counts, show };
+  const settle = (batch: Batch, previous: BatchSteps) => settleBatch(context, run, batch, previous);
   let batch: Batch = { records: [], users: [], end: 0 };
 
   context.progress.start('sending');
@@ -121,6 +122,13 @@ interface BatchSteps {
 
 type Settle = (batch: Batch, previous: BatchSteps) => BatchSteps;
 
+/** What every batch of a pass shares: the core's earlier refusals by record number, the counters, the progress line. */
+interface RunShared {
+  earlierRejections: ReadonlyMap<number, string>;
+  counts: { sent: number };
+  show: () => void;
+}
+
 /**
  * Runs up to SEND_WINDOW batches at once; each sends only after the one before it was sent, and records its
  * outcome only after the one before it did. So the lookup that confirms a batch runs while the next one is being
@@ -156,31 +164,23 @@ class SendWindow {
 // looked up while the one before it is still being imported cannot be told "absent" for a user that one creates.
 // Requests that create users go one at a time and in export order, and none starts once the run is interrupted;
 // a batch that did not send once the run is interrupted records nothing, so the report covers whole batches.
-function settleBatch(
-  context: PassContext,
-  batch: Batch,
-  earlierRejections: ReadonlyMap<number, string>,
-  counts: { sent: number },
-  show: () => void,
-  previous: BatchSteps,
-): BatchSteps {
+function settleBatch(context: PassContext, run: RunShared, batch: Batch, previous: BatchSteps): BatchSteps {
   let markSent = () => {};
   const sent = new Promise<void>((resolve) => (markSent = resolve));
-  const settled = sendAndRecord(context, batch, earlierRejections, counts, show, previous, () => markSent());
+  const settled = sendAndRecord(context, run, batch, previous, () => markSent());
   // A batch that fails before it was sent stops the next one from sending too.
   return { sent: Promise.race([sent, settled]), settled };
 }
 
 async function sendAndRecord(
   context: PassContext,
+  run: RunShared,
   batch: Batch,
-  earlierRejections: ReadonlyMap<number, string>,
-  counts: { sent: number },
-  show: () => void,
   previous: BatchSteps,
   markSent: () => void,
 ): Promise<void> {
   const { state, results } = context;
+  const { earlierRejections, counts, show } = run;
   const { held, index } = await lookUp(context.client, batch.users);
   await previous.sent;
   if (context.signal?.aborted) return markSent();
