@@ -64,7 +64,9 @@ ln -sf ../lib/node_modules/npm/bin/npx-cli.js "$rootfs/usr/local/bin/npx"
 chroot "$rootfs" getent group node >/dev/null || chroot "$rootfs" groupadd --gid 1000 node
 chroot "$rootfs" getent passwd node >/dev/null || chroot "$rootfs" useradd --uid 1000 --gid node --create-home --shell /bin/bash node
 # The registry may be reached through a proxy whose certificate authority only the host trusts.
-cp /etc/ssl/certs/ca-certificates.crt "$rootfs/etc/ssl/certs/ca-certificates.crt" 2>/dev/null || true
+if [[ -f /etc/ssl/certs/ca-certificates.crt ]]; then
+  install -D -m 0644 /etc/ssl/certs/ca-certificates.crt "$rootfs/etc/ssl/certs/ca-certificates.crt"
+fi
 rm -rf "$rootfs"/var/cache/apt/archives/*.deb "$rootfs"/var/lib/apt/lists/*
 tar -C "$rootfs" -c . | docker import \
   --change "ENV NODE_VERSION=$node_version" \
