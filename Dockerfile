@@ -2,7 +2,7 @@
 # The default target is the production image: no PostgreSQL inside, DATABASE_URL (or POSTGRESQL_HOST...) required.
 # `--target embedded` builds an image that runs its own PostgreSQL, with its data in the /data volume.
 
-FROM node:20.20.2-bookworm-slim AS build
+FROM node:24.21.0-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci
@@ -11,17 +11,17 @@ COPY src ./src
 RUN npm run build
 
 # Production dependencies without the optional ones: those are the embedded PostgreSQL's binaries (60 MB).
-FROM node:20.20.2-bookworm-slim AS dependencies
+FROM node:24.21.0-bookworm-slim AS dependencies
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --omit=optional && npm cache clean --force
 
-FROM node:20.20.2-bookworm-slim AS dependencies-embedded
+FROM node:24.21.0-bookworm-slim AS dependencies-embedded
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --omit=dev && npm cache clean --force
 
-FROM node:20.20.2-bookworm-slim AS embedded
+FROM node:24.21.0-bookworm-slim AS embedded
 WORKDIR /app
 COPY --from=dependencies-embedded /app/node_modules ./node_modules
 COPY package.json config.yaml ./
@@ -35,7 +35,7 @@ EXPOSE 3567
 HEALTHCHECK --interval=10s --timeout=5s --start-period=60s --retries=3 CMD ["node", "dist/healthcheck.js"]
 CMD ["node", "dist/server.js"]
 
-FROM node:20.20.2-bookworm-slim AS production
+FROM node:24.21.0-bookworm-slim AS production
 WORKDIR /app
 COPY --from=dependencies /app/node_modules ./node_modules
 COPY package.json config.yaml ./

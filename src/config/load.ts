@@ -84,7 +84,29 @@ function findKey(name: string): ConfigKey | undefined {
   return configKeys.find((key) => key.name === name || key.aliases?.includes(name));
 }
 
-function readEnvironment(env: Record<string, string | undefined>, onWarning: (message: string) => void): RawValues {
+// The convention of the official database images: NAME_FILE names a file holding the value of NAME, so secrets can
+// come from mounted files (Docker or Kubernetes secrets) instead of the process environment.
+function withFileVariables(env: Record<string, string | undefined>): Record<string, string | undefined> {
+  const resolved = { ...env };
+  for (const key of configKeys) {
+    for (const name of key.env) {
+      const file = env[`${name}_FILE`];
+      if (file === undefined || file === '') continue;
+      if (env[name] !== undefined && env[name] !== '') throw new ConfigError(`${name} and ${name}_FILE are both set: keep one of them`);
+      let text: string;
+      try {
+        text = fs.readFileSync(file, 'utf8');
+      } catch (error) {
+        throw new ConfigError(`${name}_FILE: cannot read '${file}' (${(error as NodeJS.ErrnoException).code ?? 'unreadable'})`);
+      }
+      resolved[name] = text.replace(/\r?\n$/, '');
+    }
+  }
+  return resolved;
+}
+
+function readEnvironment(given: Record<string, string | undefined>, onWarning: (message: string) => void): RawValues {
+  const env = withFileVariables(given);
   const values: RawValues = {};
   for (const key of configKeys) {
     const given = key.env.filter((envName) => env[envName] !== undefined && env[envName] !== '');

@@ -49,6 +49,29 @@ describe('config precedence', () => {
     expect(load({ yaml: 'firebase_password_hashing_signer_key: b2xk\n' }).idp_password_hashing_signer_key).toBe('b2xk');
   });
 
+  it('reads a secret from the file NAME_FILE names, without its final newline', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'identity-core-secret-'));
+    fs.writeFileSync(path.join(dir, 'signer'), 'c2lnbmVy\n');
+    fs.writeFileSync(path.join(dir, 'keys'), 'a-long-api-key-of-20-chars-or-more');
+    fs.writeFileSync(path.join(dir, 'db'), 'pass word\n');
+    const config = load({
+      env: {
+        IDP_PASSWORD_HASHING_SIGNER_KEY_FILE: path.join(dir, 'signer'),
+        API_KEYS_FILE: path.join(dir, 'keys'),
+        POSTGRESQL_PASSWORD_FILE: path.join(dir, 'db'),
+      },
+    });
+    expect(config.idp_password_hashing_signer_key).toBe('c2lnbmVy');
+    expect(config.api_keys).toEqual(['a-long-api-key-of-20-chars-or-more']);
+    expect(config.postgresql_password).toBe('pass word');
+    expect(() => load({ env: { API_KEYS: 'a-long-api-key-of-20-chars-or-more', API_KEYS_FILE: path.join(dir, 'keys') } })).toThrow(
+      'API_KEYS and API_KEYS_FILE are both set: keep one of them',
+    );
+    expect(() => load({ env: { API_KEYS_FILE: path.join(dir, 'missing') } })).toThrow(
+      `API_KEYS_FILE: cannot read '${path.join(dir, 'missing')}' (ENOENT)`,
+    );
+  });
+
   it('accepts a setting given under its name and its alias when both say the same', () => {
     const yaml = 'firebase_password_hashing_signer_key: c2FtZQ==\nidp_password_hashing_signer_key: c2FtZQ==\n';
     expect(load({ yaml }).idp_password_hashing_signer_key).toBe('c2FtZQ==');

@@ -9,8 +9,8 @@ import { validate } from 'dockerfile-utils';
 import { parse as parseYaml } from 'yaml';
 import { databaseUrl } from '../helper.js';
 
-// Docker cannot run here: the Dockerfile is linted and read, and the command the image runs is run as the image
-// would run it (its ENV, its CMD, its HEALTHCHECK), with `npm test`'s build as dist/.
+// The Dockerfile is linted and read, and the command the image runs is run as the image would run it (its ENV, its
+// CMD, its HEALTHCHECK), with `npm test`'s build as dist/. `npm run test:docker` builds and runs the real images.
 const text = fs.readFileSync('Dockerfile', 'utf8');
 const dockerfile = DockerfileParser.parse(text);
 const stages = text.split(/^(?=FROM )/m).filter((part) => part.startsWith('FROM '));
@@ -34,16 +34,16 @@ describe('Dockerfile', () => {
     expect(validate('FROM node\nEXPOSE port\nHEALTHCHECK CMD a\nHEALTHCHECK CMD b\n').length).toBeGreaterThan(1);
   });
 
-  it('builds from one base image pinned to an exact Node version that the engines field accepts', () => {
+  it('builds from one base image pinned to an exact Node LTS version that the engines field accepts', () => {
     const images = new Set(dockerfile.getFROMs().map((from) => `${from.getImageName()}:${from.getImageTag()}`));
-    expect([...images]).toEqual(['node:20.20.2-bookworm-slim']);
+    expect([...images]).toEqual(['node:24.21.0-bookworm-slim']);
     const engines = JSON.parse(fs.readFileSync('package.json', 'utf8')).engines.node as string;
     expect(engines).toBe('>=20');
     expect(Number(process.versions.node.split('.')[0])).toBeGreaterThanOrEqual(20);
   });
 
   it('ends in a production stage: no embedded PostgreSQL, non-root, HEALTHCHECK, DATABASE_URL required', () => {
-    expect(production.split('\n')[0]).toBe('FROM node:20.20.2-bookworm-slim AS production');
+    expect(production.split('\n')[0]).toBe('FROM node:24.21.0-bookworm-slim AS production');
     expect(production).toContain('COPY --from=dependencies /app/node_modules ./node_modules');
     expect(instruction(stageNamed('dependencies'), 'RUN')).toContain('npm ci --omit=dev --omit=optional');
     expect(production).not.toMatch(/embedded|npm ci|COPY src/);
@@ -76,6 +76,11 @@ describe('docker-compose.yml', () => {
   it('pins the database image and starts the core once the database is healthy', () => {
     expect(compose.services.postgres.image).toMatch(/^postgres:\d+\.\d+/);
     expect(compose.services.core.depends_on).toEqual({ postgres: { condition: 'service_healthy' } });
+  });
+
+  it('restarts the core unless stopped and publishes its port on 127.0.0.1 unless told otherwise', () => {
+    expect(compose.services.core.restart).toBe('unless-stopped');
+    expect(compose.services.core.ports).toEqual(['${CORE_PUBLISH_ADDRESS:-127.0.0.1}:${CORE_PORT:-3567}:3567']);
   });
 });
 
