@@ -160,6 +160,11 @@ const catalog = {
     status: 400,
     message: (externalUserId: string) => `E031: A user with externalId ${externalUserId} already exists`,
   },
+  // id-rules.ts: the external id is another user's id (the reference's E030 around the mapping route's 400).
+  IMPORT_EXTERNAL_ID_IS_USER_ID: {
+    status: 400,
+    message: () => 'E030: Cannot create a userId mapping where the externalId is also a SuperTokens userID',
+  },
   IMPORT_ROLE_UNKNOWN: {
     status: 400,
     message: () => 'E034: Role does not exist! You need to pre-create the role before assigning it to the user.',

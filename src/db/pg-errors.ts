@@ -36,7 +36,10 @@ export const constraintNames = [
   'primary_account_infos__info_key',
 ] as const;
 
-export type ConstraintName = (typeof constraintNames)[number];
+// Rules a trigger holds rather than a constraint (migration 0016): it raises unique_violation under these names.
+export const triggerRuleNames = ['user_id_mappings__external_user_id_not_user_id', 'user_ids__user_id_not_external_user_id'] as const;
+
+export type ConstraintName = (typeof constraintNames)[number] | (typeof triggerRuleNames)[number];
 
 const UNIQUE_VIOLATION = '23505';
 const FOREIGN_KEY_VIOLATION = '23503';
