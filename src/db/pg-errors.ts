@@ -77,10 +77,22 @@ export function describeError(error: unknown): Record<string, unknown> {
   return { code, constraint, message, stack };
 }
 
+// pg-pool gives these no SQLSTATE: every pooled connection stayed busy for the pool's connection timeout, or
+// opening a new one took that long. The server's own "too many connections" (53300) is the same overload.
+const connectionWaitMessages = new Set(['timeout exceeded when trying to connect', 'Connection terminated due to connection timeout']);
+
+/** A request waited too long for a database connection: an overload to retry later, not a failure. */
+export function isConnectionWaitTimeout(error: unknown): boolean {
+  const { code } = fieldsOf(error);
+  if (code === '53300') return true;
+  return error instanceof Error && code === undefined && connectionWaitMessages.has(error.message);
+}
+
 // Connection loss, deadlock/serialization, resource and shutdown errors: the whole batch rolls back and is retried
 // later. Anything else is blamed on the data and only fails the users involved (a lost connection without a
 // SQLSTATE fails again at the next savepoint and so also rolls the batch back).
 export function isTransient(error: unknown): boolean {
   const code = (error as { code?: unknown }).code;
+  if (isConnectionWaitTimeout(error)) return true;
   return typeof code === 'string' && ['08', '40', '53', '57', '58'].includes(code.slice(0, 2));
 }
