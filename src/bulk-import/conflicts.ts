@@ -16,15 +16,16 @@ export const importErrors = {
   unknownRole: errorMessage('IMPORT_ROLE_UNKNOWN'),
 };
 
-type ClaimKind = ConflictKind | 'user-id';
+// 'user-id': an id of the batch's login methods; 'named-id': an id that names a user already or a queued one.
+type ClaimKind = ConflictKind | 'user-id' | 'named-id';
 
 interface Claim {
   kind: ClaimKind;
   key: string;
   message: string;
-  // Values of another kind that refuse this claim too: one id names one user (id-rules.ts), so an external id may
+  // Values of other kinds that refuse this claim too: one id names one user (id-rules.ts), so an external id may
   // not be a user id and a user id may not be an external id.
-  clash?: { kind: ClaimKind; message: string };
+  clash?: { kinds: ClaimKind[]; message: string };
 }
 
 export type AccountInfoType = 'email' | 'phone' | 'tparty';
@@ -76,11 +77,11 @@ function claimsOf(user: ImportUser): Claim[] {
   for (const method of user.loginMethods) claims.push(...recipeClaimsOf(method));
   for (const { superTokensUserId: id } of user.loginMethods) {
     const message = importErrors.externalId(id);
-    claims.push({ kind: 'user-id', key: id, message, clash: { kind: 'external-id', message } });
+    claims.push({ kind: 'user-id', key: id, message, clash: { kinds: ['external-id'], message } });
   }
   if (user.externalUserId !== undefined) {
     const { externalUserId } = user;
-    const clash = { kind: 'user-id' as const, message: importErrors.externalIdIsUserId };
+    const clash = { kinds: ['user-id', 'named-id'] as ClaimKind[], message: importErrors.externalIdIsUserId };
     claims.push({ kind: 'external-id', key: externalUserId, message: importErrors.externalId(externalUserId), clash });
   }
   return claims;
@@ -138,7 +139,7 @@ export async function detectConflicts(db: Queryable, users: ImportUser[]): Promi
   }
   const userIds = users.flatMap((user) => user.loginMethods.map((method) => method.superTokensUserId));
   const clashes = await findIdClashesOf(db, { externalUserIds: probe.externalUserIds, userIds });
-  for (const id of clashes.externalIdsNamingUsers) taken.add(`user-id\u0000${id}`);
+  for (const id of clashes.externalIdsNamingUsers) taken.add(`named-id\u0000${id}`);
   for (const id of clashes.userIdsUsedAsExternalIds) taken.add(`external-id\u0000${id}`);
   users.forEach((user, index) => {
     const claims = claimsOf(user);
@@ -147,7 +148,7 @@ export async function detectConflicts(db: Queryable, users: ImportUser[]): Promi
     let failure: string | undefined;
     for (const claim of claims) {
       if (isTaken(claim.kind, claim.key)) failure = claim.message;
-      else if (claim.clash !== undefined && isTaken(claim.clash.kind, claim.key)) failure = claim.clash.message;
+      else if (claim.clash?.kinds.some((kind) => isTaken(kind, claim.key))) failure = claim.clash.message;
       if (failure !== undefined) break;
       own.add(`${claim.kind}\u0000${claim.key}`);
     }

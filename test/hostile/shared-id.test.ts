@@ -89,25 +89,51 @@ describe('an external id that is another user id', () => {
     const queuedId = first.json.users[0].loginMethods[0].userId as string;
     const second = await call(t.app, 'POST', '/bulk-import/users', { body: { users: [attacker(queuedId)] } });
     await t.app.services.bulkImportWorker.processUntilEmpty();
-    // Whichever the batch takes first keeps the id; the other fails with the reason.
-    const attackerRow = { id: second.json.users[0].loginMethods[0].userId, status: 'FAILED', error_message: e030 };
-    const queuedRow = { id: queuedId, status: 'FAILED', error_message: e031(queuedId) };
-    expect([[attackerRow], [queuedRow]]).toContainEqual(await queueRows(t.db));
-    expect(await idsAnsweringTo(queuedId)).toHaveLength(1);
+    expect(await queueRows(t.db)).toEqual([{ id: second.json.users[0].loginMethods[0].userId, status: 'FAILED', error_message: e030 }]);
+    expect(await idsAnsweringTo(queuedId)).toEqual([queuedId]);
   });
 
-  it('taken first by a mapping fails the queued user whose id it is (E031), so no id ever names two users', async () => {
+  it('is refused while the other user still waits in the queue, which the queued user survives', async () => {
     const first = await call(t.app, 'POST', '/bulk-import/users', {
       body: { users: [{ loginMethods: [{ recipeId: 'passwordless', email: 'queued@example.com' }] }] },
     });
     const queuedId = first.json.users[0].loginMethods[0].userId as string;
     const taken = await call(t.app, 'POST', '/bulk-import/import', { body: attacker(queuedId) });
+    expect([taken.statusCode, taken.json]).toEqual([400, { errors: [e030] }]);
+    const mapped = await call(t.app, 'POST', '/recipe/userid/map', {
+      body: { superTokensUserId: await signUpVictim(), externalUserId: queuedId },
+    });
+    expect([mapped.statusCode, mapped.body.trim()]).toEqual([
+      400,
+      'Cannot create a userId mapping where the externalId is also a SuperTokens userID',
+    ]);
+    await t.app.services.bulkImportWorker.processUntilEmpty();
+    expect(await queueRows(t.db)).toEqual([]);
+    expect(await idsAnsweringTo(queuedId)).toEqual([queuedId]);
+  });
+
+  it('taken first by a mapping that got past the check fails the queued user whose id it is (E031)', async () => {
+    const first = await call(t.app, 'POST', '/bulk-import/users', {
+      body: {
+        users: [
+          {
+            loginMethods: [
+              { recipeId: 'passwordless', email: 'queued@example.com', isPrimary: true },
+              { recipeId: 'emailpassword', email: 'queued@example.com', passwordHash: bcryptHash, hashingAlgorithm: 'bcrypt' },
+            ],
+          },
+        ],
+      },
+    });
+    // The id of a login method that is not the queue row's own: the queue probe cannot see it.
+    const secondaryId = first.json.users[0].loginMethods[1].userId as string;
+    const taken = await call(t.app, 'POST', '/bulk-import/import', { body: attacker(secondaryId) });
     expect(taken.statusCode).toBe(200);
     await t.app.services.bulkImportWorker.processUntilEmpty();
-    expect(await queueRows(t.db)).toEqual([{ id: queuedId, status: 'FAILED', error_message: e031(queuedId) }]);
-    expect(await idsAnsweringTo(queuedId)).toHaveLength(1);
-    const byId = await call(t.app, 'GET', '/user/id', { query: { userId: queuedId } });
-    expect(byId.json.user.emails).toEqual(['attacker@example.com']);
+    expect(await queueRows(t.db)).toEqual([
+      { id: first.json.users[0].loginMethods[0].userId, status: 'FAILED', error_message: e031(secondaryId) },
+    ]);
+    expect(await idsAnsweringTo(secondaryId)).toHaveLength(1);
   });
 
   it('stays allowed on POST /recipe/userid/map with force (contract §9.1), refused without', async () => {

@@ -7,7 +7,7 @@ import { findIdClashes } from './repository.js';
 // queue, importNow, /bulk-import/import, the dry run, and so the migration command) ask this one function up front;
 // migration 0016 holds the same rule in the database for whatever gets past the check (a concurrent writer).
 export interface IdClashes {
-  /** The would-be external ids that are user ids. */
+  /** The would-be external ids that are user ids, or the ids of users waiting in the bulk-import queue. */
   externalIdsNamingUsers: Set<string>;
   /** The would-be user ids that are external ids. */
   userIdsUsedAsExternalIds: Set<string>;

@@ -111,9 +111,10 @@ export async function findNonAuthRecipesUsingUserId(db: Queryable, userId: strin
 
 export type IdClashKind = 'USER_ID' | 'EXTERNAL_ID';
 
-// Of the given would-be external ids, those that are user ids (USER_ID); of the given would-be user ids, those that
-// are external ids (EXTERNAL_ID). Each key probes its own index (see findImportConflicts); sent unprepared, so it
-// is planned for its input whether it runs for one mapping or a batch.
+// Of the given would-be external ids, those that are user ids (USER_ID), or will be: a bulk-import queue row's id is
+// the id its user gets, and the enqueue answer shows it before the user exists. Of the given would-be user ids,
+// those that are external ids (EXTERNAL_ID). Each key probes its own index (see findImportConflicts); sent
+// unprepared, so it is planned for its input whether it runs for one mapping or a batch.
 export async function findIdClashes(
   db: Queryable,
   externalUserIds: string[],
@@ -122,7 +123,8 @@ export async function findIdClashes(
   if (externalUserIds.length === 0 && userIds.length === 0) return [];
   const { rows } = await db.query<{ kind: IdClashKind; id: string }>({
     text: `SELECT 'USER_ID' AS kind, k.id FROM unnest($1::text[]) AS k(id)
-             CROSS JOIN LATERAL (SELECT 1 FROM user_ids i WHERE i.user_id = k.id LIMIT 1) AS hit
+             CROSS JOIN LATERAL (SELECT 1 FROM user_ids i WHERE i.user_id = k.id
+                                 UNION ALL SELECT 1 FROM bulk_import_users b WHERE b.id = k.id LIMIT 1) AS hit
            UNION ALL SELECT 'EXTERNAL_ID', k.id FROM unnest($2::text[]) AS k(id)
              CROSS JOIN LATERAL (SELECT 1 FROM user_id_mappings m WHERE m.external_user_id = k.id LIMIT 1) AS hit`,
     values: [externalUserIds, userIds],
