@@ -3,7 +3,7 @@ import { cdiAtLeast, type CdiVersion } from '../../http/cdi-version.js';
 import { withTransaction } from '../../db/transaction.js';
 import { accessTokenVersionFor, type JsonObject } from './access-token.js';
 import { newAntiCsrfToken, sha256Hex } from './handles.js';
-import { openRefreshToken, type RefreshTokenContent } from './refresh-token.js';
+import { openRefreshToken } from './refresh-token.js';
 import * as repo from './repository.js';
 import type { RefreshSessionResult } from './schemas.js';
 import type { SessionServiceDeps } from './service.js';
@@ -61,7 +61,7 @@ export async function refreshSession(deps: SessionServiceDeps, minter: TokenMint
       use_static_key: useStaticKey,
     };
     const mint = (parentOfAccessToken: string | null) =>
-      mintPair(minter, { content, row, session, useStaticKey, validityMs, cdi: input.cdi, now, hash1, parentOfAccessToken, input });
+      mintPair(minter, { row, session, useStaticKey, validityMs, cdi: input.cdi, now, hash1, parentOfAccessToken, input });
 
     if (!rotation) {
       if (!isCurrent && !isChildOfCurrent) return theft(session, input.cdi);
@@ -122,7 +122,6 @@ function theft(session: { handle: string; userId: string; recipeUserId: string }
 }
 
 interface MintContext {
-  content: RefreshTokenContent;
   row: repo.SessionRow;
   session: { handle: string; userId: string; recipeUserId: string };
   useStaticKey: boolean;

@@ -8,19 +8,19 @@ import {
   accessTokenVersionFor,
   findProtectedClaim,
   readAccessTokenUnverified,
-  verifyAccessToken,
-  type AccessTokenClaims,
   type AccessTokenVersion,
   type JsonObject,
 } from './access-token.js';
-import { newAntiCsrfToken, newSessionHandle, sha256Hex, tenantOfHandle } from './handles.js';
+import { newAntiCsrfToken, newSessionHandle, tenantOfHandle } from './handles.js';
 import * as repo from './repository.js';
 import { refreshSession, type RefreshInput } from './refresh.js';
+import { verifySession, type VerifyInput } from './verify.js';
 import type { RegenerateResult, RefreshSessionResult, SessionInfoResult, VerifySessionResult, WireSession, WireToken } from './schemas.js';
-import { sameJson, TokenMinter } from './token-minter.js';
+import { TokenMinter } from './token-minter.js';
 import { sessionOfClaims, toWireSession, type Session } from './session-object.js';
 
 export { toWireSession };
+export type { VerifyInput };
 
 export interface SessionServiceDeps {
   pool: pg.Pool;
@@ -46,15 +46,6 @@ export interface CreateResult {
   refreshToken: WireToken;
   antiCsrfToken?: string;
   status: 'OK';
-}
-
-export interface VerifyInput {
-  accessToken: string;
-  antiCsrfToken: string | undefined;
-  doAntiCsrfCheck: boolean;
-  enableAntiCsrf: boolean;
-  checkDatabase: boolean;
-  cdi: CdiVersion;
 }
 
 type Unauthorised = { status: 'UNAUTHORISED'; message: string };
@@ -143,76 +134,7 @@ export class SessionService {
   }
 
   async verify(input: VerifyInput): Promise<VerifySessionResult> {
-    const { pool, clock, keys } = this.deps;
-    const read = await verifyAccessToken(input.accessToken, (kid) => keys.findVerificationKey(kid), clock());
-    if ('status' in read) return read;
-    const { claims } = read;
-    if (input.doAntiCsrfCheck && input.enableAntiCsrf) {
-      if (claims.antiCsrfToken === null) return { status: 'TRY_REFRESH_TOKEN', message: errorMessage('ACCESS_TOKEN_ANTI_CSRF_FAILED') };
-      if (input.antiCsrfToken !== claims.antiCsrfToken) {
-        return { status: 'TRY_REFRESH_TOKEN', message: errorMessage('ACCESS_TOKEN_ANTI_CSRF_FAILED') };
-      }
-    }
-    const fromToken = { session: toWireSession(sessionOfClaims(claims), input.cdi), status: 'OK' as const };
-    let stored: repo.SessionRow | undefined;
-    if (input.checkDatabase) {
-      // Existence only, whatever the row's expiry: a legacy refresh extends it only at promotion (S-4.2 step 3).
-      stored = await repo.findSession(pool, claims.tId, claims.sessionHandle);
-      if (!stored) return unauthorised(errorMessage('SESSION_ENDED'));
-    }
-    if (cdiAtLeast(input.cdi, '5.6')) {
-      if (!stored) return fromToken;
-      const lineage = [stored.refresh_token_hash_2, stored.prev_refresh_token_hash_2];
-      const inLineage =
-        lineage.includes(sha256Hex(claims.refreshTokenHash1)) ||
-        (claims.parentRefreshTokenHash1 !== null && lineage.includes(sha256Hex(claims.parentRefreshTokenHash1)));
-      if (!inLineage) return unauthorised(errorMessage('SESSION_ROTATED_OUT'));
-      return { ...fromToken, payloadUpdateAvailable: !sameJson(claims.custom, JSON.parse(stored.jwt_user_payload)), status: 'OK' };
-    }
-    const needsUpdate = stored !== undefined && !sameJson(claims.custom, JSON.parse(stored.jwt_user_payload));
-    if (claims.parentRefreshTokenHash1 === null && !needsUpdate) return fromToken;
-    return this.promote(claims, needsUpdate, input.cdi, fromToken);
-  }
-
-  // S-4.2 steps 6: the first use of an access token from a legacy refresh moves the stored hash to its refresh
-  // token, and a token whose claims are behind the stored payload is re-minted.
-  private async promote(
-    claims: AccessTokenClaims,
-    needsUpdate: boolean,
-    cdi: CdiVersion,
-    fromToken: VerifySessionResult,
-  ): Promise<VerifySessionResult> {
-    const { pool, clock } = this.deps;
-    return withTransaction(pool, async (client) => {
-      const row = await repo.findSession(client, claims.tId, claims.sessionHandle, true);
-      if (!row) return unauthorised(errorMessage('SESSION_MISSING_IN_DB'));
-      const now = clock();
-      const promote = claims.parentRefreshTokenHash1 !== null && sha256Hex(claims.parentRefreshTokenHash1) === row.refresh_token_hash_2;
-      const ownHash2 = sha256Hex(claims.refreshTokenHash1);
-      if (promote) {
-        await repo.updateSessionTokens(client, row.tenant_id, row.session_handle, {
-          refresh_token_hash_2: ownHash2,
-          prev_refresh_token_hash_2: row.refresh_token_hash_2,
-          refresh_token_rotated_at: now,
-          expires_at: now + this.minter.refreshTokenValidityMs,
-          use_static_key: row.use_static_key,
-        });
-      } else if (ownHash2 !== row.refresh_token_hash_2 && !needsUpdate) {
-        return fromToken;
-      }
-      const payload = JSON.parse(row.jwt_user_payload) as JsonObject;
-      const access = await this.minter.accessToken(
-        { ...claims, parentRefreshTokenHash1: null, custom: payload },
-        row.use_static_key,
-        { kind: 'full' },
-        now,
-      );
-      return {
-        session: toWireSession({ ...sessionOfClaims(claims), userDataInJWT: payload }, cdi),
-        accessToken: access.token,
-        status: 'OK' as const,
-      };
-    });
+    return verifySession(this.deps, this.minter, input);
   }
 
   async refresh(input: RefreshInput): Promise<RefreshSessionResult> {
