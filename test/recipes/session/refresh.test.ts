@@ -188,3 +188,29 @@ describe('rotation without grace (vector 8, second half)', () => {
     });
   });
 });
+
+describe('concurrent refreshes of one token (the row lock)', () => {
+  const t = useTestApp();
+
+  it('cdi 5.6: all succeed within the grace period and the last rotation is the one stored', async () => {
+    const api = sessionApi(t.app, '5.6');
+    const s0 = created(await api.create());
+    const replies = await Promise.all(Array.from({ length: 8 }, () => api.refresh(s0.refreshToken)));
+    expect(replies.map((reply) => reply.json.status)).toEqual(Array(8).fill('OK'));
+    const stored = await storedHashes(t, s0.handle);
+    expect(stored.prev_refresh_token_hash_2).toBe(sha(sha(s0.refreshToken)));
+    const current = replies.filter((reply) => sha(sha(reply.json.refreshToken.token)) === stored.refresh_token_hash_2);
+    expect(current).toHaveLength(1);
+    expect((await api.refresh(current[0].json.refreshToken.token)).json.status).toBe('OK');
+  });
+
+  it('cdi 5.4: a child refreshed eight times at once is promoted once and every answer is OK', async () => {
+    const api = sessionApi(t.app, '5.4');
+    const s0 = created(await api.create());
+    const s1 = created(await api.refresh(s0.refreshToken));
+    const replies = await Promise.all(Array.from({ length: 8 }, () => api.refresh(s1.refreshToken)));
+    expect(replies.map((reply) => reply.json.status)).toEqual(Array(8).fill('OK'));
+    expect((await storedHashes(t, s0.handle)).refresh_token_hash_2).toBe(sha(sha(s1.refreshToken)));
+    expect((await api.refresh(s0.refreshToken)).json.status).toBe('TOKEN_THEFT_DETECTED');
+  });
+});
