@@ -45,7 +45,8 @@ export async function refreshSession(deps: SessionServiceDeps, minter: TokenMint
   const hash2 = sha256Hex(hash1);
   const parentHash2 = content.parentRefreshTokenHash1 === null ? undefined : sha256Hex(content.parentRefreshTokenHash1);
 
-  return withTransaction(pool, async (client) => {
+  // The access token is signed after the commit: the row lock and the connection are not held for a signature.
+  const outcome = await withTransaction(pool, async (client): Promise<RefreshSessionResult | Signing> => {
     const now = clock();
     const row = await repo.findSessionWithPrimary(client, content.tenantId, content.sessionHandle, true);
     if (!row || row.expires_at <= now) return { status: 'UNAUTHORISED' as const, message: errorMessage('SESSION_MISSING_OR_EXPIRED') };
@@ -75,7 +76,7 @@ export async function refreshSession(deps: SessionServiceDeps, minter: TokenMint
       }
       if (isChildOfCurrent || useStaticKey !== row.use_static_key)
         await repo.updateSessionTokens(client, row.tenant_id, row.session_handle, hashes);
-      return (await mint(hash1)).result;
+      return (await mint(hash1)).sign;
     }
 
     const withinGrace =
@@ -94,7 +95,7 @@ export async function refreshSession(deps: SessionServiceDeps, minter: TokenMint
             expires_at: now + minter.refreshTokenValidityMs,
           };
       await repo.updateSessionTokens(client, row.tenant_id, row.session_handle, rotated);
-      return minted.result;
+      return minted.sign;
     }
     const subtype: ReuseSubtype =
       hash2 === row.prev_refresh_token_hash_2
@@ -108,7 +109,10 @@ export async function refreshSession(deps: SessionServiceDeps, minter: TokenMint
     }
     return { status: 'UNAUTHORISED' as const, message: errorMessage('REFRESH_TOKEN_REUSED'), recentTokenReuseSubtype: subtype };
   });
+  return typeof outcome === 'function' ? outcome() : outcome;
 }
+
+type Signing = () => Promise<RefreshSessionResult>;
 
 function theft(session: { handle: string; userId: string; recipeUserId: string }, cdi: CdiVersion) {
   return {
@@ -149,30 +153,30 @@ async function mintPair(minter: TokenMinter, context: MintContext) {
     now,
   );
   const payload = JSON.parse(row.jwt_user_payload) as JsonObject;
-  const access = await minter.accessToken(
-    {
-      version: accessTokenVersionFor(cdi),
-      sub: session.userId,
-      tId: row.tenant_id,
-      rsub: row.user_id,
-      sessionHandle: row.session_handle,
-      refreshTokenHash1: refresh.hash1,
-      parentRefreshTokenHash1: context.parentOfAccessToken,
-      antiCsrfToken,
-      custom: payload,
-    },
-    context.useStaticKey,
-    { kind: 'jittered', validityMs: context.validityMs },
-    now,
-  );
-  return {
-    hash2: refresh.hash2,
-    result: {
+  const sign = async (): Promise<RefreshSessionResult> => {
+    const access = await minter.accessToken(
+      {
+        version: accessTokenVersionFor(cdi),
+        sub: session.userId,
+        tId: row.tenant_id,
+        rsub: row.user_id,
+        sessionHandle: row.session_handle,
+        refreshTokenHash1: refresh.hash1,
+        parentRefreshTokenHash1: context.parentOfAccessToken,
+        antiCsrfToken,
+        custom: payload,
+      },
+      context.useStaticKey,
+      { kind: 'jittered', validityMs: context.validityMs },
+      now,
+    );
+    return {
       session: toWireSession({ ...session, userDataInJWT: payload, tenantId: row.tenant_id }, cdi),
       accessToken: access.token,
       refreshToken: refresh.token,
       ...(antiCsrfToken !== null && { antiCsrfToken }),
       status: 'OK' as const,
-    },
+    };
   };
+  return { hash2: refresh.hash2, sign };
 }

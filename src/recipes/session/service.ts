@@ -2,7 +2,6 @@ import type pg from 'pg';
 import type { Config } from '../../config/config.js';
 import { coreError, errorMessage } from '../../errors.js';
 import { cdiAtLeast, type CdiVersion } from '../../http/cdi-version.js';
-import { withTransaction } from '../../db/transaction.js';
 import type { SigningKeys } from '../../keys/signing-keys.js';
 import {
   accessTokenVersionFor,
@@ -154,23 +153,29 @@ export class SessionService {
     if ('status' in read) return unauthorised(read.message);
     const { claims } = read;
     const { pool, clock } = this.deps;
-    return withTransaction(pool, async (client) => {
-      const now = clock();
-      const row = await repo.findSession(client, claims.tId, claims.sessionHandle, true);
-      if (!row || row.expires_at <= now) return sessionDoesNotExist();
-      const payload = userDataInJWT ?? (JSON.parse(row.jwt_user_payload) as JsonObject);
-      assertNoProtectedClaim(payload, claims.version);
-      await repo.updateSessionPayload(client, 'jwt_user_payload', row.tenant_id, row.session_handle, JSON.stringify(payload), now);
-      const session = toWireSession({ ...sessionOfClaims(claims), userDataInJWT: payload }, cdi);
-      if (claims.exp * 1000 < now) return { session, status: 'OK' as const };
-      const access = await this.minter.accessToken(
-        { ...claims, custom: payload },
-        row.use_static_key,
-        { kind: 'until', exp: claims.exp },
-        now,
-      );
-      return { session, accessToken: access.token, status: 'OK' as const };
-    });
+    const now = clock();
+    const row = await repo.findSession(pool, claims.tId, claims.sessionHandle);
+    if (!row || row.expires_at <= now) return sessionDoesNotExist();
+    const payload = userDataInJWT ?? (JSON.parse(row.jwt_user_payload) as JsonObject);
+    assertNoProtectedClaim(payload, claims.version);
+    const stored = await repo.updateSessionPayload(
+      pool,
+      'jwt_user_payload',
+      row.tenant_id,
+      row.session_handle,
+      JSON.stringify(payload),
+      now,
+    );
+    if (!stored) return sessionDoesNotExist();
+    const session = toWireSession({ ...sessionOfClaims(claims), userDataInJWT: payload }, cdi);
+    if (claims.exp * 1000 < now) return { session, status: 'OK' };
+    const access = await this.minter.accessToken(
+      { ...claims, custom: payload },
+      row.use_static_key,
+      { kind: 'until', exp: claims.exp },
+      now,
+    );
+    return { session, accessToken: access.token, status: 'OK' };
   }
 
   async getSessionInformation(handle: string, cdi: CdiVersion): Promise<SessionInfoResult> {

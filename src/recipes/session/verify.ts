@@ -68,7 +68,8 @@ async function promote(
   fromToken: VerifySessionResult,
 ): Promise<VerifySessionResult> {
   const { pool, clock } = deps;
-  return withTransaction(pool, async (client) => {
+  // The new token is signed after the commit, so the row lock is not held for a signature.
+  const outcome = await withTransaction(pool, async (client): Promise<VerifySessionResult | (() => Promise<VerifySessionResult>)> => {
     const row = await repo.findSession(client, claims.tId, claims.sessionHandle, true);
     if (!row) return unauthorised(errorMessage('SESSION_MISSING_IN_DB'));
     const now = clock();
@@ -86,16 +87,19 @@ async function promote(
       return fromToken;
     }
     const payload = JSON.parse(row.jwt_user_payload) as JsonObject;
-    const access = await minter.accessToken(
-      { ...claims, parentRefreshTokenHash1: null, custom: payload },
-      row.use_static_key,
-      { kind: 'full' },
-      now,
-    );
-    return {
-      session: toWireSession({ ...sessionOfClaims(claims), userDataInJWT: payload }, cdi),
-      accessToken: access.token,
-      status: 'OK' as const,
+    return async () => {
+      const access = await minter.accessToken(
+        { ...claims, parentRefreshTokenHash1: null, custom: payload },
+        row.use_static_key,
+        { kind: 'full' },
+        now,
+      );
+      return {
+        session: toWireSession({ ...sessionOfClaims(claims), userDataInJWT: payload }, cdi),
+        accessToken: access.token,
+        status: 'OK' as const,
+      };
     };
   });
+  return typeof outcome === 'function' ? outcome() : outcome;
 }
