@@ -47,7 +47,7 @@ export const thirdPartyId = 'fake-oidc';
  * Session, EmailPassword, Passwordless, ThirdParty and EmailVerification recipes, pointed at the core. Messages go
  * to the outbox instead of the SDK's delivery services. The SDK is a process singleton: one app per test file.
  *
- * App routes: `GET /api/me` (verifySession), `GET /api/me/strict` (verifySession with `checkDatabase`),
+ * App routes: `GET /api/me` and `POST /api/me` (verifySession), `GET /api/me/strict` (verifySession with `checkDatabase`),
  * `GET /api/verified` (verifySession requiring a verified email). Each answers the session's ids.
  */
 export async function startSdkApp(options: SdkAppOptions): Promise<SdkApp> {
@@ -150,6 +150,8 @@ export async function startSdkApp(options: SdkAppOptions): Promise<SdkApp> {
     });
   };
   app.get('/api/me', verifySession(), me);
+  // A state-changing route: the SDK checks anti-csrf on non-GET requests.
+  app.post('/api/me', verifySession(), me);
   app.get('/api/me/strict', verifySession({ checkDatabase: true }), me);
   app.get(
     '/api/verified',
