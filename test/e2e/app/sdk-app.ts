@@ -136,6 +136,8 @@ export async function startSdkApp(options: SdkAppOptions): Promise<SdkApp> {
 
   const requests: string[] = [];
   const app = express();
+  // API answers are per session: no ETag, so a browser never turns them into 304s.
+  app.set('etag', false);
   app.use((request, response, next) => {
     response.on('finish', () => requests.push(`${request.method} ${request.path} ${response.statusCode}`));
     next();
