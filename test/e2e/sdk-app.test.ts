@@ -34,7 +34,8 @@ describe('an app on supertokens-node 24 and its own API layer, against the core'
 
   beforeAll(async () => {
     oauth = await startFakeOAuthProvider();
-    core = await startListeningCore({ idp_password_hashing_signer_key: signerKey });
+    // DEBUG: the most the core ever logs, searched for secrets in the last test.
+    core = await startListeningCore({ idp_password_hashing_signer_key: signerKey, log_level: 'DEBUG' });
     app = await startSdkApp({ coreUrl: core.url, apiKey: coreApiKey, outbox, oauth, antiCsrf: 'VIA_TOKEN' });
   });
   afterAll(async () => {
@@ -44,7 +45,12 @@ describe('an app on supertokens-node 24 and its own API layer, against the core'
     temp.remove();
   });
 
-  const client = (mode: TransferMode = 'header') => new FrontendClient(app.url, mode);
+  const clients: FrontendClient[] = [];
+  const client = (mode: TransferMode = 'header') => {
+    const c = new FrontendClient(app.url, mode);
+    clients.push(c);
+    return c;
+  };
 
   /** The core routes the SDK called while `action` ran, as `METHOD /path` (its one-time `/apiversion` left out). */
   async function coreCallsOf(action: () => Promise<unknown>): Promise<string[]> {
@@ -525,9 +531,40 @@ describe('an app on supertokens-node 24 and its own API layer, against the core'
     ]);
     expect(theft).toMatchObject({ status: 401, body: { message: 'token theft detected' } });
     expect(await sessionsInCore(kim)).toEqual([]);
-    expect(handle).toEqual(expect.any(String));
+    expect(await coreRequest('GET', `/recipe/session?sessionHandle=${handle}`)).toEqual({
+      status: 'UNAUTHORISED',
+      message: 'Session does not exist.',
+    });
 
     // The victim's own tokens end with the session.
     expect(await victim.refresh()).toMatchObject({ status: 401, body: { message: 'unauthorised' } });
+  });
+
+  it("wrote no token, password, code or link of these flows to the core's log", () => {
+    const secrets = new Set<string>(
+      [
+        ...clients.flatMap((c) => [...c.received]),
+        ...outbox.messages.flatMap((message) => [
+          message.code,
+          message.link && new URL(message.link).searchParams.get('token'),
+          message.link && new URL(message.link).hash.slice(1),
+        ]),
+        ...[
+          'ada password 1',
+          'bea password 1',
+          'cat old password',
+          'testPass123',
+          'eli old password',
+          'hal password 1',
+          'ivy password 2',
+          'jon password 1',
+          'kim password 1',
+        ],
+      ].filter((secret): secret is string => typeof secret === 'string' && secret.length >= 6),
+    );
+    expect(secrets.size).toBeGreaterThan(40);
+    const log = core.logs.join('');
+    expect(log).toContain('/recipe/session');
+    expect([...secrets].filter((secret) => log.includes(secret))).toEqual([]);
   });
 });

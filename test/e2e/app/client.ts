@@ -35,6 +35,8 @@ export class FrontendClient {
   antiCsrf?: string;
   /** Every request sent, as `METHOD /path`. */
   readonly sent: string[] = [];
+  /** Every token the app ever handed this client (access, refresh, anti-csrf), to look for in logs. */
+  readonly received = new Set<string>();
 
   constructor(
     readonly baseUrl: string,
@@ -135,6 +137,10 @@ export class FrontendClient {
   }
 
   private keep(headers: Headers): void {
+    for (const name of ['st-access-token', 'st-refresh-token', 'anti-csrf']) {
+      const value = headers.get(name);
+      if (value) this.received.add(value);
+    }
     const access = headers.get('st-access-token');
     if (access !== null) this.accessToken = access === '' ? undefined : access;
     const refresh = headers.get('st-refresh-token');
@@ -158,6 +164,7 @@ export class FrontendClient {
         if (key.toLowerCase() === 'expires' && Date.parse(attributeValue) <= Date.now()) expired = true;
         if (key.toLowerCase() === 'max-age' && Number(attributeValue) <= 0) expired = true;
       }
+      if (value !== '') this.received.add(decodeURIComponent(value));
       if (expired) this.cookies.delete(name);
       else this.cookies.set(name, { value, path });
     }
