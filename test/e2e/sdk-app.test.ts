@@ -70,6 +70,11 @@ describe('an app on supertokens-node 24 and its own API layer, against the core'
     return rows.map((row) => row.session_handle);
   }
 
+  async function rowsIn(table: string): Promise<number> {
+    const { rows } = await core.db.pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table}`);
+    return rows[0].n;
+  }
+
   async function coreRequest(method: string, path: string, body?: unknown): Promise<any> {
     const response = await fetch(`${core.url}${path}`, {
       method,
@@ -274,6 +279,10 @@ describe('an app on supertokens-node 24 and its own API layer, against the core'
       user: { id: 'auth0|m1', emails: ['eli@example.com'], loginMethods: [{ verified: true }] },
     });
     await expectSignedInAs(c, 'auth0|m1');
+    // The session is stored under the old id, the one the command mapped.
+    const { rows } = await core.db.pool.query("SELECT user_id FROM user_id_mappings WHERE external_user_id = 'auth0|m1'");
+    expect(rows).toHaveLength(1);
+    expect(await sessionsInCore('auth0|m1')).toHaveLength(1);
     expect(await c.request('GET', '/api/verified')).toMatchObject({ status: 200, body: { userId: 'auth0|m1' } });
   });
 
@@ -339,6 +348,9 @@ describe('an app on supertokens-node 24 and its own API layer, against the core'
     expect(phoneConsumed.body).toMatchObject({ status: 'OK', createdNewRecipeUser: true, user: { phoneNumbers: ['+14155552671'] } });
     await expectSignedInAs(byPhone, phoneConsumed.body.user.id);
     expect(await sessionsInCore(fay)).toHaveLength(2);
+    // Every device's codes were spent.
+    expect(await rowsIn('passwordless_devices')).toBe(0);
+    expect(await rowsIn('passwordless_codes')).toBe(0);
   });
 
   it('signs in and up with an OpenID provider (authorization code, PKCE, id_token and UserInfo)', async () => {
@@ -450,8 +462,7 @@ describe('an app on supertokens-node 24 and its own API layer, against the core'
       status: 200,
       body: { status: 'EMAIL_VERIFICATION_INVALID_TOKEN_ERROR' },
     });
-    const { rows } = await core.db.pool.query('SELECT count(*)::int AS n FROM email_verification_tokens');
-    expect(rows[0].n).toBe(0);
+    expect(await rowsIn('email_verification_tokens')).toBe(0);
   });
 
   it('resets a password with the link from the mail', async () => {
@@ -480,6 +491,7 @@ describe('an app on supertokens-node 24 and its own API layer, against the core'
       body: { method: 'token', token, formFields: [{ id: 'password', value: 'ivy password 3' }] },
     });
     expect(spent.body).toEqual({ status: 'RESET_PASSWORD_INVALID_TOKEN_ERROR' });
+    expect(await rowsIn('emailpassword_reset_tokens')).toBe(0);
 
     const other = client('header');
     const old = await other.request('POST', '/auth/signin', {
