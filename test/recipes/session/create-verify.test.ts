@@ -231,3 +231,26 @@ describe('expiry and regenerate (vector 11)', () => {
     expect((await api.regenerate('garbage')).json).toEqual({ status: 'UNAUTHORISED', message: 'Invalid access token' });
   });
 });
+
+describe('session tokens in the log', () => {
+  const t = useTestApp({ log_level: 'DEBUG' });
+
+  it('never writes a token, whatever the request and its outcome', async () => {
+    const api = sessionApi(t.app);
+    const s = created(await api.create({ enableAntiCsrf: true }));
+    const secrets = [s.accessToken, s.refreshToken, s.body.antiCsrfToken as string];
+    const refreshed = created(await api.refresh(s.refreshToken, { enableAntiCsrf: true, antiCsrfToken: s.body.antiCsrfToken }));
+    secrets.push(refreshed.accessToken, refreshed.refreshToken, refreshed.body.antiCsrfToken as string);
+    await api.verify(s.accessToken, { checkDatabase: 'yes' });
+    await api.refresh(s.refreshToken, { useDynamicSigningKey: 'no' });
+    await call(t.app, 'POST', '/recipe/session/refresh', { body: `{"refreshToken":"${s.refreshToken}",` });
+    await api.regenerate(refreshed.accessToken, { sub: 'x' });
+    await api.refresh(s.refreshToken);
+    const log = t.logs.join('');
+    expect(log).toContain('request refused');
+    for (const secret of secrets) {
+      expect(log).not.toContain(secret);
+      expect(log).not.toContain(secret.slice(0, 24));
+    }
+  });
+});
