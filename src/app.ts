@@ -30,6 +30,7 @@ import accountLinkingRoutes from './account-linking/routes/index.js';
 import userIdMappingRoutes from './users/id-mapping/routes/index.js';
 import bulkImportRoutes from './bulk-import/routes/index.js';
 import lazyMigrationRoutes from './lazy-migration/routes.js';
+import sessionBridgeRoutes from './session-bridge/routes.js';
 
 export interface AppOptions {
   config: Readonly<Config>;
@@ -131,6 +132,7 @@ export async function buildApp({ config, pool, logger, clock = Date.now }: AppOp
   await app.register(userIdMappingRoutes);
   await app.register(bulkImportRoutes);
   await app.register(lazyMigrationRoutes);
+  await app.register(sessionBridgeRoutes);
   return app;
 }
 

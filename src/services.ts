@@ -18,6 +18,7 @@ import { startCleanupJob, type CleanupJob } from './recipes/passwordless/cleanup
 import { PasswordResetService } from './recipes/emailpassword/password-reset.js';
 import { EmailVerificationService } from './recipes/emailverification/service.js';
 import { LazyMigrationService, type LazyMigrationObserver } from './lazy-migration/service.js';
+import { SessionBridgeService, type SessionBridgeObserver } from './session-bridge/service.js';
 import { MigrationSupportService } from './bulk-import/migration-support-service.js';
 import type { VerificationScheduler } from './hashing/verification-scheduler.js';
 
@@ -32,7 +33,7 @@ export interface ServiceDependencies {
 }
 
 // What services report for the metrics (the services know nothing of Prometheus).
-export interface ServiceMetrics extends HashingObserver, LazyMigrationObserver {
+export interface ServiceMetrics extends HashingObserver, LazyMigrationObserver, SessionBridgeObserver {
   bulkBatchFinished(imported: number, failed: number): void;
 }
 
@@ -53,6 +54,8 @@ export interface Services {
   passwordReset: PasswordResetService;
   emailVerification: EmailVerificationService;
   lazyMigration: LazyMigrationService;
+  // Old providers' tokens exchanged once for the imported users they name (docs/session-bridge.md).
+  sessionBridge: SessionBridgeService;
   migrationSupport: MigrationSupportService;
   // Every hash and verify of the process; its getters give queue depth, waits and 503 counts.
   verificationScheduler: VerificationScheduler;
@@ -77,6 +80,13 @@ export function createServices(base: Omit<ServiceDependencies, 'hasher'>): Servi
     observer: deps.metrics,
   });
   const emailPassword = new EmailPasswordService(deps, lazyMigration);
+  const sessionBridge = new SessionBridgeService({
+    pool: deps.pool,
+    config: deps.config.session_bridge,
+    log: deps.log,
+    clock: deps.clock,
+    observer: deps.metrics,
+  });
   let cleanup: CleanupJob | undefined;
   return {
     config: deps.config,
@@ -93,6 +103,7 @@ export function createServices(base: Omit<ServiceDependencies, 'hasher'>): Servi
     passwordReset: new PasswordResetService(deps),
     emailVerification: new EmailVerificationService(deps),
     lazyMigration,
+    sessionBridge,
     migrationSupport: new MigrationSupportService(deps),
     verificationScheduler: deps.hasher.scheduler,
     start() {
@@ -102,9 +113,10 @@ export function createServices(base: Omit<ServiceDependencies, 'hasher'>): Servi
       const cleanupMs = deps.config.passwordless_cleanup_interval_seconds * 1000;
       cleanup ??= startCleanupJob(cleanupMs, () => passwordless.deleteExpiredDevices(), deps.log);
       if (deps.config.bulk_import_worker) bulkImportWorker.start();
+      sessionBridge.start();
     },
     async stop() {
-      await Promise.all([cleanup?.stop(), bulkImportWorker.stop(), emailPassword.stop()]);
+      await Promise.all([cleanup?.stop(), bulkImportWorker.stop(), emailPassword.stop(), sessionBridge.stop()]);
     },
   };
 }

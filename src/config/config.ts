@@ -1,5 +1,6 @@
 import type { CdiVersion } from '../http/cdi-version.js';
 import type { LazyMigrationConfig } from '../lazy-migration/config.js';
+import type { SessionBridgeConfig } from '../session-bridge/config.js';
 
 export type LogLevel = 'DEBUG' | 'INFO' | 'WARN' | 'ERROR' | 'NONE';
 
@@ -66,6 +67,7 @@ export interface Config {
   bulk_import_worker: boolean;
 
   lazy_migration: LazyMigrationConfig;
+  session_bridge: SessionBridgeConfig;
 }
 
 export class ConfigError extends Error {}
