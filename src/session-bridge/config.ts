@@ -46,7 +46,8 @@ function parseSource(name: string, block: Raw, path: string, env: Record<string,
   }
   const kind = bridgeKinds[kindName as BridgeKindName];
   allowOnly(block, path, [...commonKeys, ...kind.required, ...kind.optional]);
-  for (const key of kind.required) if (block[key] === undefined) throw new BlockConfigError(`'${path}.${key}' is required for kind ${kindName}`);
+  for (const key of kind.required)
+    if (block[key] === undefined) throw new BlockConfigError(`'${path}.${key}' is required for kind ${kindName}`);
   const read = reader(block, path, env);
   const trust = kind.trust(read);
   const override = read.str('jwks_url');

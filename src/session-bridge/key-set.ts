@@ -6,9 +6,7 @@ const MAX_JWKS_BYTES = 256 * 1024;
 export const MIN_FETCH_INTERVAL_MS = 30_000;
 
 export type KeyLookup =
-  | { status: 'FOUND'; keys: JWTVerifyGetKey }
-  | { status: 'UNKNOWN_KEY' }
-  | { status: 'UNAVAILABLE'; retryAfterMs: number; reason: string };
+  { status: 'FOUND'; keys: JWTVerifyGetKey } | { status: 'UNKNOWN_KEY' } | { status: 'UNAVAILABLE'; retryAfterMs: number; reason: string };
 
 export type FetchResult = 'ok' | 'failed';
 
@@ -47,7 +45,11 @@ export class KeySet {
     if (!this.inFlight && now - this.lastAttemptAt < MIN_FETCH_INTERVAL_MS) {
       if (fresh && this.lastFailure === undefined) return { status: 'UNKNOWN_KEY' };
       // The last fetch failed (or the set went stale): what the provider publishes now is not known.
-      return { status: 'UNAVAILABLE', retryAfterMs: this.lastAttemptAt + MIN_FETCH_INTERVAL_MS - now, reason: this.lastFailure ?? 'stale keys' };
+      return {
+        status: 'UNAVAILABLE',
+        retryAfterMs: this.lastAttemptAt + MIN_FETCH_INTERVAL_MS - now,
+        reason: this.lastFailure ?? 'stale keys',
+      };
     }
     this.inFlight ??= this.refresh().finally(() => (this.inFlight = undefined));
     await this.inFlight;
@@ -98,17 +100,21 @@ async function fetchKeySet(url: string, timeoutMs: number): Promise<JSONWebKeySe
 async function readCapped(response: Response, signal: AbortSignal): Promise<string> {
   const chunks: Buffer[] = [];
   let size = 0;
-  try {
-    for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
-      size += chunk.byteLength;
-      if (size > MAX_JWKS_BYTES) {
-        await response.body?.cancel().catch(() => undefined);
-        throw new Error('answer too large');
-      }
-      chunks.push(Buffer.from(chunk));
+  const reader = (response.body as unknown as AsyncIterable<Uint8Array>)[Symbol.asyncIterator]();
+  for (;;) {
+    let next: IteratorResult<Uint8Array>;
+    try {
+      next = await reader.next();
+    } catch (error) {
+      throw new Error(signal.aborted ? 'timeout' : 'network error', { cause: error });
     }
-  } catch (error) {
-    throw new Error(signal.aborted ? 'timeout' : (error as Error).message === 'answer too large' ? 'answer too large' : 'network error');
+    if (next.done) break;
+    size += next.value.byteLength;
+    if (size > MAX_JWKS_BYTES) {
+      await response.body?.cancel().catch(() => undefined);
+      throw new Error('answer too large');
+    }
+    chunks.push(Buffer.from(next.value));
   }
   return Buffer.concat(chunks).toString('utf8');
 }

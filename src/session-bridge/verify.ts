@@ -17,7 +17,8 @@ export type Verified = {
   digest: Buffer;
 };
 
-export type VerifyOutcome = Verified | { status: 'INVALID'; cause: InvalidCause } | { status: 'UNAVAILABLE'; retryAfterMs: number; reason: string };
+export type VerifyOutcome =
+  Verified | { status: 'INVALID'; cause: InvalidCause } | { status: 'UNAVAILABLE'; retryAfterMs: number; reason: string };
 
 const invalid = (cause: InvalidCause) => ({ status: 'INVALID' as const, cause });
 
@@ -26,7 +27,8 @@ export async function verifyOldToken(source: BridgeSourceConfig, keySet: KeySet,
   if (Buffer.byteLength(token, 'utf8') > MAX_TOKEN_BYTES) return invalid('oversized');
   const parts = token.split('.');
   // An empty signature is let through to the algorithm check, which names `alg: none` for what it is.
-  if (parts.length !== 3 || !/^[A-Za-z0-9_-]+$/.test(parts[0] + parts[1]) || !/^[A-Za-z0-9_-]*$/.test(parts[2])) return invalid('malformed');
+  if (parts.length !== 3 || !/^[A-Za-z0-9_-]+$/.test(parts[0] + parts[1]) || !/^[A-Za-z0-9_-]*$/.test(parts[2]))
+    return invalid('malformed');
   let alg: unknown;
   let kid: unknown;
   try {
