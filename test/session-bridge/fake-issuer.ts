@@ -9,6 +9,7 @@ export type SigningAlg = 'RS256' | 'ES256' | 'PS256';
 
 interface IssuerKey {
   kid: string;
+  published: boolean;
   alg: SigningAlg;
   privateKey: CryptoKey;
   publicJwk: JWK;
@@ -19,7 +20,7 @@ export class FakeIssuer {
   requests = 0;
   mode: 'normal' | 'down' | 'hang' = 'normal';
   url = '';
-  private keys: IssuerKey[] = [];
+  private readonly keys: IssuerKey[] = [];
   private server!: http.Server;
   private nextKid = 1;
 
@@ -36,20 +37,22 @@ export class FakeIssuer {
     return `${this.url}/keys`;
   }
 
+  /** The kids published now. */
   get kids(): string[] {
-    return this.keys.map((key) => key.kid);
+    return this.keys.filter((key) => key.published).map((key) => key.kid);
   }
 
   /** Publishes a new key and returns its kid; tokens are signed with the newest key unless told otherwise. */
   async addKey(alg: SigningAlg = 'RS256'): Promise<string> {
     const { privateKey, publicKey } = await generateKeyPair(alg, { extractable: true });
     const kid = `key-${this.nextKid++}-${alg.toLowerCase()}`;
-    this.keys.push({ kid, alg, privateKey, publicJwk: { ...(await exportJWK(publicKey)), kid, alg, use: 'sig' } });
+    this.keys.push({ kid, published: true, alg, privateKey, publicJwk: { ...(await exportJWK(publicKey)), kid, alg, use: 'sig' } });
     return kid;
   }
 
+  /** Stops publishing a key; it can still sign, as a leaked or retired key would. */
   removeKey(kid: string): void {
-    this.keys = this.keys.filter((key) => key.kid !== kid);
+    for (const key of this.keys) if (key.kid === kid) key.published = false;
   }
 
   async mint(claims: JWTPayload, options: { kid?: string; header?: Record<string, unknown> } = {}): Promise<string> {
@@ -79,6 +82,8 @@ export class FakeIssuer {
       response.writeHead(404).end();
       return;
     }
-    response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ keys: this.keys.map((key) => key.publicJwk) }));
+    response
+      .writeHead(200, { 'content-type': 'application/json' })
+      .end(JSON.stringify({ keys: this.keys.filter((key) => key.published).map((key) => key.publicJwk) }));
   }
 }
