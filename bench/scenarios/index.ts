@@ -5,6 +5,7 @@ import { hostileScenario } from './hostile.js';
 import { importScenario } from './import.js';
 import { lazySigninScenario } from './lazy-signin.js';
 import { passwordlessScenario } from './passwordless.js';
+import { sessionBridgeScenario } from './session-bridge.js';
 import { signinScenarios } from './signin.js';
 import { startupScenario } from './startup.js';
 
@@ -16,6 +17,7 @@ export const scenarios: Scenario[] = [
   passwordlessScenario,
   bulkImportScenario,
   lazySigninScenario,
+  sessionBridgeScenario,
   startupScenario,
   hostileScenario,
 ];

@@ -1,39 +1,54 @@
 import type { Queryable } from '../db/pool.js';
+import { userColumns, userFrom, type LoginMethodRow } from '../users/repository.js';
 
-/**
- * The login method, in this tenant, of the imported user the old provider calls `oldId`: the one whose mapped
- * external id it is, else a pending user whose pointer carries it. Internal id, or undefined.
- */
-export async function findLoginMethodByOldId(db: Queryable, tenantId: string, oldId: string): Promise<string | undefined> {
-  const { rows } = await db.query<{ user_id: string }>(
-    `(SELECT u.user_id FROM user_id_mappings m JOIN users u ON u.user_id = m.user_id
-       WHERE m.external_user_id = $1 AND u.tenant_id = $2)
-     UNION ALL
-     (SELECT u.user_id FROM users u
-       WHERE u.password_hash LIKE '$lazy$%' AND split_part(u.password_hash, '$', 5) = $3 AND u.tenant_id = $2
-       ORDER BY u.user_id LIMIT 1)
-     LIMIT 1`,
-    [oldId, tenantId, Buffer.from(oldId, 'utf8').toString('base64url')],
-  );
-  return rows[0]?.user_id;
-}
+// The login method, in this tenant, of the imported user the old provider calls $1: the one whose mapped external
+// id it is, else a pending user whose lazy pointer carries it ($3 is that id in base64url, as the pointer holds it).
+const loginMethodByOldId = `(SELECT u.user_id FROM user_id_mappings m JOIN users u ON u.user_id = m.user_id
+     WHERE m.external_user_id = $1 AND u.tenant_id = $2)
+   UNION ALL
+   (SELECT u.user_id FROM users u
+     WHERE u.password_hash LIKE '$lazy$%' AND split_part(u.password_hash, '$', 5) = $3 AND u.tenant_id = $2
+     ORDER BY u.user_id LIMIT 1)
+   LIMIT 1`;
 
 export interface Exchange {
+  tenantId: string;
+  oldId: string;
   digest: Buffer;
   source: string;
-  userId: string;
   at: number;
   expiresAt: number;
 }
 
-/** Records a token as spent; false when it was spent before (by any instance). */
-export async function insertExchange(db: Queryable, exchange: Exchange): Promise<boolean> {
-  const { rowCount } = await db.query(
-    `INSERT INTO session_bridge_exchanges (token_digest, source, user_id, exchanged_at, expires_at) VALUES ($1, $2, $3, $4, $5)
-     ON CONFLICT (token_digest) DO NOTHING`,
-    [exchange.digest, exchange.source, exchange.userId, exchange.at, exchange.expiresAt],
+export type SpendResult = { status: 'UNKNOWN_USER' } | { status: 'ALREADY_USED' } | { status: 'SPENT'; loginMethod: LoginMethodRow };
+
+/**
+ * Finds the imported user a token names and records the token as spent for that user, in one statement: a token
+ * spent before (by any instance) is not recorded again, and a token of nobody imported is not spent at all.
+ */
+export async function spendToken(db: Queryable, exchange: Exchange): Promise<SpendResult> {
+  const { rows } = await db.query<LoginMethodRow & { spent: boolean }>(
+    `WITH target AS (${loginMethodByOldId}),
+     spent AS (
+       INSERT INTO session_bridge_exchanges (token_digest, source, user_id, exchanged_at, expires_at)
+       SELECT $4, $5, user_id, $6, $7 FROM target
+       ON CONFLICT (token_digest) DO NOTHING RETURNING user_id)
+     SELECT ${userColumns}, EXISTS (SELECT 1 FROM spent) AS spent
+     FROM target t JOIN ${userFrom} ON u.user_id = t.user_id`,
+    [
+      exchange.oldId,
+      exchange.tenantId,
+      Buffer.from(exchange.oldId, 'utf8').toString('base64url'),
+      exchange.digest,
+      exchange.source,
+      exchange.at,
+      exchange.expiresAt,
+    ],
   );
-  return rowCount === 1;
+  const [row] = rows;
+  if (!row) return { status: 'UNKNOWN_USER' };
+  const { spent, ...loginMethod } = row;
+  return spent ? { status: 'SPENT', loginMethod } : { status: 'ALREADY_USED' };
 }
 
 export interface RefusalCount {

@@ -1,12 +1,12 @@
 import type pg from 'pg';
 import type { Logger } from 'pino';
-import { findLoginMethodByInternalId, findUserOfLoginMethod } from '../users/repository.js';
+import { findUserOfLoginMethod } from '../users/repository.js';
 import type { SignedIn } from '../users/user-object.js';
 import type { BridgeSourceConfig, SessionBridgeConfig } from './config.js';
 import { KeySet, type FetchResult } from './key-set.js';
 import type { InvalidCause } from './kinds/types.js';
 import { RefusalTally } from './refusal-tally.js';
-import { findLoginMethodByOldId, insertExchange, progressPerDay } from './repository.js';
+import { progressPerDay, spendToken } from './repository.js';
 import { verifyOldToken } from './verify.js';
 
 export type BridgeOutcome = 'bridged' | 'invalid_token' | 'already_used' | 'unknown_user' | 'source_closed' | 'provider_unavailable';
@@ -92,19 +92,17 @@ export class SessionBridgeService {
       this.deps.observer?.bridgeExchanged(config.name, 'invalid_token');
       return { status: 'INVALID_TOKEN_ERROR' };
     }
-    const userId = await findLoginMethodByOldId(this.deps.pool, tenantId, verified.subject);
-    if (userId === undefined) return this.refuse(config.name, 'unknown_user', 'UNKNOWN_USER_ERROR');
-    const spent = await insertExchange(this.deps.pool, {
+    const spent = await spendToken(this.deps.pool, {
+      tenantId,
+      oldId: verified.subject,
       digest: verified.digest,
       source: config.name,
-      userId,
       at: now,
       expiresAt: verified.expiresAt,
     });
-    if (!spent) return this.refuse(config.name, 'already_used', 'TOKEN_ALREADY_USED_ERROR');
-    const loginMethod = await findLoginMethodByInternalId(this.deps.pool, userId);
-    // Removed between the two statements: its exchange row went with it.
-    if (!loginMethod) return this.refuse(config.name, 'unknown_user', 'UNKNOWN_USER_ERROR');
+    if (spent.status === 'UNKNOWN_USER') return this.refuse(config.name, 'unknown_user', 'UNKNOWN_USER_ERROR');
+    if (spent.status === 'ALREADY_USED') return this.refuse(config.name, 'already_used', 'TOKEN_ALREADY_USED_ERROR');
+    const { loginMethod } = spent;
     const user = await findUserOfLoginMethod(this.deps.pool, loginMethod);
     this.deps.observer?.bridgeExchanged(config.name, 'bridged');
     return { status: 'OK', signedIn: { user, loginMethod } };
