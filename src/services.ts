@@ -21,6 +21,13 @@ import { LazyMigrationService, type LazyMigrationObserver } from './lazy-migrati
 import { SessionBridgeService, type SessionBridgeObserver } from './session-bridge/service.js';
 import { MigrationSupportService } from './bulk-import/migration-support-service.js';
 import type { VerificationScheduler } from './hashing/verification-scheduler.js';
+import { SigningKeys } from './keys/signing-keys.js';
+import { SessionService } from './recipes/session/service.js';
+import { JwtService } from './recipes/jwt/service.js';
+
+// Expired sessions and signing keys past their listing window are swept this often (S-5), the first time one
+// interval after start.
+const sessionCleanupIntervalMs = 12 * 60 * 60 * 1000;
 
 export interface ServiceDependencies {
   config: Readonly<Config>;
@@ -57,6 +64,10 @@ export interface Services {
   // Old providers' tokens exchanged once for the imported users they name (docs/session-bridge.md).
   sessionBridge: SessionBridgeService;
   migrationSupport: MigrationSupportService;
+  // The access-token and JWT signing keys, shared through the database by every core on it.
+  keys: SigningKeys;
+  session: SessionService;
+  jwt: JwtService;
   // Every hash and verify of the process; its getters give queue depth, waits and 503 counts.
   verificationScheduler: VerificationScheduler;
   // Starts the background jobs (the decoy hash, the code cleanup, bulk-import processing) once the app is ready.
@@ -87,7 +98,17 @@ export function createServices(base: Omit<ServiceDependencies, 'hasher'>): Servi
     clock: deps.clock,
     observer: deps.metrics,
   });
+  const keys = new SigningKeys({
+    pool: deps.pool,
+    clock: deps.clock,
+    log: deps.log,
+    updateIntervalMs: deps.config.access_token_dynamic_signing_key_update_interval * 3_600_000,
+    accessTokenValidityMs: deps.config.access_token_validity * 1000,
+  });
+  const session = new SessionService({ pool: deps.pool, config: deps.config, clock: deps.clock, keys });
   let cleanup: CleanupJob | undefined;
+  let sessionCleanup: CleanupJob | undefined;
+  let keysLoading: Promise<void> | undefined;
   return {
     config: deps.config,
     hasher: deps.hasher,
@@ -105,8 +126,14 @@ export function createServices(base: Omit<ServiceDependencies, 'hasher'>): Servi
     lazyMigration,
     sessionBridge,
     migrationSupport: new MigrationSupportService(deps),
+    keys,
+    session,
+    jwt: new JwtService(keys, deps.clock),
     verificationScheduler: deps.hasher.scheduler,
     start() {
+      // The keys are made (or read) now, so the first session or JWKS request does not wait for an RSA key.
+      keysLoading ??= keys.ready().catch((err: unknown) => deps.log.error({ err }, 'loading the signing keys failed'));
+      sessionCleanup ??= startCleanupJob(sessionCleanupIntervalMs, () => session.deleteExpired(), deps.log, 'sessions');
       // The decoy hash is built now, so the first sign-in of an unknown email costs no more than any other. If this
       // is refused (the app closing at once), the decoy is simply built on first use.
       deps.hasher.verifyDecoy('').catch(() => undefined);
@@ -116,7 +143,14 @@ export function createServices(base: Omit<ServiceDependencies, 'hasher'>): Servi
       sessionBridge.start();
     },
     async stop() {
-      await Promise.all([cleanup?.stop(), bulkImportWorker.stop(), emailPassword.stop(), sessionBridge.stop()]);
+      await Promise.all([
+        cleanup?.stop(),
+        sessionCleanup?.stop(),
+        keysLoading,
+        bulkImportWorker.stop(),
+        emailPassword.stop(),
+        sessionBridge.stop(),
+      ]);
     },
   };
 }

@@ -36,6 +36,9 @@ const sampleArgs: Partial<Record<ErrorCode, unknown[]>> = {
   IMPORT_PASSWORDLESS_EMAIL_EXISTS: ['a@example.com'],
   IMPORT_PASSWORDLESS_PHONE_EXISTS: ['+14155552671'],
   IMPORT_EXTERNAL_ID_EXISTS: ['old-1'],
+  ACCESS_TOKEN_VALIDITY_RANGE: [3600000],
+  SESSION_REMOVE_FLAG_WITHOUT_USER: ['revokeAcrossAllTenants'],
+  ACCESS_TOKEN_CLAIM_MISSING: ['rsub'],
 };
 
 // Answered as JSON bodies, which carry the message under `error` (or per-user messages under `errors`).
