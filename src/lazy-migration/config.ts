@@ -52,7 +52,6 @@ export const disabledLazyMigration: LazyMigrationConfig = {
   sources: new Map(),
 };
 
-
 const commonKeys = [
   'kind',
   'timeout_ms',
