@@ -7,6 +7,7 @@ import { lazySigninScenario } from './lazy-signin.js';
 import { passwordlessScenario } from './passwordless.js';
 import { sessionBridgeScenario } from './session-bridge.js';
 import { signinScenarios } from './signin.js';
+import { sessionScenario } from './session.js';
 import { startupScenario } from './startup.js';
 
 // In the order of the README table.
@@ -15,6 +16,7 @@ export const scenarios: Scenario[] = [
   ...signinScenarios,
   helloUnderStormScenario,
   passwordlessScenario,
+  sessionScenario,
   bulkImportScenario,
   lazySigninScenario,
   sessionBridgeScenario,

@@ -82,6 +82,27 @@ describe('two cores on one database share the keys (S-3.1)', () => {
   });
 });
 
+describe('a core meeting a key another core made', () => {
+  const settings = { access_token_dynamic_signing_key_update_interval: 1, access_token_validity_jitter: 0 };
+  const a = useTestApp(settings);
+  const b = useTestApp(settings, { sharing: a });
+
+  it('reloads the keys once for an unknown kid and verifies the token', async () => {
+    b.clock.nowMs = a.clock.nowMs;
+    await Promise.all([jwksOf(a), jwksOf(b)]);
+    // Only A's time moves: A adds the next key and signs with it, B still holds the old set.
+    a.clock.advance(hour);
+    const s = created(await sessionApi(a.app).create());
+    const kid = decodeJwt(s.accessToken).header.kid;
+    expect((await jwksOf(b)).kids).not.toContain(kid);
+    // Past the reload cooldown (real time), B reads the new key from the database.
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    expect((await sessionApi(b.app).verify(s.accessToken)).json.status).toBe('OK');
+    expect((await jwksOf(b)).kids).toContain(kid);
+    expect(await dynamicKeyRows(a)).toHaveLength(2);
+  });
+});
+
 describe('the session cleanup job (S-5)', () => {
   const t = useTestApp({ access_token_validity: 60, refresh_token_validity: 2 });
 

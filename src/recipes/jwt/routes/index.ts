@@ -25,7 +25,8 @@ const jwtRoutes: FastifyPluginAsync = async (app) => {
   defineRoute(app, {
     method: 'GET',
     url: '/recipe/jwt/jwks',
-    schema: { response: { 200: JwksWithStatus } },
+    schema: { response: { 200: JwksWithStatus, 400: TextError } },
+    preValidation: requireSessionCdi,
     scope: 'app',
     handle: async () => ({ keys: (await keys.publicKeys()) as never, status: 'OK' as const }),
   });
