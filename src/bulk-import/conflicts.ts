@@ -121,10 +121,11 @@ function probeFor(users: ImportUser[]): ConflictProbe {
   return probe;
 }
 
-// Decides, without writing, which users of a batch cannot be imported: one query finds what already exists, then
-// one pass in batch order finds duplicates inside the batch (the first user keeps the value, later ones fail, as if
-// they were imported one after the other) and inside one user (two login methods with one recipe key). A user
-// fails whole. Returns the failure message per position in `users`.
+// Decides, without writing, which users of a batch cannot be imported: one query finds what already exists and
+// the id rule (id-rules.ts) a second one, then one pass in batch order finds duplicates inside the batch (the first
+// user keeps the value, later ones fail, as if they were imported one after the other; an external id equal to an
+// earlier user's id included) and inside one user (two login methods with one recipe key). A user fails whole.
+// Returns the failure message per position in `users`.
 export async function detectConflicts(db: Queryable, users: ImportUser[]): Promise<Map<number, string>> {
   const failures = new Map<number, string>();
   if (users.length === 0) return failures;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { call, snapshot, useTestApp } from '../../helper.js';
-import { expectedUser, forceMapUser, insertUser, mapUser, verifyEmail } from './fixtures.js';
+import { expectedUser, forceMapUser, insertUser, verifyEmail } from './fixtures.js';
 
 describe('GET /user/id', () => {
   const t = useTestApp({}, { truncateEach: true });
