@@ -28,6 +28,8 @@ describe('session-bridge exchange', () => {
         ...Object.fromEntries(kindCases.map((k) => [k.name, k.source(issuer(k.name).jwksUrl)])),
         'supabase-legacy': { ...kind('supabase').source(issuer('supabase').jwksUrl), jwt_secret: supabaseSecret },
         closed: { ...kind('firebase').source(issuer('firebase').jwksUrl), deadline: '2020-01-01T00:00:00Z' },
+        // An Auth0 tenant whose users were moved in from an older system: a namespaced claim keeps that old id.
+        'auth0-claim': { ...kind('auth0').source(issuer('auth0').jwksUrl), claim: 'https://acme.example/legacy_id' },
       },
     },
   }));
@@ -63,6 +65,16 @@ describe('session-bridge exchange', () => {
     });
     // The same token where no secret is configured is an algorithm the source does not take.
     expect((await exchange(t.app, 'supabase', token)).json).toEqual({ status: 'INVALID_TOKEN_ERROR' });
+  });
+
+  it("a claim override reads the old id from the named claim instead of the kind's", async () => {
+    await importUser(t.app, 'claim@example.com', 'legacy-42');
+    const claims = { ...kind('auth0').claims('auth0|64ab0c1d2e3f', now()), 'https://acme.example/legacy_id': 'legacy-42' };
+    const reply = await exchange(t.app, 'auth0-claim', await issuer('auth0').mint(claims));
+    expect(reply.json).toEqual({ status: 'OK', user: await wireUser(t.app, 'legacy-42'), recipeUserId: 'legacy-42' });
+    // Without the claim there is no old id to look for.
+    const without = await issuer('auth0').mint(kind('auth0').claims('auth0|64ab0c1d2e3f', now()));
+    expect((await exchange(t.app, 'auth0-claim', without)).json).toEqual({ status: 'INVALID_TOKEN_ERROR' });
   });
 
   it('a linked user is answered as the primary user, with the login method the old id names', async () => {
