@@ -87,6 +87,7 @@ export const sessionBridgeScenario: Scenario = {
 
       log('  warm-up');
       await verifies(1);
+      await exchanges(1);
       const {
         ceiling,
         core: measured,
