@@ -47,11 +47,10 @@ export async function refreshSession(deps: SessionServiceDeps, minter: TokenMint
 
   return withTransaction(pool, async (client) => {
     const now = clock();
-    const row = await repo.findSession(client, content.tenantId, content.sessionHandle, true);
+    const row = await repo.findSessionWithPrimary(client, content.tenantId, content.sessionHandle, true);
     if (!row || row.expires_at <= now) return { status: 'UNAUTHORISED' as const, message: errorMessage('SESSION_MISSING_OR_EXPIRED') };
     const useStaticKey = input.useDynamicSigningKey === undefined ? row.use_static_key : !input.useDynamicSigningKey;
-    const ids = await repo.resolveSessionUserIds(client, row.user_id);
-    const session = { handle: row.session_handle, userId: ids.primary_user_id, recipeUserId: row.user_id };
+    const session = { handle: row.session_handle, userId: row.primary_user_id, recipeUserId: row.user_id };
     const isCurrent = hash2 === row.refresh_token_hash_2;
     const isChildOfCurrent = parentHash2 === row.refresh_token_hash_2;
     const hashes = {

@@ -16,6 +16,10 @@ export interface SessionRow {
 
 const columns = `tenant_id, session_handle, user_id, refresh_token_hash_2, prev_refresh_token_hash_2, refresh_token_rotated_at,
   session_data, jwt_user_payload, expires_at, created_at_time, use_static_key`;
+const qualifiedColumns = columns
+  .split(',')
+  .map((column) => `s.${column.trim()}`)
+  .join(', ');
 
 export async function insertSession(db: Queryable, row: SessionRow): Promise<void> {
   await db.query(`INSERT INTO session_info (${columns}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`, [
@@ -37,6 +41,33 @@ export async function insertSession(db: Queryable, row: SessionRow): Promise<voi
 export async function findSession(db: Queryable, tenantId: string, handle: string, forUpdate = false): Promise<SessionRow | undefined> {
   const { rows } = await db.query<SessionRow>(
     `SELECT ${columns} FROM session_info WHERE tenant_id = $1 AND session_handle = $2${forUpdate ? ' FOR UPDATE' : ''}`,
+    [tenantId, handle],
+  );
+  return rows[0];
+}
+
+export interface SessionRowWithPrimary extends SessionRow {
+  // The primary user id of the stored recipe user id now (S-6.2), external when mapped.
+  primary_user_id: string;
+}
+
+/** findSession and the current primary user id in one statement (refresh, session information). */
+export async function findSessionWithPrimary(
+  db: Queryable,
+  tenantId: string,
+  handle: string,
+  forUpdate = false,
+): Promise<SessionRowWithPrimary | undefined> {
+  const { rows } = await db.query<SessionRowWithPrimary>(
+    `SELECT ${qualifiedColumns}, r.primary_user_id
+       FROM session_info s
+      CROSS JOIN LATERAL (
+        SELECT coalesce((SELECT user_id FROM user_ids WHERE user_id = s.user_id),
+                        (SELECT user_id FROM user_id_mappings WHERE external_user_id = s.user_id), s.user_id) AS st) g
+      CROSS JOIN LATERAL (
+        SELECT coalesce((SELECT m.external_user_id FROM user_ids i JOIN user_id_mappings m ON m.user_id = i.group_id WHERE i.user_id = g.st),
+                        (SELECT i.group_id FROM user_ids i WHERE i.user_id = g.st), s.user_id) AS primary_user_id) r
+      WHERE s.tenant_id = $1 AND s.session_handle = $2${forUpdate ? ' FOR UPDATE OF s' : ''}`,
     [tenantId, handle],
   );
   return rows[0];

@@ -254,12 +254,11 @@ export class SessionService {
   async getSessionInformation(handle: string, cdi: CdiVersion): Promise<SessionInfoResult> {
     const tenantId = publicTenantOfHandle(handle);
     const { pool, clock } = this.deps;
-    const row = await repo.findSession(pool, tenantId, handle);
+    const row = await repo.findSessionWithPrimary(pool, tenantId, handle);
     if (!row || row.expires_at <= clock()) return sessionDoesNotExist();
-    const ids = await repo.resolveSessionUserIds(pool, row.user_id);
     return {
       sessionHandle: row.session_handle,
-      userId: ids.primary_user_id,
+      userId: row.primary_user_id,
       ...(cdiAtLeast(cdi, '4.0') && { recipeUserId: row.user_id }),
       userDataInDatabase: JSON.parse(row.session_data) as JsonObject,
       expiry: row.expires_at,
