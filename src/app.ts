@@ -30,6 +30,7 @@ import accountLinkingRoutes from './account-linking/routes/index.js';
 import userIdMappingRoutes from './users/id-mapping/routes/index.js';
 import bulkImportRoutes from './bulk-import/routes/index.js';
 import lazyMigrationRoutes from './lazy-migration/routes.js';
+import sessionBridgeRoutes from './session-bridge/routes.js';
 import sessionRoutes from './recipes/session/routes/index.js';
 import jwtRoutes from './recipes/jwt/routes/index.js';
 import tenantRoutes from './recipes/multitenancy/routes/index.js';
@@ -134,6 +135,7 @@ export async function buildApp({ config, pool, logger, clock = Date.now }: AppOp
   await app.register(userIdMappingRoutes);
   await app.register(bulkImportRoutes);
   await app.register(lazyMigrationRoutes);
+  await app.register(sessionBridgeRoutes);
   await app.register(sessionRoutes);
   await app.register(jwtRoutes);
   await app.register(tenantRoutes);

@@ -85,6 +85,7 @@ const catalog = {
   // Lazy migration
   PENDING_LIMIT_OUT_OF_RANGE: { status: 400, message: (max: number) => `limit must be an integer from 1 to ${max}` },
   LAZY_MIGRATION_SOURCE_UNKNOWN: { status: 400, message: (source: string) => `Unknown lazy-migration source '${source}'` },
+  SESSION_BRIDGE_SOURCE_UNKNOWN: { status: 400, message: (source: string) => `Unknown session-bridge source '${source}'` },
 
   // User-id mapping (§9)
   USER_ID_TYPE: { status: 400, message: () => "Field name 'userIdType' should be one of 'SUPERTOKENS', 'EXTERNAL' or 'ANY'" },
@@ -226,6 +227,7 @@ const catalog = {
   },
   INTERNAL: { status: 500, message: () => 'Internal Error' },
   LEGACY_VERIFY_UNAVAILABLE: { status: 503, message: () => 'Legacy password verification is unavailable; try again later' },
+  SESSION_BRIDGE_KEYS_UNAVAILABLE: { status: 503, message: () => "The old provider's signing keys cannot be fetched; try again later" },
   DATABASE_BUSY: {
     status: 503,
     message: (retryAfterSeconds: number) => `The database is busy, retry after ${retryAfterSeconds} seconds`,
@@ -305,6 +307,12 @@ export function databaseBusyError(): CoreError {
 /** The old provider of a pending user could not answer; the client is told when to try again. */
 export function legacyUnavailable(retryAfterMs: number): CoreError {
   const error = coreError('LEGACY_VERIFY_UNAVAILABLE');
+  error.retryAfterSeconds = Math.max(1, Math.ceil(retryAfterMs / 1000));
+  return error;
+}
+/** A 503 whose cause will pass: the client is told when to try again. */
+export function retryLater(code: 'SESSION_BRIDGE_KEYS_UNAVAILABLE', retryAfterMs: number): CoreError {
+  const error = coreError(code);
   error.retryAfterSeconds = Math.max(1, Math.ceil(retryAfterMs / 1000));
   return error;
 }

@@ -18,6 +18,7 @@ import { startCleanupJob, type CleanupJob } from './recipes/passwordless/cleanup
 import { PasswordResetService } from './recipes/emailpassword/password-reset.js';
 import { EmailVerificationService } from './recipes/emailverification/service.js';
 import { LazyMigrationService, type LazyMigrationObserver } from './lazy-migration/service.js';
+import { SessionBridgeService, type SessionBridgeObserver } from './session-bridge/service.js';
 import { MigrationSupportService } from './bulk-import/migration-support-service.js';
 import type { VerificationScheduler } from './hashing/verification-scheduler.js';
 import { SigningKeys } from './keys/signing-keys.js';
@@ -39,7 +40,7 @@ export interface ServiceDependencies {
 }
 
 // What services report for the metrics (the services know nothing of Prometheus).
-export interface ServiceMetrics extends HashingObserver, LazyMigrationObserver {
+export interface ServiceMetrics extends HashingObserver, LazyMigrationObserver, SessionBridgeObserver {
   bulkBatchFinished(imported: number, failed: number): void;
 }
 
@@ -60,6 +61,8 @@ export interface Services {
   passwordReset: PasswordResetService;
   emailVerification: EmailVerificationService;
   lazyMigration: LazyMigrationService;
+  // Old providers' tokens exchanged once for the imported users they name (docs/session-bridge.md).
+  sessionBridge: SessionBridgeService;
   migrationSupport: MigrationSupportService;
   // The access-token and JWT signing keys, shared through the database by every core on it.
   keys: SigningKeys;
@@ -88,6 +91,13 @@ export function createServices(base: Omit<ServiceDependencies, 'hasher'>): Servi
     observer: deps.metrics,
   });
   const emailPassword = new EmailPasswordService(deps, lazyMigration);
+  const sessionBridge = new SessionBridgeService({
+    pool: deps.pool,
+    config: deps.config.session_bridge,
+    log: deps.log,
+    clock: deps.clock,
+    observer: deps.metrics,
+  });
   const keys = new SigningKeys({
     pool: deps.pool,
     clock: deps.clock,
@@ -114,6 +124,7 @@ export function createServices(base: Omit<ServiceDependencies, 'hasher'>): Servi
     passwordReset: new PasswordResetService(deps),
     emailVerification: new EmailVerificationService(deps),
     lazyMigration,
+    sessionBridge,
     migrationSupport: new MigrationSupportService(deps),
     keys,
     session,
@@ -129,9 +140,17 @@ export function createServices(base: Omit<ServiceDependencies, 'hasher'>): Servi
       const cleanupMs = deps.config.passwordless_cleanup_interval_seconds * 1000;
       cleanup ??= startCleanupJob(cleanupMs, () => passwordless.deleteExpiredDevices(), deps.log);
       if (deps.config.bulk_import_worker) bulkImportWorker.start();
+      sessionBridge.start();
     },
     async stop() {
-      await Promise.all([cleanup?.stop(), sessionCleanup?.stop(), keysLoading, bulkImportWorker.stop(), emailPassword.stop()]);
+      await Promise.all([
+        cleanup?.stop(),
+        sessionCleanup?.stop(),
+        keysLoading,
+        bulkImportWorker.stop(),
+        emailPassword.stop(),
+        sessionBridge.stop(),
+      ]);
     },
   };
 }

@@ -5,6 +5,7 @@ import { hostileScenario } from './hostile.js';
 import { importScenario } from './import.js';
 import { lazySigninScenario } from './lazy-signin.js';
 import { passwordlessScenario } from './passwordless.js';
+import { sessionBridgeScenario } from './session-bridge.js';
 import { signinScenarios } from './signin.js';
 import { sessionScenario } from './session.js';
 import { startupScenario } from './startup.js';
@@ -18,6 +19,7 @@ export const scenarios: Scenario[] = [
   sessionScenario,
   bulkImportScenario,
   lazySigninScenario,
+  sessionBridgeScenario,
   startupScenario,
   hostileScenario,
 ];

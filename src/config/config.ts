@@ -1,5 +1,6 @@
 import type { CdiVersion } from '../http/cdi-version.js';
 import type { LazyMigrationConfig } from '../lazy-migration/config.js';
+import type { SessionBridgeConfig } from '../session-bridge/config.js';
 
 export type LogLevel = 'DEBUG' | 'INFO' | 'WARN' | 'ERROR' | 'NONE';
 
@@ -75,6 +76,7 @@ export interface Config {
   access_token_blacklisting: boolean;
 
   lazy_migration: LazyMigrationConfig;
+  session_bridge: SessionBridgeConfig;
 }
 
 export class ConfigError extends Error {}

@@ -396,4 +396,11 @@ export const configKeys: ConfigKey[] = [
     description:
       'sources that verify passwords of users imported without a hash, at their first sign-in (a mapping; see "Migrating without hashes"; as JSON in the environment)',
   },
+  {
+    name: 'session_bridge',
+    env: ['SESSION_BRIDGE'],
+    schema: Type.Unknown(),
+    description:
+      'old providers whose valid tokens are exchanged once for the imported user they name (a mapping; see [docs/session-bridge.md](docs/session-bridge.md); as JSON in the environment)',
+  },
 ];

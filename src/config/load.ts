@@ -2,7 +2,9 @@ import fs from 'node:fs';
 import { parse as parseYaml } from 'yaml';
 import { Value } from '@sinclair/typebox/value';
 import { configKeys, type ConfigKey } from './keys.js';
-import { LazyConfigError, parseLazyMigrationConfig, type LazyMigrationConfig } from '../lazy-migration/config.js';
+import { parseLazyMigrationConfig } from '../lazy-migration/config.js';
+import { parseSessionBridgeConfig } from '../session-bridge/config.js';
+import { BlockConfigError } from './block-reader.js';
 import { ConfigError, type Config, type LogLevel } from './config.js';
 import { describeBase64Problem } from '../base64.js';
 import { compareCdiVersions, isSupportedCdiVersion, newestCdiVersion, parseCdiVersion } from '../http/cdi-version.js';
@@ -189,7 +191,8 @@ function validate(raw: RawValues, env: Record<string, string | undefined>): Conf
     ip_allow_regex: compileRegex('ip_allow_regex', get('ip_allow_regex')),
     ip_deny_regex: compileRegex('ip_deny_regex', get('ip_deny_regex')),
     recent_token_reuse_behaviour: get<string>('recent_token_reuse_behaviour').toUpperCase() as Config['recent_token_reuse_behaviour'],
-    lazy_migration: parseLazyBlock(get('lazy_migration'), env),
+    lazy_migration: parseBlock('lazy_migration', get('lazy_migration'), env, parseLazyMigrationConfig),
+    session_bridge: parseBlock('session_bridge', get('session_bridge'), env, parseSessionBridgeConfig),
   };
 }
 
@@ -216,19 +219,25 @@ function checkSessionSettings(get: <T>(name: string) => T): void {
   }
 }
 
-function parseLazyBlock(value: unknown, env: Record<string, string | undefined>): LazyMigrationConfig {
+// A nested block (lazy_migration, session_bridge) comes as a YAML mapping, or as JSON text from the environment.
+function parseBlock<T>(
+  name: string,
+  value: unknown,
+  env: Record<string, string | undefined>,
+  parse: (block: unknown, env: Record<string, string | undefined>) => T,
+): T {
   let block = value;
   if (typeof value === 'string') {
     try {
       block = JSON.parse(value);
     } catch {
-      throw new ConfigError(`'lazy_migration' from the environment must be JSON`);
+      throw new ConfigError(`'${name}' from the environment must be JSON`);
     }
   }
   try {
-    return parseLazyMigrationConfig(block, env);
+    return parse(block, env);
   } catch (error) {
-    if (error instanceof LazyConfigError) throw new ConfigError(error.message);
+    if (error instanceof BlockConfigError) throw new ConfigError(error.message);
     throw error;
   }
 }

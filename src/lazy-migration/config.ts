@@ -1,4 +1,7 @@
 import { SOURCE_NAME } from './pointer.js';
+import { BlockConfigError as LazyConfigError, allowOnly, mapping, reader, type Raw } from '../config/block-reader.js';
+
+export { LazyConfigError };
 
 // The `lazy_migration` block: one YAML mapping (or the same structure as JSON in LAZY_MIGRATION). Any string value
 // may be `env:NAME`, read from the environment once at startup, so secrets stay out of config files.
@@ -48,10 +51,6 @@ export const disabledLazyMigration: LazyMigrationConfig = {
   maxAttemptsPerUserPerHour: 10,
   sources: new Map(),
 };
-
-export class LazyConfigError extends Error {}
-
-type Raw = Record<string, unknown>;
 
 const commonKeys = [
   'kind',
@@ -174,55 +173,4 @@ function checkUrl(text: string, path: string, allowHttp: boolean): void {
   const loopback = ['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname);
   if (url.protocol === 'http:' && (loopback || allowHttp)) return;
   throw new LazyConfigError(`'${path}' must be an https URL (plain http only to loopback, or with allow_http: true)`);
-}
-
-function mapping(value: unknown, path: string): Raw {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new LazyConfigError(`'${path}' must be a mapping`);
-  return value as Raw;
-}
-
-function allowOnly(block: Raw, path: string, keys: string[]): void {
-  for (const key of Object.keys(block)) if (!keys.includes(key)) throw new LazyConfigError(`'${path}.${key}' is not a known key`);
-}
-
-function reader(block: Raw, path: string, env: Record<string, string | undefined>) {
-  const resolve = (key: string): unknown => {
-    const value = block[key];
-    if (typeof value !== 'string' || !value.startsWith('env:')) return value;
-    const variable = value.slice('env:'.length);
-    const found = env[variable];
-    if (found === undefined || found.trim() === '')
-      throw new LazyConfigError(`'${path}.${key}' names the environment variable ${variable}, which is not set`);
-    return found.trim();
-  };
-  return {
-    str(key: string): string | undefined {
-      const value = resolve(key);
-      if (value === undefined || value === null) return undefined;
-      if (typeof value !== 'string' || value.trim() === '') throw new LazyConfigError(`'${path}.${key}' must be a non-empty string`);
-      return value.trim();
-    },
-    int(key: string, fallback: number, min: number, max: number): number {
-      const value = resolve(key);
-      if (value === undefined || value === null) return fallback;
-      const number = typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : value;
-      if (typeof number !== 'number' || !Number.isInteger(number) || number < min || number > max) {
-        throw new LazyConfigError(`'${path}.${key}' must be an integer from ${min} to ${max}`);
-      }
-      return number;
-    },
-    bool(key: string, fallback: boolean): boolean {
-      const value = resolve(key);
-      if (value === undefined || value === null) return fallback;
-      if (value === true || value === 'true') return true;
-      if (value === false || value === 'false') return false;
-      throw new LazyConfigError(`'${path}.${key}' must be true or false`);
-    },
-    stringMap(key: string): Record<string, string> {
-      if (block[key] === undefined) return {};
-      const entries = mapping(block[key], `${path}.${key}`);
-      const nested = reader(entries, `${path}.${key}`, env);
-      return Object.fromEntries(Object.keys(entries).map((name) => [name, nested.str(name)!]));
-    },
-  };
 }

@@ -102,6 +102,25 @@ export class CoreMetrics implements HashingObserver {
     registers: [this.registry],
   });
 
+  private readonly bridgeExchanges = new Counter({
+    name: 'identity_core_session_bridge_exchanges_total',
+    help: 'Session-bridge exchanges answered by this process, by source and outcome (bridged, invalid_token, already_used, unknown_user, source_closed, provider_unavailable)',
+    labelNames: ['source', 'outcome'],
+    registers: [this.registry],
+  });
+  private readonly bridgeInvalidTokens = new Counter({
+    name: 'identity_core_session_bridge_invalid_tokens_total',
+    help: 'Old-provider tokens refused by the session bridge in this process, by source and cause',
+    labelNames: ['source', 'cause'],
+    registers: [this.registry],
+  });
+  private readonly bridgeKeyFetches = new Counter({
+    name: 'identity_core_session_bridge_key_fetches_total',
+    help: "Fetches of an old provider's published keys by this process, by source and result (ok, failed)",
+    labelNames: ['source', 'result'],
+    registers: [this.registry],
+  });
+
   constructor(sources: MetricSources) {
     const { registry } = this;
     new Gauge({
@@ -193,6 +212,19 @@ export class CoreMetrics implements HashingObserver {
 
   lazyAdopted(source: string): void {
     this.lazyMigrated.inc({ source });
+  }
+
+  // Source names come from the configuration (an unknown one is a 400, never counted), so labels stay bounded.
+  bridgeExchanged(source: string, outcome: string): void {
+    this.bridgeExchanges.inc({ source, outcome });
+  }
+
+  bridgeTokenRefused(source: string, cause: string): void {
+    this.bridgeInvalidTokens.inc({ source, cause });
+  }
+
+  bridgeKeysFetched(source: string, result: string): void {
+    this.bridgeKeyFetches.inc({ source, result });
   }
 
   bulkBatchFinished(imported: number, failed: number): void {

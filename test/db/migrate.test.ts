@@ -35,6 +35,8 @@ describe('migrations', () => {
         'passwordless_devices',
         'roles',
         'schema_migrations',
+        'session_bridge_exchanges',
+        'session_bridge_refusals',
         'user_id_mappings',
         'user_metadata',
         'user_roles',
@@ -55,6 +57,9 @@ describe('migrations', () => {
         'passwordless_codes__link_code_hash_key',
         'passwordless_codes__device_fkey',
         'bulk_import_users__status_check',
+        'session_bridge_exchanges__pkey',
+        'session_bridge_exchanges__user_id_fkey',
+        'session_bridge_refusals__pkey',
       ]),
     );
     // Every constraint is named on purpose (<table>__<what>); NOT NULL constraints (listed since PostgreSQL 18) aside.
@@ -69,6 +74,8 @@ describe('migrations', () => {
         'users__email_idx',
         'users__time_joined_asc_idx',
         'users__time_joined_desc_idx',
+        'users__lazy_legacy_user_id_idx',
+        'session_bridge_exchanges__source_exchanged_at_idx',
       ]),
     );
   });

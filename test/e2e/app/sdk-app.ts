@@ -23,6 +23,8 @@ export interface SdkAppOptions {
   antiCsrf?: 'VIA_TOKEN' | 'VIA_CUSTOM_HEADER' | 'NONE';
   /** Files served from `/` (the browser test's page and bundle). */
   staticDir?: string;
+  /** The core's session-bridge source the app's `POST /auth/bridge` exchanges old-provider tokens with. */
+  bridgeSource?: string;
 }
 
 export interface CoreCall {
@@ -48,7 +50,9 @@ export const thirdPartyId = 'fake-oidc';
  * to the outbox instead of the SDK's delivery services. The SDK is a process singleton: one app per test file.
  *
  * App routes: `GET /api/me` and `POST /api/me` (verifySession), `GET /api/me/strict` (verifySession with `checkDatabase`),
- * `GET /api/verified` (verifySession requiring a verified email). Each answers the session's ids.
+ * `GET /api/verified` (verifySession requiring a verified email). Each answers the session's ids. With `bridgeSource`,
+ * `POST /auth/bridge` `{token}` is the route of docs/session-bridge.md: the old provider's token is exchanged at the
+ * core and the session created with `Session.createNewSession`.
  */
 export async function startSdkApp(options: SdkAppOptions): Promise<SdkApp> {
   const server = http.createServer();
@@ -143,6 +147,34 @@ export async function startSdkApp(options: SdkAppOptions): Promise<SdkApp> {
     next();
   });
   app.use(middleware());
+  if (options.bridgeSource) {
+    const source = options.bridgeSource;
+    app.post('/auth/bridge', express.json({ limit: '20kb' }), async (request, response, next) => {
+      try {
+        const answer = await fetch(`${options.coreUrl}/public/session-bridge/exchange`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'api-key': options.apiKey },
+          body: JSON.stringify({ source, token: (request.body as { token?: unknown } | undefined)?.token }),
+        });
+        if (answer.status === 503) {
+          response
+            .status(503)
+            .set('retry-after', answer.headers.get('retry-after') ?? '30')
+            .end();
+          return;
+        }
+        const result = (await answer.json()) as { status: string; recipeUserId: string; user: { id: string } };
+        if (result.status !== 'OK') {
+          response.status(401).json({ status: result.status });
+          return;
+        }
+        await Session.createNewSession(request, response, 'public', supertokens.convertToRecipeUserId(result.recipeUserId));
+        response.json({ status: 'OK', userId: result.user.id });
+      } catch (error) {
+        next(error);
+      }
+    });
+  }
   const me = (request: SessionRequest, response: express.Response) => {
     const session = request.session!;
     response.json({

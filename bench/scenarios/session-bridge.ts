@@ -1,0 +1,127 @@
+import os from 'node:os';
+import { createLocalJWKSet, jwtVerify } from 'jose';
+import { FakeIssuer } from '../../test/session-bridge/fake-issuer.js';
+import { kindCases } from '../../test/session-bridge/kinds.js';
+import { isOk, runLoad, type LoadResult } from '../lib/load.js';
+import { loadFigure, skippedRow, spreadNote } from '../lib/report.js';
+import { alternate } from '../lib/rounds.js';
+import { postJson, routeExists, type Scenario } from '../lib/scenario.js';
+
+const name = 'session-bridge';
+const path = '/public/session-bridge/exchange';
+const label = `POST ${path} (Firebase ID token, RS256, warm key cache, 32 conn.)`;
+const goal = '≥ 0.6 ×';
+const connections = 32;
+const users = 2000;
+const firebase = kindCases.find((kind) => kind.name === 'firebase')!;
+
+/**
+ * Exchanges of fresh Firebase ID tokens (each spent once) for imported users, with the fake provider's keys already
+ * cached, against the same tokens verified in this process with jose and a local key set, as many at once as
+ * there are cores (twice over), with no HTTP and no database.
+ */
+export const sessionBridgeScenario: Scenario = {
+  name,
+  summary: 'one-time exchanges of old-provider tokens vs an in-process RS256 verify of the same tokens',
+  async run(context) {
+    const { settings, log } = context;
+    const issuer = await FakeIssuer.start('RS256');
+    try {
+      const source = { ...firebase.source(issuer.jwksUrl) };
+      const core = await context.core(name, { SESSION_BRIDGE: JSON.stringify({ sources: { fb: source } }) });
+      const url = core.server.url;
+      if (!(await routeExists(url, 'GET', '/session-bridge/status'))) return [skippedRow(name, label, goal, 'route not implemented yet')];
+      await core.pool.query(
+        `INSERT INTO users (user_id, tenant_id, recipe_id, time_joined, email, password_hash)
+         SELECT 'bridge-' || i, 'public', 'emailpassword', 1, 'bridge-' || i || '@bench.example', '$2b$10$' || repeat('a', 53)
+         FROM generate_series(0, $1::int - 1) AS i`,
+        [users],
+      );
+      await core.pool.query(
+        `INSERT INTO user_id_mappings (user_id, external_user_id) SELECT 'bridge-' || i, 'old-' || i FROM generate_series(0, $1::int - 1) AS i`,
+        [users],
+      );
+      await core.pool.query('ANALYZE');
+      // Enough distinct tokens for every round of both sides: a token is exchanged once.
+      const perRound = settings.seconds * 4000;
+      const total = perRound * (settings.rounds + 1);
+      log(`  minting ${total} tokens`);
+      const now = Math.floor(Date.now() / 1000);
+      const tokens = await Promise.all(
+        Array.from({ length: total }, (_, n) => issuer.mint({ ...firebase.claims(`old-${n % users}`, now), jti: String(n) })),
+      );
+      const warm = await postJson(url, path, { source: 'fb', token: tokens[0] });
+      if (warm.json.status !== 'OK') throw new Error(`exchange answered ${warm.status} ${JSON.stringify(warm.json)}`);
+      const jwks = createLocalJWKSet(await (await fetch(issuer.jwksUrl)).json());
+      const options = { algorithms: ['RS256'], issuer: 'https://securetoken.google.com/acme-prod', audience: 'acme-prod' };
+
+      let next = 1;
+      const exchanges = (seconds: number) =>
+        runLoad({
+          url,
+          connections,
+          seconds,
+          maxRequests: Math.min(perRound, tokens.length - next),
+          requests: [
+            {
+              method: 'POST',
+              path,
+              setupRequest: (request) => ({ ...request, body: JSON.stringify({ source: 'fb', token: tokens[next++] }) }),
+            },
+          ],
+          verifyBody: isOk,
+        });
+      const verifies = async (seconds: number): Promise<LoadResult> => {
+        let done = 0;
+        const started = performance.now();
+        const until = started + seconds * 1000;
+        const worker = async () => {
+          while (performance.now() < until) {
+            await jwtVerify(tokens[done++ % tokens.length], jwks, options);
+          }
+        };
+        await Promise.all(Array.from({ length: os.availableParallelism() * 2 }, worker));
+        const elapsed = (performance.now() - started) / 1000;
+        return { completed: done, seconds: elapsed, perSecond: done / elapsed, p50Ms: 0, p99Ms: 0, failures: 0, statusCounts: {} };
+      };
+
+      log('  warm-up');
+      await verifies(1);
+      await exchanges(1);
+      const {
+        ceiling,
+        core: measured,
+        ratio,
+        pairs,
+      } = await alternate(
+        settings.rounds,
+        () => verifies(settings.seconds),
+        () => exchanges(settings.seconds),
+        log,
+      );
+      const { rows } = await core.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM session_bridge_exchanges');
+      const notes = [
+        `${rows[0].n} tokens exchanged (each once, for ${users} imported users); the key set was fetched before measuring`,
+        `ceiling: jose jwtVerify of the same tokens against a local key set, ${os.availableParallelism() * 2} at once, in the bench process`,
+        spreadNote(pairs),
+      ];
+      if (measured.failures > 0) notes.push(`${measured.failures} failed requests (${JSON.stringify(measured.statusCounts)})`);
+      return [
+        {
+          scenario: name,
+          path: label,
+          status: 'measured',
+          core: loadFigure(measured, 'exchanges/s', core.server.peakRssMb()),
+          ceiling: { value: ceiling.perSecond, unit: 'verifies/s', count: ceiling.completed, seconds: ceiling.seconds },
+          ratio,
+          goal,
+          met: ratio >= 0.6 && measured.failures === 0,
+          notes,
+          rounds: pairs,
+        },
+      ];
+    } finally {
+      await issuer.close();
+    }
+  },
+};
