@@ -17,6 +17,37 @@ export async function releaseLease(db: Queryable, userId: string, owner: string)
   await db.query('DELETE FROM lazy_migration_leases WHERE user_id = $1 AND owner = $2', [userId, owner]);
 }
 
+/**
+ * Takes one of the user's calls to the old provider in the window that holds `now`, in one statement so instances
+ * sharing the database never take more than `max` together. When the cap is reached, says when the window ends.
+ */
+export async function takeLazyAttempt(
+  db: Queryable,
+  userId: string,
+  now: number,
+  windowMs: number,
+  max: number,
+): Promise<{ taken: true } | { taken: false; windowEndsAt: number }> {
+  const { rowCount } = await db.query(
+    `INSERT INTO lazy_migration_attempts (user_id, window_start, attempts) VALUES ($1, $2, 1)
+     ON CONFLICT (user_id) DO UPDATE SET
+       window_start = CASE WHEN lazy_migration_attempts.window_start <= $2 - $3 THEN $2 ELSE lazy_migration_attempts.window_start END,
+       attempts = CASE WHEN lazy_migration_attempts.window_start <= $2 - $3 THEN 1 ELSE lazy_migration_attempts.attempts + 1 END
+     WHERE lazy_migration_attempts.window_start <= $2 - $3 OR lazy_migration_attempts.attempts < $4`,
+    [userId, now, windowMs, max],
+  );
+  if (rowCount === 1) return { taken: true };
+  const { rows } = await db.query<{ window_start: string }>('SELECT window_start FROM lazy_migration_attempts WHERE user_id = $1', [
+    userId,
+  ]);
+  return { taken: false, windowEndsAt: Number(rows[0]?.window_start ?? now) + windowMs };
+}
+
+/** Gives an attempt back when the old provider never judged the password (unavailable, throttling us, busy). */
+export async function returnLazyAttempt(db: Queryable, userId: string): Promise<void> {
+  await db.query('UPDATE lazy_migration_attempts SET attempts = attempts - 1 WHERE user_id = $1 AND attempts > 0', [userId]);
+}
+
 export async function readPasswordHash(db: Queryable, userId: string): Promise<string | undefined> {
   const { rows } = await db.query<{ password_hash: string | null }>('SELECT password_hash FROM users WHERE user_id = $1', [userId]);
   return rows[0]?.password_hash ?? undefined;
@@ -35,6 +66,7 @@ export async function adoptPassword(pool: pg.Pool, userId: string, pointer: stri
       newHash,
     ]);
     await client.query('DELETE FROM lazy_migration_leases WHERE user_id = $1 AND owner = $2', [userId, owner]);
+    if (rowCount === 1) await client.query('DELETE FROM lazy_migration_attempts WHERE user_id = $1', [userId]);
     return rowCount === 1;
   });
 }

@@ -13,7 +13,9 @@ import {
   listPendingUsers,
   readPasswordHash,
   releaseLease,
+  returnLazyAttempt,
   sourceProgress,
+  takeLazyAttempt,
 } from './repository.js';
 import { SingleFlight } from './single-flight.js';
 
@@ -33,7 +35,9 @@ export type LazySignInOutcome =
   | { status: 'WRONG_CREDENTIALS'; spendDecoy: boolean }
   /** Someone else replaced the pointer meanwhile: verify the password against what is stored now. */
   | { status: 'STORED_HASH_CHANGED' }
-  | { status: 'UNAVAILABLE'; retryAfterMs: number };
+  | { status: 'UNAVAILABLE'; retryAfterMs: number }
+  /** The user's calls to the old provider this hour are used up: try later, never "wrong password". */
+  | { status: 'THROTTLED'; retryAfterMs: number };
 
 export type VerifyOutcomeName =
   | 'match'
@@ -87,7 +91,6 @@ export class LazyMigrationService {
   // the process, never the password itself.
   private readonly flightKey = crypto.randomBytes(32);
   private readonly instanceId = crypto.randomUUID();
-  private readonly attempts = new Map<string, { since: number; count: number }>();
   private readonly outcomes = new Map<string, number>();
   private pendingCache: { at: number; counts: Promise<Map<string, number>> } | undefined;
 
@@ -110,10 +113,7 @@ export class LazyMigrationService {
       this.count(name, 'expired');
       return { status: 'WRONG_CREDENTIALS', spendDecoy: true };
     }
-    if (!this.takeAttempt(input.userId)) {
-      this.count(name, 'throttled_user');
-      return { status: 'WRONG_CREDENTIALS', spendDecoy: true };
-    }
+    // Identical concurrent sign-ins share one flight, and only a flight takes one of the user's attempts.
     const key = `${input.userId}:${crypto.createHmac('sha256', this.flightKey).update(input.password).digest('base64')}`;
     return this.flights.run(key, () => this.signInOnce(input, source, parsed.value));
   }
@@ -181,8 +181,17 @@ export class LazyMigrationService {
     if (waited) return waited;
     let leased = true;
     try {
+      // Caps guesses through this core at the old account, so nobody can lock a user out there by guessing here.
+      const now = this.deps.clock();
+      const max = this.deps.config.maxAttemptsPerUserPerHour;
+      const attempt = await takeLazyAttempt(this.deps.pool, input.userId, now, ATTEMPT_WINDOW_MS, max);
+      if (!attempt.taken) {
+        this.count(source.config.name, 'throttled_user');
+        return { status: 'THROTTLED', retryAfterMs: Math.max(1000, attempt.windowEndsAt - now) };
+      }
       const admission = await source.guard.admit();
       if (!admission.admitted) {
+        await returnLazyAttempt(this.deps.pool, input.userId);
         this.count(source.config.name, 'busy');
         return { status: 'UNAVAILABLE', retryAfterMs: admission.retryAfterMs };
       }
@@ -211,8 +220,9 @@ export class LazyMigrationService {
         return adopted ? { status: 'ADOPTED' } : { status: 'STORED_HASH_CHANGED' };
       }
       if (outcome.kind === 'RATE_LIMITED' || outcome.kind === 'UNAVAILABLE' || outcome.kind === 'CONFIG_ERROR') {
+        await returnLazyAttempt(this.deps.pool, input.userId);
         const retry = outcome.kind === 'RATE_LIMITED' ? outcome.retryAfterMs : undefined;
-        return { status: 'UNAVAILABLE', retryAfterMs: retry ?? Math.min(source.config.breakerOpenMs, 30_000) };
+        return { status: 'UNAVAILABLE', retryAfterMs: Math.min(retry ?? 30_000, source.config.breakerOpenMs) };
       }
       return { status: 'WRONG_CREDENTIALS', spendDecoy: false };
     } finally {
@@ -268,25 +278,19 @@ export class LazyMigrationService {
     }
   }
 
-  // Caps guesses through this core at the old account, so nobody can lock a user out there by guessing here.
-  private takeAttempt(userId: string): boolean {
-    const now = this.deps.clock();
-    if (this.attempts.size > 100_000) {
-      for (const [id, entry] of this.attempts) if (now - entry.since >= ATTEMPT_WINDOW_MS) this.attempts.delete(id);
-    }
-    const entry = this.attempts.get(userId);
-    if (!entry || now - entry.since >= ATTEMPT_WINDOW_MS) {
-      this.attempts.set(userId, { since: now, count: 1 });
-      return true;
-    }
-    entry.count++;
-    return entry.count <= this.deps.config.maxAttemptsPerUserPerHour;
-  }
-
   private count(source: string, outcome: VerifyOutcomeName, seconds = 0): void {
     const key = `${source}:${outcome}`;
     this.outcomes.set(key, (this.outcomes.get(key) ?? 0) + 1);
     this.deps.observer?.lazyVerified(source, outcome, seconds);
+  }
+
+  /** Closes a source's breaker in this instance; undefined when no such source is configured. */
+  closeBreaker(sourceName: string): BreakerState | undefined {
+    const source = this.sources.get(sourceName);
+    if (!source) return undefined;
+    const before = source.guard.close();
+    this.deps.log.warn({ source: sourceName, before }, 'lazy migration: breaker closed by an operator');
+    return before;
   }
 
   /** Breaker state per configured source, for the metrics. */

@@ -38,6 +38,8 @@ export class FakeProvider {
   readonly requests: RecordedRequest[] = [];
   mode: FakeMode = 'normal';
   latencyMs = 0;
+  /** The webhook's Retry-After while throttled. */
+  retryAfter: string | undefined;
   private server!: http.Server;
   url = '';
 
@@ -103,7 +105,7 @@ export class FakeProvider {
     const expected = crypto.createHmac('sha256', fakeSecrets.hookHmacSecret).update(`${timestamp}.${body}`).digest('hex');
     const given = String(request.headers['x-identitycore-signature'] ?? '');
     if (given !== `v1=${expected}`) return { status: 401, body: { error: 'bad signature' } };
-    if (this.mode === 'throttled') return { status: 429, body: {}, headers: { 'retry-after': '7' } };
+    if (this.mode === 'throttled') return { status: 429, body: {}, headers: { 'retry-after': this.retryAfter ?? '7' } };
     if (this.mode === 'odd-answer') return { status: 200, body: { ok: true } };
     const { identifier, password } = JSON.parse(body) as { identifier: string; password: string };
     const { account, right } = this.check(identifier, password);

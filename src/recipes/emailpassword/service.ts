@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { coreError, CoreError, legacyUnavailable, type ErrorCode } from '../../errors.js';
+import { coreError, CoreError, legacyUnavailable, signInLimited, type ErrorCode } from '../../errors.js';
 import {
   findEmailPasswordCredentials,
   findEmailPasswordUserByEmail,
@@ -158,6 +158,8 @@ export class EmailPasswordService {
         return this.signedIn(row);
       case 'UNAVAILABLE':
         throw legacyUnavailable(outcome.retryAfterMs);
+      case 'THROTTLED':
+        throw signInLimited(outcome.retryAfterMs);
       case 'STORED_HASH_CHANGED': {
         const stored = await readPasswordHash(this.deps.pool, row.user_id);
         if (stored === undefined || isLazyPointer(stored)) return WRONG_CREDENTIALS;
