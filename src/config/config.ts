@@ -52,6 +52,7 @@ export interface Config {
   imported_hash_max_argon2_work_kib: number;
   imported_hash_max_bcrypt_cost: number;
   imported_hash_max_pbkdf2_iterations: number;
+  imported_hash_max_crypt_rounds: number;
   password_rehash_on_signin: boolean;
   password_verification_concurrency: number;
   password_verification_memory_budget_mb: number;

@@ -262,14 +262,14 @@ export const configKeys: ConfigKey[] = [
     name: 'imported_hash_max_memory_kib',
     env: ['IMPORTED_HASH_MAX_MEMORY_KIB'],
     schema: Int(1),
-    default: 262144,
+    default: 131072,
     description: 'largest memory (KiB) one imported hash may need to verify (argon2 m, scrypt 128·N·r·p)',
   },
   {
     name: 'imported_hash_max_argon2_work_kib',
     env: ['IMPORTED_HASH_MAX_ARGON2_WORK_KIB'],
     schema: Int(1),
-    default: 524288,
+    default: 262144,
     description: 'largest argon2 m × t (KiB × passes) of an imported hash',
   },
   {
@@ -283,8 +283,15 @@ export const configKeys: ConfigKey[] = [
     name: 'imported_hash_max_pbkdf2_iterations',
     env: ['IMPORTED_HASH_MAX_PBKDF2_ITERATIONS'],
     schema: Int(1),
-    default: 1000000,
+    default: 600000,
     description: 'largest PBKDF2 iterations × output blocks of an imported hash',
+  },
+  {
+    name: 'imported_hash_max_crypt_rounds',
+    env: ['IMPORTED_HASH_MAX_CRYPT_ROUNDS'],
+    schema: Int(1000),
+    default: 500000,
+    description: 'largest SHA-crypt ($5$, $6$) rounds of an imported hash',
   },
   {
     name: 'password_rehash_on_signin',

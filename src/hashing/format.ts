@@ -19,6 +19,8 @@ export interface HashCostLimits {
   maxArgon2WorkKib: number;
   maxBcryptCost: number;
   maxPbkdf2Iterations: number;
+  /** SHA-crypt rounds (`$5$`, `$6$`); md5-crypt has a fixed 1000. */
+  maxCryptRounds: number;
 }
 
 /** The config key that raises each bound; refusals name it. */
@@ -27,6 +29,7 @@ export const COST_LIMIT_KEYS: Readonly<Record<keyof HashCostLimits, string>> = {
   maxArgon2WorkKib: 'imported_hash_max_argon2_work_kib',
   maxBcryptCost: 'imported_hash_max_bcrypt_cost',
   maxPbkdf2Iterations: 'imported_hash_max_pbkdf2_iterations',
+  maxCryptRounds: 'imported_hash_max_crypt_rounds',
 };
 
 /** The refusal of a hash whose cost is over a configurable bound: the parameter, its value, the limit and the key. */
