@@ -45,7 +45,8 @@ describe('a pending user after wrong guesses', () => {
 
   it('is told to try later once the hour’s ten calls are used, never "wrong password", and the provider is not asked', async () => {
     const user = await importPending(t.app, alice.login);
-    for (let i = 0; i < 10; i++) expect((await signIn(t.app, alice.login, `guess ${i}`)).json).toEqual({ status: 'WRONG_CREDENTIALS_ERROR' });
+    for (let i = 0; i < 10; i++)
+      expect((await signIn(t.app, alice.login, `guess ${i}`)).json).toEqual({ status: 'WRONG_CREDENTIALS_ERROR' });
     expect(fake.calls).toBe(10);
     const right = await signIn(t.app, alice.login, alice.password);
     expect(right.statusCode).toBe(429);
@@ -143,7 +144,9 @@ describe('waits asked for by the old provider', () => {
   it('an operator closes an open breaker with the route, and with the command', async () => {
     const t = await createTestApp({
       api_keys: apiKey,
-      lazy_migration: { sources: { legacy: sourceEntry('webhook', fake.url, { breaker: { consecutive_failures: 1, open_ms: 3_600_000 } }) } },
+      lazy_migration: {
+        sources: { legacy: sourceEntry('webhook', fake.url, { breaker: { consecutive_failures: 1, open_ms: 3_600_000 } }) },
+      },
     });
     const headers = { 'api-key': apiKey };
     try {
@@ -155,7 +158,9 @@ describe('waits asked for by the old provider', () => {
       });
       const open = async () => {
         fake.mode = 'down';
-        expect((await call(t.app, 'POST', '/recipe/signin', { body: { email: alice.login, password: 'x' }, headers })).statusCode).toBe(503);
+        expect((await call(t.app, 'POST', '/recipe/signin', { body: { email: alice.login, password: 'x' }, headers })).statusCode).toBe(
+          503,
+        );
         fake.mode = 'normal';
         const before = fake.calls;
         const refused = await call(t.app, 'POST', '/recipe/signin', { body: { email: alice.login, password: 'x' }, headers });

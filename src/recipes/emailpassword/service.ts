@@ -20,7 +20,7 @@ import type { ImportCheck, ImportFailureStage } from '../../hashing/registry.js'
 import { checkEmail, contactLookup, findByContact, legacyEmailKey, requireEmail } from '../../normalise/contact.js';
 import { assertMaxLength } from '../../normalise/length-limits.js';
 import type { ServiceDependencies } from '../../services.js';
-import { isLazyPointer, parseLazyPointer } from '../../lazy-migration/pointer.js';
+import { isLazyPointer, parseLazyPointer, pinLegacyLogin } from '../../lazy-migration/pointer.js';
 import { lazyPointerFormat } from '../../hashing/lazy-pointer.js';
 import { readPasswordHash } from '../../lazy-migration/repository.js';
 import type { LazyMigrationService } from '../../lazy-migration/service.js';
@@ -95,7 +95,8 @@ export class EmailPasswordService {
     if (pending) this.assertKnownSource(check.hash);
     const email = requireEmail(givenEmail);
     assertMaxLength('email', email);
-    const user = { userId: randomUUID(), tenantId, email, passwordHash: check.hash, timeJoined: this.deps.clock() };
+    const passwordHash = pending ? pinLegacyLogin(check.hash, email) : check.hash;
+    const user = { userId: randomUUID(), tenantId, email, passwordHash, timeJoined: this.deps.clock() };
     const { row, existed } = await upsertEmailPasswordUser(this.deps.pool, user, pending);
     return { status: 'OK', user: await findUserOfLoginMethod(this.deps.pool, row), didUserAlreadyExist: existed };
   }
