@@ -59,6 +59,8 @@ export interface Config {
   password_verification_queue_limit: number;
   password_verification_deadline_ms: number;
   signin_failure_min_duration_ms: number;
+  costly_signin_failures_per_account: number;
+  costly_signin_failures_per_client: number;
 
   bulk_migration_batch_size: number;
   bulk_migration_parallelism: number;

@@ -256,7 +256,22 @@ export const configKeys: ConfigKey[] = [
     env: ['SIGNIN_FAILURE_MIN_DURATION_MS'],
     schema: Int(0),
     default: 400,
-    description: 'a failed sign-in answers no sooner than this after it arrived, or than the slowest of the last 50 sign-ins (0 = off)',
+    description:
+      'a failed sign-in answers no sooner than this after it arrived, or than the slowest of the last 50 sign-ins of its cost class (0 = off)',
+  },
+  {
+    name: 'costly_signin_failures_per_account',
+    env: ['COSTLY_SIGNIN_FAILURES_PER_ACCOUNT'],
+    schema: Int(1),
+    default: 5,
+    description: 'failed sign-ins a minute at one account whose hash is costly; more answer 429 with Retry-After without verifying',
+  },
+  {
+    name: 'costly_signin_failures_per_client',
+    env: ['COSTLY_SIGNIN_FAILURES_PER_CLIENT'],
+    schema: Int(1),
+    default: 20,
+    description: 'failed sign-ins a minute against costly hashes from one client address; more answer 429 with Retry-After',
   },
   {
     name: 'imported_hash_max_memory_kib',

@@ -17,6 +17,22 @@ import type { HashCostLimits } from './format.js';
  * - SHA-crypt 500,000 rounds: passlib's defaults (535,000 sha256, 656,000 sha512) need the key raised; the loop runs
  *   in slices on the event loop. 500,000 rounds of sha512-crypt: 1.2 s busy (1,000,000: 2.1–5.3 s).
  */
+/**
+ * From these parameters on a verification is COSTLY: about four ordinary sign-ins (bcrypt cost 10) or more on this
+ * machine (see bench/tools/hash-costs.ts). The core's own new hashes (bcrypt 11, argon2id 86 MiB t=1) stay below.
+ */
+export const COSTLY_FROM = {
+  bcryptCost: 12,
+  /** argon2 m × t. */
+  argon2WorkKib: 131_072,
+  /** scrypt 128·N·r·p. */
+  scryptMemoryBytes: 96 * 1024 * 1024,
+  /** PBKDF2 iterations × output blocks (SHA-512 iterations count twice: they cost about that much more here). */
+  pbkdf2Work: 300_000,
+  shaCryptRounds: 200_000,
+  phpassLog2Rounds: 16,
+} as const;
+
 export const DEFAULT_COST_LIMITS: Readonly<HashCostLimits> = {
   maxMemoryKib: 131_072,
   maxArgon2WorkKib: 262_144,

@@ -3,7 +3,8 @@ import { equalTextInConstantTime } from './constant-time.js';
 import { legacyPasswordBytes } from './legacy-password.js';
 import { md5CryptChecksum } from './md5-crypt.js';
 import { shaCryptChecksum } from './sha-crypt.js';
-import { fail, overCostLimit, scheduled, type HashCostLimits, type HashFormat, type ParseResult } from './format.js';
+import { fail, overCostLimit, type HashCostLimits, type HashFormat, type ParseResult, scheduledOrCostly } from './format.js';
+import { COSTLY_FROM } from './cost-limits.js';
 
 export type CryptVariant = 'md5-crypt' | 'sha256-crypt' | 'sha512-crypt';
 
@@ -111,6 +112,6 @@ export const cryptFormat: HashFormat<CryptHash> = {
   parse: parseCrypt,
   verify: verifyCrypt,
   memoryBytes: () => CRYPT_MEMORY_BYTES,
-  costClass: scheduled,
+  costClass: (parsed) => scheduledOrCostly(parsed.variant !== 'md5-crypt' && parsed.rounds >= COSTLY_FROM.shaCryptRounds),
   isWeak: (parsed) => parsed.variant === 'md5-crypt',
 };

@@ -60,10 +60,13 @@ export type HashPool = (typeof HASH_POOLS)[number];
 /**
  * How one parsed hash is verified. `SCHEDULED`: it waits for a slot of the verification scheduler (single flight,
  * memory budget, bounded queue, deadline), which is what keeps hashes with rounds, iterations or memory cost from
- * piling up. `INSTANT`: one plain, salted or keyed digest over inputs the parse bounds, a few microseconds on the
- * calling thread, less than the scheduler's own bookkeeping; it runs at once through `verifyNow`.
+ * piling up. `COSTLY`: scheduled too, but its parameters make one verification cost several ordinary sign-ins
+ * (`COSTLY_FROM` in cost-limits.ts): such verifications share only part of the scheduler, failed ones are limited
+ * per client and per account, and their failures have a time floor of their own. `INSTANT`: one plain, salted or
+ * keyed digest over inputs the parse bounds, a few microseconds on the calling thread, less than the scheduler's own
+ * bookkeeping; it runs at once through `verifyNow`.
  */
-export type HashCostClass = 'INSTANT' | 'SCHEDULED';
+export type HashCostClass = 'INSTANT' | 'SCHEDULED' | 'COSTLY';
 
 /** One password-hash format. Adding a format is one file exporting this plus one line in `formats.ts`. */
 export interface HashFormat<T> {
@@ -108,6 +111,7 @@ export interface HashWriter<T> {
 }
 
 export const scheduled = (): HashCostClass => 'SCHEDULED';
+export const scheduledOrCostly = (costly: boolean): HashCostClass => (costly ? 'COSTLY' : 'SCHEDULED');
 
 export function fail(reason: string, recognised = false): { ok: false; reason: string; recognised: boolean } {
   return { ok: false, reason, recognised };
