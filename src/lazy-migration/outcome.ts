@@ -1,6 +1,10 @@
 // What a source says about one password. Outcomes are data: only the unavailable kinds become a 503 at sign-in.
+/** A second factor the old provider asked for after a right password (docs/mfa-re-enrolment.md). */
+export type SecondFactor = 'totp' | 'otp-phone' | 'otp-email' | 'webauthn' | 'unknown';
+
 export type AdapterOutcome =
-  | { kind: 'MATCH'; providerUserId?: string }
+  /** `secondFactors`: the password is right and the provider wants these factors next (none listed: not known which). */
+  | { kind: 'MATCH'; providerUserId?: string; secondFactors?: SecondFactor[] }
   | { kind: 'MISMATCH'; reason?: string }
   | { kind: 'NOT_FOUND' }
   | { kind: 'LOCKED' }
@@ -26,6 +30,12 @@ export interface SourceAdapter {
 }
 
 export const match = (providerUserId?: string): AdapterOutcome => ({ kind: 'MATCH', providerUserId });
+/** A right password with a second factor pending; an empty list is recorded as `unknown`. */
+export const matchWithSecondFactor = (factors: SecondFactor[], providerUserId?: string): AdapterOutcome => ({
+  kind: 'MATCH',
+  providerUserId,
+  secondFactors: factors.length === 0 ? ['unknown'] : [...new Set(factors)].sort(),
+});
 export const mismatch = (reason?: string): AdapterOutcome => ({ kind: 'MISMATCH', reason });
 export const unavailable = (reason: string): AdapterOutcome => ({ kind: 'UNAVAILABLE', reason });
 export const configError = (reason: string): AdapterOutcome => ({ kind: 'CONFIG_ERROR', reason });

@@ -1,6 +1,15 @@
 import type pg from 'pg';
 import type { Queryable } from '../db/pool.js';
 import { withTransaction } from '../db/transaction.js';
+import { foreignKeyViolationOf } from '../db/pg-errors.js';
+
+/** The mark of docs/mfa-re-enrolment.md: the user had a second factor at the old provider and must enrol one here. */
+export interface ReEnrolmentMark {
+  required: true;
+  factors: string[];
+  source: string;
+  markedAt: number;
+}
 
 /** True when this owner now holds the user's lease (a free one, or one whose holder let it expire). */
 export async function acquireLease(db: Queryable, userId: string, owner: string, now: number, ttlMs: number): Promise<boolean> {
@@ -57,7 +66,14 @@ export async function readPasswordHash(db: Queryable, userId: string): Promise<s
  * Replaces the pointer with the new hash only while the user still holds that very pointer (a reset or a hash import
  * that came first wins), records the adoption and drops the lease, in one transaction.
  */
-export async function adoptPassword(pool: pg.Pool, userId: string, pointer: string, newHash: string, owner: string): Promise<boolean> {
+export async function adoptPassword(
+  pool: pg.Pool,
+  userId: string,
+  pointer: string,
+  newHash: string,
+  owner: string,
+  mark?: ReEnrolmentMark,
+): Promise<boolean> {
   return withTransaction(pool, async (client) => {
     await client.query(`SET LOCAL identity_core.lazy_via = 'signin'`);
     const { rowCount } = await client.query('UPDATE users SET password_hash = $3 WHERE user_id = $1 AND password_hash = $2', [
@@ -67,8 +83,46 @@ export async function adoptPassword(pool: pg.Pool, userId: string, pointer: stri
     ]);
     await client.query('DELETE FROM lazy_migration_leases WHERE user_id = $1 AND owner = $2', [userId, owner]);
     if (rowCount === 1) await client.query('DELETE FROM lazy_migration_attempts WHERE user_id = $1', [userId]);
+    if (rowCount === 1 && mark) await markReEnrolment(client, userId, mark);
     return rowCount === 1;
   });
+}
+
+/**
+ * Merges `mfaReEnrolment` shallowly into the metadata the app reads for this user: under the user's external id
+ * when one is mapped (the id the SDK knows), else under the primary user's id. The row is created empty first, so
+ * the read-merge-write holds its lock against a concurrent metadata update.
+ */
+async function markReEnrolment(client: pg.PoolClient, userId: string, mark: ReEnrolmentMark): Promise<void> {
+  const { rows } = await client.query<{ app_user_id: string; group_id: string }>(
+    `SELECT coalesce(m.external_user_id, i.group_id) AS app_user_id, i.group_id
+     FROM user_ids i LEFT JOIN user_id_mappings m ON m.user_id = i.group_id WHERE i.user_id = $1`,
+    [userId],
+  );
+  const appUserId = rows[0]?.app_user_id ?? userId;
+  await client.query('SAVEPOINT mark_re_enrolment');
+  try {
+    await mergeMark(client, appUserId, mark);
+  } catch (error) {
+    // Where the schema still ties metadata to internal ids, an external id cannot key it: the primary id then does.
+    if (foreignKeyViolationOf(error) !== 'user_metadata__user_id_fkey' || appUserId === rows[0]?.group_id) throw error;
+    await client.query('ROLLBACK TO SAVEPOINT mark_re_enrolment');
+    await mergeMark(client, rows[0].group_id, mark);
+  }
+}
+
+async function mergeMark(client: pg.PoolClient, metadataUserId: string, mark: ReEnrolmentMark): Promise<void> {
+  await client.query(`INSERT INTO user_metadata (user_id, metadata) VALUES ($1, '{}') ON CONFLICT (user_id) DO NOTHING`, [metadataUserId]);
+  const { rows } = await client.query<{ metadata: Record<string, unknown> }>(
+    'SELECT metadata FROM user_metadata WHERE user_id = $1 FOR UPDATE',
+    [metadataUserId],
+  );
+  // A replaced key moves last, as the metadata update route orders it.
+  const { mfaReEnrolment: _replaced, ...kept } = rows[0]?.metadata ?? {};
+  await client.query('UPDATE user_metadata SET metadata = $2 WHERE user_id = $1', [
+    metadataUserId,
+    JSON.stringify({ ...kept, mfaReEnrolment: mark }),
+  ]);
 }
 
 export interface SourceProgress {

@@ -53,7 +53,9 @@ export type VerifyOutcomeName =
   | 'expired'
   | 'throttled_user'
   | 'source_unknown'
-  | 'busy';
+  | 'busy'
+  /** The password was right, a second factor was pending, and `accept_mfa_challenge: false` keeps the user pending. */
+  | 'mfa_kept_pending';
 
 /** What the service reports for the metrics (it knows nothing of Prometheus). */
 export interface LazyMigrationObserver {
@@ -204,7 +206,10 @@ export class LazyMigrationService {
       const started = performance.now();
       const outcome = await this.callAdapter(source, request);
       admission.release(outcome);
-      const name = this.outcomeName(outcome, pointer.legacyUserId);
+      const secondFactors = outcome.kind === 'MATCH' ? outcome.secondFactors : undefined;
+      const keptPending = secondFactors !== undefined && !source.config.acceptMfaChallenge;
+      const answered = this.outcomeName(outcome, pointer.legacyUserId);
+      const name = answered === 'match' && keptPending ? 'mfa_kept_pending' : answered;
       this.count(source.config.name, name, (performance.now() - started) / 1000);
       this.deps.log.info({ userId: input.userId, source: source.config.name, outcome: name }, 'lazy migration: old provider answered');
       if (name === 'id_mismatch')
@@ -215,7 +220,19 @@ export class LazyMigrationService {
       if (name === 'match') {
         const newHash = await this.deps.hashPassword(input.password);
         leased = false;
-        const adopted = await adoptPassword(this.deps.pool, input.userId, input.pointer, newHash, owner);
+        const mark = secondFactors && {
+          required: true as const,
+          factors: secondFactors,
+          source: source.config.name,
+          markedAt: this.deps.clock(),
+        };
+        const adopted = await adoptPassword(this.deps.pool, input.userId, input.pointer, newHash, owner, mark);
+        if (adopted && mark) {
+          this.deps.log.info(
+            { userId: input.userId, source: source.config.name, factors: mark.factors },
+            'lazy migration: marked for re-enrolment',
+          );
+        }
         if (adopted) this.deps.observer?.lazyAdopted(source.config.name);
         return adopted ? { status: 'ADOPTED' } : { status: 'STORED_HASH_CHANGED' };
       }

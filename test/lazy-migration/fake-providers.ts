@@ -110,6 +110,7 @@ export class FakeProvider {
     const { identifier, password } = JSON.parse(body) as { identifier: string; password: string };
     const { account, right } = this.check(identifier, password);
     if (!account) return { status: 200, body: { status: 'user_not_found' } };
+    if (right && account.state === 'mfa') return { status: 200, body: { status: 'password_match', secondFactors: ['totp', 'webauthn'] } };
     return { status: 200, body: { status: right ? 'password_match' : 'password_mismatch' } };
   }
 
@@ -127,7 +128,10 @@ export class FakeProvider {
     if (account.state === 'disabled') return firebaseError('USER_DISABLED');
     if (!right) return firebaseError('INVALID_PASSWORD');
     if (this.mode === 'odd-answer') return { status: 200, body: { localId: account.id } };
-    if (account.state === 'mfa') return { status: 200, body: { localId: account.id, mfaPendingCredential: 'pending', mfaInfo: [] } };
+    if (account.state === 'mfa') {
+      const mfaInfo = [{ mfaEnrollmentId: 'e1', phoneInfo: '+1*******234', enrolledAt: '2024-01-01T00:00:00Z' }];
+      return { status: 200, body: { localId: account.id, mfaPendingCredential: 'pending', mfaInfo } };
+    }
     return {
       status: 200,
       body: { localId: account.id, email, idToken: 'token', refreshToken: 'refresh', expiresIn: '3600', registered: true },
@@ -215,7 +219,13 @@ export class FakeProvider {
     const { account, right } = this.check(username, password);
     if (!account || !right) return { status: 401, body: { errorCode: 'E0000004', errorSummary: 'Authentication failed' } };
     if (account.state === 'disabled') return { status: 200, body: { status: 'LOCKED_OUT' } };
-    if (account.state === 'mfa') return { status: 200, body: { status: 'MFA_REQUIRED', _embedded: { user: { id: account.id } } } };
+    if (account.state === 'mfa') {
+      const factors = [
+        { id: 'f1', factorType: 'token:software:totp', provider: 'GOOGLE' },
+        { id: 'f2', factorType: 'sms', provider: 'OKTA' },
+      ];
+      return { status: 200, body: { status: 'MFA_REQUIRED', stateToken: 's', _embedded: { user: { id: account.id }, factors } } };
+    }
     if (this.mode === 'odd-answer') return { status: 200, body: { status: 'UNKNOWN_STATE' } };
     return { status: 200, body: { status: 'SUCCESS', sessionToken: 'st', _embedded: { user: { id: account.id } } } };
   }
@@ -238,9 +248,17 @@ export class FakeProvider {
     if (!account || !right) return error(400, 'invalid_credentials', 'Invalid login credentials');
     if (account.state === 'unconfirmed') return error(400, 'email_not_confirmed', 'Email not confirmed');
     if (this.mode === 'odd-answer') return { status: 200, body: { token_type: 'bearer' } };
+    // The password grant answers aal1 even for a user with factors; the user object lists them.
+    const factors =
+      account.state === 'mfa'
+        ? [
+            { id: 'f1', factor_type: 'totp', status: 'verified' },
+            { id: 'f2', factor_type: 'phone', status: 'unverified' },
+          ]
+        : [];
     return {
       status: 200,
-      body: { access_token: 'at', token_type: 'bearer', expires_in: 3600, refresh_token: 'r', user: { id: account.id, email } },
+      body: { access_token: 'at', token_type: 'bearer', expires_in: 3600, refresh_token: 'r', user: { id: account.id, email, factors } },
     };
   }
 }
