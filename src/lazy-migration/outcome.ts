@@ -30,6 +30,12 @@ export interface SourceAdapter {
 }
 
 export const match = (providerUserId?: string): AdapterOutcome => ({ kind: 'MATCH', providerUserId });
+/**
+ * A full success of a provider whose success answer always names the user: without the id it is no answer we can
+ * check against the pointer's old user id, so it never adopts.
+ */
+export const matchOfUser = (providerUserId: string | undefined): AdapterOutcome =>
+  providerUserId ? match(providerUserId) : unavailable('success without the user id');
 /** A right password with a second factor pending; an empty list is recorded as `unknown`. */
 export const matchWithSecondFactor = (factors: SecondFactor[], providerUserId?: string): AdapterOutcome => ({
   kind: 'MATCH',

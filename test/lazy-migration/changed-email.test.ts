@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { call, truncateAll, useTestApp, type TestDatabase } from '../helper.js';
+import { call, createTestApp, truncateAll, useTestApp, type TestDatabase } from '../helper.js';
 import { formatLazyPointer, parseLazyPointer, pinLegacyLogin } from '../../src/lazy-migration/pointer.js';
 import { FakeProvider } from './fake-providers.js';
 import { sourceEntry } from './sources.js';
@@ -91,5 +91,49 @@ describe('a pending user whose email changed', () => {
     await t.db.pool.query(fs.readFileSync('migrations/0019_lazy_pointer_login_fixed_at_import.sql', 'utf8'));
     expect(await storedHash(t.db, 'u0')).toBe(formatLazyPointer({ source: 'legacy', legacyLogin: emails[0], legacyUserId: 'old-bob' }));
     expect(await storedHash(t.db, 'u1')).toBe(formatLazyPointer({ source: 'legacy', legacyLogin: emails[1] }));
+  });
+
+  it('the webhook’s old user id, when it names one, must be the pointer’s', async () => {
+    fake.webhookSendsUserId = true;
+    try {
+      for (const [legacyUserId, expected] of [
+        ['old-someone-else', 'WRONG_CREDENTIALS_ERROR'],
+        [alice.id, 'OK'],
+      ]) {
+        await truncateAll(t.db);
+        const pointer = formatLazyPointer({ source: 'legacy', legacyLogin: alice.login, legacyUserId });
+        const reply = await call(t.app, 'POST', '/recipe/user/passwordhash/import', {
+          body: { email: alice.login, passwordHash: pointer, hashingAlgorithm: 'lazy' },
+        });
+        expect((await signIn(alice.login, alice.password)).json.status).toBe(expected);
+        expect(await storedHash(t.db, reply.json.user.id)).toMatch(expected === 'OK' ? /^\$2[aby]\$/ : /^\$lazy\$/);
+      }
+    } finally {
+      fake.webhookSendsUserId = false;
+    }
+  });
+});
+
+describe('a provider success that does not name the old user', () => {
+  it.each(['firebase', 'auth0', 'cognito', 'okta', 'supabase'] as const)('%s: is never adopted (503, pointer kept)', async (kind) => {
+    const fake = await FakeProvider.start(kind, [alice]);
+    fake.omitUserId = true;
+    const t = await createTestApp({ lazy_migration: { sources: { legacy: sourceEntry(kind, fake.url) } } });
+    try {
+      const pointer = formatLazyPointer({ source: 'legacy', legacyLogin: alice.login, legacyUserId: alice.id });
+      const imported = await call(t.app, 'POST', '/recipe/user/passwordhash/import', {
+        body: { email: alice.login, passwordHash: pointer, hashingAlgorithm: 'lazy' },
+      });
+      const reply = await call(t.app, 'POST', '/recipe/signin', { body: { email: alice.login, password: alice.password } });
+      expect(reply.statusCode).toBe(503);
+      expect(await storedHash(t.db, imported.json.user.id)).toBe(pointer);
+      fake.omitUserId = false;
+      expect((await call(t.app, 'POST', '/recipe/signin', { body: { email: alice.login, password: alice.password } })).json.status).toBe(
+        'OK',
+      );
+    } finally {
+      await t.close();
+      await fake.close();
+    }
   });
 });

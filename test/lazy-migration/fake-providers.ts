@@ -40,6 +40,10 @@ export class FakeProvider {
   latencyMs = 0;
   /** The webhook's Retry-After while throttled. */
   retryAfter: string | undefined;
+  /** Successes leave out the user's id (a provider answering in a shape we cannot check). */
+  omitUserId = false;
+  /** The webhook names the user's old id in its match answer (optional in its contract). */
+  webhookSendsUserId = false;
   private server!: http.Server;
   url = '';
 
@@ -111,6 +115,7 @@ export class FakeProvider {
     const { account, right } = this.check(identifier, password);
     if (!account) return { status: 200, body: { status: 'user_not_found' } };
     if (right && account.state === 'mfa') return { status: 200, body: { status: 'password_match', secondFactors: ['totp', 'webauthn'] } };
+    if (right && this.webhookSendsUserId) return { status: 200, body: { status: 'password_match', userId: account.id } };
     return { status: 200, body: { status: right ? 'password_match' : 'password_mismatch' } };
   }
 
@@ -134,7 +139,14 @@ export class FakeProvider {
     }
     return {
       status: 200,
-      body: { localId: account.id, email, idToken: 'token', refreshToken: 'refresh', expiresIn: '3600', registered: true },
+      body: {
+        localId: this.omitUserId ? undefined : account.id,
+        email,
+        idToken: 'token',
+        refreshToken: 'refresh',
+        expiresIn: '3600',
+        registered: true,
+      },
     };
   }
 
@@ -162,7 +174,12 @@ export class FakeProvider {
     if (this.mode === 'odd-answer') return { status: 200, body: { token_type: 'Bearer' } };
     return {
       status: 200,
-      body: { access_token: 'at', id_token: unsignedJwt({ sub: account.id }), token_type: 'Bearer', expires_in: 86400 },
+      body: {
+        access_token: 'at',
+        id_token: this.omitUserId ? undefined : unsignedJwt({ sub: account.id }),
+        token_type: 'Bearer',
+        expires_in: 86400,
+      },
     };
   }
 
@@ -195,7 +212,8 @@ export class FakeProvider {
     if (account.state === 'temporary-password') return { status: 200, body: { ChallengeName: 'NEW_PASSWORD_REQUIRED', Session: 's' } };
     if (account.state === 'mfa') return { status: 200, body: { ChallengeName: 'SOFTWARE_TOKEN_MFA', Session: 's' } };
     if (this.mode === 'odd-answer') return { status: 200, body: { ChallengeName: 'CUSTOM_CHALLENGE' } };
-    const tokens = { AccessToken: 'a', IdToken: unsignedJwt({ sub: account.id }), RefreshToken: 'r', ExpiresIn: 3600, TokenType: 'Bearer' };
+    const idToken = unsignedJwt(this.omitUserId ? { aud: 'x' } : { sub: account.id });
+    const tokens = { AccessToken: 'a', IdToken: idToken, RefreshToken: 'r', ExpiresIn: 3600, TokenType: 'Bearer' };
     return { status: 200, body: { AuthenticationResult: tokens, ChallengeParameters: {} } };
   }
 
@@ -227,7 +245,10 @@ export class FakeProvider {
       return { status: 200, body: { status: 'MFA_REQUIRED', stateToken: 's', _embedded: { user: { id: account.id }, factors } } };
     }
     if (this.mode === 'odd-answer') return { status: 200, body: { status: 'UNKNOWN_STATE' } };
-    return { status: 200, body: { status: 'SUCCESS', sessionToken: 'st', _embedded: { user: { id: account.id } } } };
+    return {
+      status: 200,
+      body: { status: 'SUCCESS', sessionToken: 'st', _embedded: { user: { id: this.omitUserId ? undefined : account.id } } },
+    };
   }
 
   private supabase(request: http.IncomingMessage, body: string): Answer {
@@ -258,7 +279,13 @@ export class FakeProvider {
         : [];
     return {
       status: 200,
-      body: { access_token: 'at', token_type: 'bearer', expires_in: 3600, refresh_token: 'r', user: { id: account.id, email, factors } },
+      body: {
+        access_token: 'at',
+        token_type: 'bearer',
+        expires_in: 3600,
+        refresh_token: 'r',
+        user: { id: this.omitUserId ? undefined : account.id, email, factors },
+      },
     };
   }
 }

@@ -3,7 +3,7 @@ import type { SourceConfig } from '../config.js';
 import { callSource, isOutcome, jwtSubject, text } from '../http-call.js';
 import {
   configError,
-  match,
+  matchOfUser,
   matchWithSecondFactor,
   mismatch,
   unavailable,
@@ -51,7 +51,7 @@ export function secretHash(clientSecret: string, username: string, clientId: str
 
 function successOf(json: unknown): AdapterOutcome {
   const idToken = text(json, 'AuthenticationResult', 'IdToken');
-  if (text(json, 'AuthenticationResult', 'AccessToken')) return match(jwtSubject(idToken));
+  if (text(json, 'AuthenticationResult', 'AccessToken')) return matchOfUser(jwtSubject(idToken));
   const challenge = text(json, 'ChallengeName');
   // A temporary password set by an administrator is never adopted.
   if (challenge === 'NEW_PASSWORD_REQUIRED') return { kind: 'RESET_REQUIRED' };

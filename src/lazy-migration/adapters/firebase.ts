@@ -2,7 +2,7 @@ import type { SourceConfig } from '../config.js';
 import { callSource, field, isOutcome, text } from '../http-call.js';
 import {
   configError,
-  match,
+  matchOfUser,
   matchWithSecondFactor,
   mismatch,
   unavailable,
@@ -23,7 +23,7 @@ export function firebaseAdapter(source: SourceConfig): SourceAdapter {
       const response = await callSource({ url, headers: { 'content-type': 'application/json' }, body: JSON.stringify(payload) }, signal);
       if (isOutcome(response)) return response;
       if (response.status === 200) {
-        if (text(response.json, 'idToken')) return match(text(response.json, 'localId'));
+        if (text(response.json, 'idToken')) return matchOfUser(text(response.json, 'localId'));
         if (text(response.json, 'mfaPendingCredential'))
           return matchWithSecondFactor(factorsOf(response.json), text(response.json, 'localId'));
         return unavailable('unexpected answer');

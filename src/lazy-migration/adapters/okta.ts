@@ -1,6 +1,14 @@
 import type { SourceConfig } from '../config.js';
 import { callSource, field, isOutcome, text } from '../http-call.js';
-import { configError, match, matchWithSecondFactor, mismatch, unavailable, type SecondFactor, type SourceAdapter } from '../outcome.js';
+import {
+  configError,
+  matchOfUser,
+  matchWithSecondFactor,
+  mismatch,
+  unavailable,
+  type SecondFactor,
+  type SourceAdapter,
+} from '../outcome.js';
 
 const PASSWORD_VALIDATED = new Set(['SUCCESS', 'PASSWORD_WARN', 'PASSWORD_EXPIRED']);
 const MFA_STATES = new Set(['MFA_REQUIRED', 'MFA_ENROLL', 'MFA_CHALLENGE']);
@@ -39,7 +47,7 @@ export function oktaAdapter(source: SourceConfig): SourceAdapter {
       if (response.status === 200) {
         const state = text(response.json, 'status') ?? '';
         const userId = text(response.json, '_embedded', 'user', 'id');
-        if (PASSWORD_VALIDATED.has(state)) return match(userId);
+        if (PASSWORD_VALIDATED.has(state)) return matchOfUser(userId);
         if (MFA_STATES.has(state)) return matchWithSecondFactor(state === 'MFA_ENROLL' ? [] : factorsOf(response.json), userId);
         if (state === 'LOCKED_OUT') return { kind: 'LOCKED' };
         return unavailable('unexpected state');

@@ -1,6 +1,15 @@
 import type { SourceConfig } from '../config.js';
 import { callSource, field, isOutcome, text } from '../http-call.js';
-import { configError, match, matchWithSecondFactor, mismatch, unavailable, type SecondFactor, type SourceAdapter } from '../outcome.js';
+import {
+  configError,
+  match,
+  matchOfUser,
+  matchWithSecondFactor,
+  mismatch,
+  unavailable,
+  type SecondFactor,
+  type SourceAdapter,
+} from '../outcome.js';
 
 const FACTOR_OF_TYPE: Readonly<Record<string, SecondFactor>> = { totp: 'totp', phone: 'otp-phone', webauthn: 'webauthn' };
 
@@ -19,7 +28,7 @@ export function supabaseAdapter(source: SourceConfig): SourceAdapter {
         const verified = field(response.json, 'user', 'factors');
         const factors = Array.isArray(verified) ? verified.filter((factor) => field(factor, 'status') === 'verified') : [];
         const id = text(response.json, 'user', 'id');
-        if (factors.length === 0) return match(id);
+        if (factors.length === 0) return matchOfUser(id);
         return matchWithSecondFactor(
           factors.map((factor) => FACTOR_OF_TYPE[String(field(factor, 'factor_type'))] ?? 'unknown'),
           id,

@@ -36,9 +36,14 @@ export function webhookAdapter(source: SourceConfig, userAgent: string): SourceA
       const status = text(response.json, 'status');
       if (status === 'password_match') {
         // Optional: the second factors the user has at the old system, so adoption marks them for re-enrolment.
+        // Optional too: the user's id at the old system, checked against the pointer's like every provider's.
+        const userId = text(response.json, 'userId');
         const factors = field(response.json, 'secondFactors');
-        if (!Array.isArray(factors) || factors.length === 0) return match();
-        return matchWithSecondFactor(factors.map((name) => (FACTORS.includes(name as SecondFactor) ? (name as SecondFactor) : 'unknown')));
+        if (!Array.isArray(factors) || factors.length === 0) return match(userId);
+        return matchWithSecondFactor(
+          factors.map((name) => (FACTORS.includes(name as SecondFactor) ? (name as SecondFactor) : 'unknown')),
+          userId,
+        );
       }
       return mismatch(status === 'user_not_found' || status === 'locked' ? status : 'password_mismatch');
     },
