@@ -100,3 +100,31 @@ describe('import cost bounds', () => {
     expect(await strict.verify(password, hash)).toBe('MATCH');
   });
 });
+
+describe('cost classes', () => {
+  const hasher = new PasswordHasher(OPTIONS);
+  const b64 = (length: number) => Buffer.alloc(length, 7).toString('base64').replace(/=+$/, '');
+  const crypt = (rounds: number) => `$6$rounds=${rounds}$saltsalt$${'a'.repeat(85)}.`;
+  const pbkdf2 = (digest: string, iterations: number, bytes: number) =>
+    `$pbkdf2-${digest}$i=${iterations},l=${bytes}$${b64(16)}$${b64(bytes)}`;
+  const phpass = (countChar: string) => `$P$${countChar}saltsalt${'a'.repeat(21)}.`;
+
+  it.each([
+    { hash: bcryptWithCost('11'), expected: 'SCHEDULED', description: 'bcrypt 11 (this core writes it)' },
+    { hash: bcryptWithCost('12'), expected: 'COSTLY', description: 'bcrypt 12' },
+    { hash: argon2With('m=87795,t=1,p=2'), expected: 'SCHEDULED', description: 'argon2id 86 MiB t=1 (this core writes it)' },
+    { hash: argon2With('m=65536,t=2,p=1'), expected: 'COSTLY', description: 'argon2id m × t = 128 MiB' },
+    { hash: `$scrypt$ln=16,r=8,p=1$${b64(16)}$${b64(32)}`, expected: 'SCHEDULED', description: 'scrypt 64 MiB' },
+    { hash: `$scrypt$ln=17,r=8,p=1$${b64(16)}$${b64(32)}`, expected: 'COSTLY', description: 'scrypt 128 MiB' },
+    { hash: PUBLISHED_SCRYPT_HASH, expected: 'SCHEDULED', description: 'platform scrypt m=14 r=8' },
+    { hash: pbkdf2('sha256', 299_999, 32), expected: 'SCHEDULED', description: 'PBKDF2-SHA256 299,999' },
+    { hash: pbkdf2('sha256', 300_000, 32), expected: 'COSTLY', description: 'PBKDF2-SHA256 300,000' },
+    { hash: pbkdf2('sha512', 150_000, 64), expected: 'COSTLY', description: 'PBKDF2-SHA512 150,000 (counted twice)' },
+    { hash: crypt(199_999), expected: 'SCHEDULED', description: 'sha512-crypt 199,999 rounds' },
+    { hash: crypt(200_000), expected: 'COSTLY', description: 'sha512-crypt 200,000 rounds' },
+    { hash: phpass('D'), expected: 'SCHEDULED', description: 'phpass 2^15' },
+    { hash: phpass('E'), expected: 'COSTLY', description: 'phpass 2^16' },
+  ])('$description is $expected', ({ hash, expected }) => {
+    expect(hasher.costClassOf(hash)).toBe(expected);
+  });
+});
