@@ -45,3 +45,45 @@ export const matchWithSecondFactor = (factors: SecondFactor[], providerUserId?: 
 export const mismatch = (reason?: string): AdapterOutcome => ({ kind: 'MISMATCH', reason });
 export const unavailable = (reason: string): AdapterOutcome => ({ kind: 'UNAVAILABLE', reason });
 export const configError = (reason: string): AdapterOutcome => ({ kind: 'CONFIG_ERROR', reason });
+
+export type VerifyOutcomeName =
+  | 'match'
+  | 'mismatch'
+  | 'not_found'
+  | 'locked'
+  | 'reset_required'
+  | 'id_mismatch'
+  | 'rate_limited'
+  | 'unavailable'
+  | 'timeout'
+  | 'config_error'
+  | 'expired'
+  | 'throttled_user'
+  | 'source_unknown'
+  | 'busy'
+  /** The password was right, a second factor was pending, and `accept_mfa_challenge: false` keeps the user pending. */
+  | 'mfa_kept_pending';
+
+/** The metric name of a source's answer; a match naming another old user than the pointer's is `id_mismatch`. */
+export function verifyOutcomeName(outcome: AdapterOutcome, legacyUserId: string | undefined): VerifyOutcomeName {
+  switch (outcome.kind) {
+    case 'MATCH':
+      return legacyUserId !== undefined && outcome.providerUserId !== undefined && outcome.providerUserId !== legacyUserId
+        ? 'id_mismatch'
+        : 'match';
+    case 'MISMATCH':
+      return 'mismatch';
+    case 'NOT_FOUND':
+      return 'not_found';
+    case 'LOCKED':
+      return 'locked';
+    case 'RESET_REQUIRED':
+      return 'reset_required';
+    case 'RATE_LIMITED':
+      return 'rate_limited';
+    case 'UNAVAILABLE':
+      return outcome.reason === 'timeout' ? 'timeout' : 'unavailable';
+    case 'CONFIG_ERROR':
+      return 'config_error';
+  }
+}

@@ -4,7 +4,9 @@ import type { Logger } from 'pino';
 import type { LazyMigrationConfig, SourceConfig } from './config.js';
 import { createAdapter } from './adapters/index.js';
 import { SourceGuard, type BreakerState } from './guard.js';
-import type { AdapterOutcome, SourceAdapter } from './outcome.js';
+import { verifyOutcomeName, type AdapterOutcome, type SourceAdapter, type VerifyOutcomeName } from './outcome.js';
+
+export type { VerifyOutcomeName } from './outcome.js';
 import { parseLazyPointer } from './pointer.js';
 import {
   acquireLease,
@@ -38,24 +40,6 @@ export type LazySignInOutcome =
   | { status: 'UNAVAILABLE'; retryAfterMs: number }
   /** The user's calls to the old provider this hour are used up: try later, never "wrong password". */
   | { status: 'THROTTLED'; retryAfterMs: number };
-
-export type VerifyOutcomeName =
-  | 'match'
-  | 'mismatch'
-  | 'not_found'
-  | 'locked'
-  | 'reset_required'
-  | 'id_mismatch'
-  | 'rate_limited'
-  | 'unavailable'
-  | 'timeout'
-  | 'config_error'
-  | 'expired'
-  | 'throttled_user'
-  | 'source_unknown'
-  | 'busy'
-  /** The password was right, a second factor was pending, and `accept_mfa_challenge: false` keeps the user pending. */
-  | 'mfa_kept_pending';
 
 /** What the service reports for the metrics (it knows nothing of Prometheus). */
 export interface LazyMigrationObserver {
@@ -208,7 +192,7 @@ export class LazyMigrationService {
       admission.release(outcome);
       const secondFactors = outcome.kind === 'MATCH' ? outcome.secondFactors : undefined;
       const keptPending = secondFactors !== undefined && !source.config.acceptMfaChallenge;
-      const answered = this.outcomeName(outcome, pointer.legacyUserId);
+      const answered = verifyOutcomeName(outcome, pointer.legacyUserId);
       const name = answered === 'match' && keptPending ? 'mfa_kept_pending' : answered;
       this.count(source.config.name, name, (performance.now() - started) / 1000);
       this.deps.log.info({ userId: input.userId, source: source.config.name, outcome: name }, 'lazy migration: old provider answered');
@@ -269,29 +253,6 @@ export class LazyMigrationService {
       return await source.adapter.verify(request, AbortSignal.timeout(source.config.timeoutMs));
     } catch {
       return { kind: 'UNAVAILABLE', reason: 'adapter failed' };
-    }
-  }
-
-  private outcomeName(outcome: AdapterOutcome, legacyUserId: string | undefined): VerifyOutcomeName {
-    switch (outcome.kind) {
-      case 'MATCH':
-        return legacyUserId !== undefined && outcome.providerUserId !== undefined && outcome.providerUserId !== legacyUserId
-          ? 'id_mismatch'
-          : 'match';
-      case 'MISMATCH':
-        return 'mismatch';
-      case 'NOT_FOUND':
-        return 'not_found';
-      case 'LOCKED':
-        return 'locked';
-      case 'RESET_REQUIRED':
-        return 'reset_required';
-      case 'RATE_LIMITED':
-        return 'rate_limited';
-      case 'UNAVAILABLE':
-        return outcome.reason === 'timeout' ? 'timeout' : 'unavailable';
-      case 'CONFIG_ERROR':
-        return 'config_error';
     }
   }
 
