@@ -226,6 +226,10 @@ const catalog = {
     message: () => `'idp_password_hashing_signer_key' is not configured: set it in config.yaml or IDP_PASSWORD_HASHING_SIGNER_KEY`,
   },
   INTERNAL: { status: 500, message: () => 'Internal Error' },
+  SIGNIN_ATTEMPTS_LIMITED: {
+    status: 429,
+    message: (retryAfterSeconds: number) => `Too many failed sign-in attempts; retry after ${retryAfterSeconds} seconds`,
+  },
   LEGACY_VERIFY_UNAVAILABLE: { status: 503, message: () => 'Legacy password verification is unavailable; try again later' },
   SESSION_BRIDGE_KEYS_UNAVAILABLE: { status: 503, message: () => "The old provider's signing keys cannot be fetched; try again later" },
   DATABASE_BUSY: {
@@ -301,6 +305,14 @@ export function databaseBusyError(): CoreError {
   const retryAfterSeconds = 1;
   const error = coreError('DATABASE_BUSY', retryAfterSeconds);
   error.retryAfterSeconds = retryAfterSeconds;
+  return error;
+}
+
+/** Sign-ins of this account (or from this client) wait until the limit's window moves on; never "wrong password". */
+export function signInLimited(retryAfterMs: number): CoreError {
+  const seconds = Math.max(1, Math.ceil(retryAfterMs / 1000));
+  const error = coreError('SIGNIN_ATTEMPTS_LIMITED', seconds);
+  error.retryAfterSeconds = seconds;
   return error;
 }
 

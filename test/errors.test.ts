@@ -79,7 +79,7 @@ const jsonBodied: Partial<Record<ErrorCode, (message: string) => object>> = {
 };
 
 // Features the contract's message index leaves out: the optional IP filter, password reset, email verification,
-// lazy migration, the session bridge and the stricter email, phone number, rid and JSON-position checks. Account linking's text is in
+// lazy migration, the session bridge, the limits on failed sign-ins and the stricter email, phone number, rid and JSON-position checks. Account linking's text is in
 // the contract's account-linking addendum (AL-15), not in docs/contract.md.
 const notContractTexts = new Set<ErrorCode>([
   'UNKNOWN_USER_ID_PROVIDED',
@@ -90,6 +90,7 @@ const notContractTexts = new Set<ErrorCode>([
   'LAZY_MIGRATION_SOURCE_UNKNOWN',
   'SESSION_BRIDGE_SOURCE_UNKNOWN',
   'PENDING_LIMIT_OUT_OF_RANGE',
+  'SIGNIN_ATTEMPTS_LIMITED',
   'INVALID_JSON_AT',
   'INVALID_EMAIL',
   'RID_PASSWORDLESS_REQUIRED',

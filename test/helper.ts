@@ -172,6 +172,7 @@ export interface Reply {
   body: string;
   json: any;
   contentType: string | undefined;
+  headers: Record<string, string | string[] | number | undefined>;
 }
 
 export async function call(
@@ -198,6 +199,7 @@ export async function call(
     body: response.body,
     json,
     contentType: response.headers['content-type'] as string | undefined,
+    headers: response.headers,
   };
 }
 

@@ -10,7 +10,7 @@ const USAGE = `Usage: identity-core <command>
 Commands:
   migrate <source> <file> [options]   import users from another provider's export
   migrate undo <report> [options]     remove the users one migration run created
-  lazy pending|canary [options]       users still waiting for lazy migration; check one password
+  lazy pending|canary|close-breaker   users still waiting for lazy migration; check one password; close a breaker
 
 ${MIGRATE_USAGE}`;
 

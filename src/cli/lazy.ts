@@ -3,7 +3,7 @@ import { CliError } from './cli-error.js';
 import { CoreClient } from './core-client.js';
 import type { CliIo } from './io.js';
 
-export const LAZY_USAGE = `Usage: identity-core lazy <pending|canary> [options]
+export const LAZY_USAGE = `Usage: identity-core lazy <pending|canary|close-breaker> [options]
 
   lazy pending --source <name> [--format ndjson|csv]
       every user still waiting for a first sign-in through <name>, for a reset campaign
@@ -11,6 +11,9 @@ export const LAZY_USAGE = `Usage: identity-core lazy <pending|canary> [options]
   lazy canary --source <name> --login <login>
       asks the source whether the password on standard input is right, stores nothing
       (the core needs lazy_migration.allow_canary: true)
+  lazy close-breaker --source <name>
+      lets the core call <name> again at once after its breaker opened (each core instance keeps its
+      own breaker: send it to every instance, or through the load balancer once per instance)
 
 Options:
   --core-url <url>   core to ask (default http://localhost:3567)
@@ -18,7 +21,7 @@ Options:
 `;
 
 interface LazyOptions {
-  command: 'pending' | 'canary';
+  command: 'pending' | 'canary' | 'close-breaker';
   source: string;
   login?: string;
   format: 'ndjson' | 'csv';
@@ -45,8 +48,8 @@ export function parseLazyArgs(argv: string[], env: Readonly<Record<string, strin
   }
   const { values, positionals } = parsed;
   const [command, ...extra] = positionals;
-  if ((command !== 'pending' && command !== 'canary') || extra.length > 0)
-    throw new CliError(`expected pending or canary\n\n${LAZY_USAGE}`);
+  if ((command !== 'pending' && command !== 'canary' && command !== 'close-breaker') || extra.length > 0)
+    throw new CliError(`expected pending, canary or close-breaker\n\n${LAZY_USAGE}`);
   if (values.source === undefined) throw new CliError('--source <name> is required');
   if (command === 'canary' && values.login === undefined) throw new CliError('--login <login> is required');
   const format = values.format ?? 'ndjson';
@@ -62,6 +65,7 @@ const COLUMNS = ['userId', 'externalUserId', 'email', 'legacyLogin', 'legacyUser
 
 export async function runLazy(options: LazyOptions, io: CliIo, readPassword: () => Promise<string>): Promise<number> {
   if (options.command === 'canary') return canary(options, io, readPassword);
+  if (options.command === 'close-breaker') return closeBreaker(options, io);
   if (options.format === 'csv') io.stdout.write(`${COLUMNS.join(',')}\n`);
   let token: string | undefined;
   let count = 0;
@@ -95,6 +99,15 @@ async function canary(options: LazyOptions, io: CliIo, readPassword: () => Promi
   const outcome = String((reply.json as { outcome?: unknown }).outcome);
   io.stdout.write(`${options.source}: ${outcome}\n`);
   return outcome === 'MATCH' ? 0 : 1;
+}
+
+async function closeBreaker(options: LazyOptions, io: CliIo): Promise<number> {
+  const reply = await options.client.send('POST', '/lazy-migration/breaker/close', { body: { source: options.source } });
+  if (reply.status !== 200)
+    throw new CliError(`POST /lazy-migration/breaker/close answered ${reply.status}: ${reply.text.trim().slice(0, 300)}`);
+  const previous = String((reply.json as { previous?: unknown }).previous);
+  io.stdout.write(`${options.source}: breaker closed (it was ${previous})\n`);
+  return 0;
 }
 
 // Cells a spreadsheet would run as a formula get a leading quote.

@@ -53,12 +53,15 @@ export interface Config {
   imported_hash_max_argon2_work_kib: number;
   imported_hash_max_bcrypt_cost: number;
   imported_hash_max_pbkdf2_iterations: number;
+  imported_hash_max_crypt_rounds: number;
   password_rehash_on_signin: boolean;
   password_verification_concurrency: number;
   password_verification_memory_budget_mb: number;
   password_verification_queue_limit: number;
   password_verification_deadline_ms: number;
   signin_failure_min_duration_ms: number;
+  costly_signin_failures_per_account: number;
+  costly_signin_failures_per_client: number;
 
   bulk_migration_batch_size: number;
   bulk_migration_parallelism: number;

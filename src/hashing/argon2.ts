@@ -2,7 +2,16 @@ import { randomBytes } from 'node:crypto';
 import { promisify } from 'node:util';
 import argon2 from 'argon2';
 import { decodeUnpaddedCanonicalBase64, encodeUnpaddedBase64 } from '../base64.js';
-import { fail, scheduled, overCostLimit, type HashCostLimits, type HashFormat, type NewHashParams, type ParseResult } from './format.js';
+import {
+  fail,
+  overCostLimit,
+  type HashCostLimits,
+  type HashFormat,
+  type NewHashParams,
+  type ParseResult,
+  scheduledOrCostly,
+} from './format.js';
+import { COSTLY_FROM } from './cost-limits.js';
 
 export type Argon2Type = 'argon2i' | 'argon2d' | 'argon2id';
 
@@ -143,7 +152,7 @@ export const argon2Format: HashFormat<Argon2Hash> = {
   // node-argon2 recomputes natively on the thread pool and compares with timingSafeEqual.
   verify: (password, parsed) => argon2.verify(parsed.encoded, password),
   memoryBytes: (parsed) => parsed.memoryKb * 1024,
-  costClass: scheduled,
+  costClass: (parsed) => scheduledOrCostly(parsed.memoryKb * parsed.iterations >= COSTLY_FROM.argon2WorkKib),
   writer: {
     hash: (password: string, params: NewHashParams) => hashArgon2(password, params.argon2),
     isCurrent: (parsed: Argon2Hash, params: NewHashParams) => hasArgon2Params(parsed, params.argon2),

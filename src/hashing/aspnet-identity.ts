@@ -1,4 +1,6 @@
-import { fail, scheduled, overCostLimit, type HashCostLimits, type HashFormat, type ParseResult } from './format.js';
+import { fail, overCostLimit, type HashCostLimits, type HashFormat, type ParseResult, scheduledOrCostly } from './format.js';
+import { COSTLY_FROM } from './cost-limits.js';
+import { pbkdf2Work } from './pbkdf2.js';
 import { PBKDF2_LIMITS, verifyPbkdf2, type Pbkdf2Hash } from './pbkdf2.js';
 import type { Pbkdf2Digest } from './pbkdf2-grammars.js';
 import { decodePaddedCanonicalBase64 } from '../base64.js';
@@ -64,6 +66,6 @@ export const aspnetIdentityFormat: HashFormat<Pbkdf2Hash> = {
   parse: parseAspnetIdentity,
   verify: verifyPbkdf2,
   memoryBytes: () => 4 * 1024,
-  costClass: scheduled,
+  costClass: (parsed) => scheduledOrCostly(pbkdf2Work(parsed) >= COSTLY_FROM.pbkdf2Work),
   isWeak: (parsed) => parsed.iterations < WEAK_BELOW_ITERATIONS,
 };

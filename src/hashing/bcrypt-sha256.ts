@@ -1,6 +1,6 @@
 import { createHash, createHmac } from 'node:crypto';
 import { bcryptFormat, parseBcrypt, verifyBcrypt, type BcryptHash } from './bcrypt.js';
-import { fail, scheduled, type HashCostLimits, type HashFormat, type ParseResult } from './format.js';
+import { fail, type HashCostLimits, type HashFormat, type ParseResult } from './format.js';
 
 /**
  * bcrypt of a SHA-256 pre-hash, so passwords over bcrypt's 72 bytes are not cut short. Three forms:
@@ -61,5 +61,5 @@ export const bcryptSha256Format: HashFormat<BcryptSha256Hash> = {
   // The digest is microseconds on the event loop; the bcrypt that follows runs on the thread pool.
   verify: (password, parsed) => verifyBcrypt(preHash(password, parsed), parsed.inner),
   memoryBytes: (parsed) => bcryptFormat.memoryBytes(parsed.inner),
-  costClass: scheduled,
+  costClass: (parsed) => bcryptFormat.costClass(parsed.inner),
 };

@@ -1,6 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import bcrypt from 'bcrypt';
-import { fail, scheduled, overCostLimit, type HashCostLimits, type HashFormat, type ParseResult } from './format.js';
+import { fail, overCostLimit, type HashCostLimits, type HashFormat, type ParseResult, scheduledOrCostly } from './format.js';
+import { COSTLY_FROM } from './cost-limits.js';
 
 // bcrypt reads at most this many bytes of a password and ignores the rest.
 const MAX_PASSWORD_BYTES = 72;
@@ -59,7 +60,7 @@ export const bcryptFormat: HashFormat<BcryptHash> = {
   parse: parseBcrypt,
   verify: verifyBcrypt,
   memoryBytes: () => BLOWFISH_STATE_BYTES,
-  costClass: scheduled,
+  costClass: (parsed) => scheduledOrCostly(parsed.cost >= COSTLY_FROM.bcryptCost),
   writer: {
     hash: (password, params) => hashBcrypt(password, params.bcryptLogRounds),
     isCurrent: (parsed, params) => parsed.cost === effectiveBcryptCost(params.bcryptLogRounds),

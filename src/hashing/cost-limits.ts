@@ -1,21 +1,42 @@
 import type { HashCostLimits } from './format.js';
 
 /**
- * Import bounds, chosen so that one verification stays within 256 MiB and about 1 s on a 2-core machine. Operators
- * whose export legitimately needs more raise the named config key (for instance RFC 9106's first profile, argon2id
- * with 2 GiB and t=1). Times below were measured on this 2-core machine while it was busy (load 13); idle is faster.
- * - Memory 256 MiB: above OWASP's argon2id (19–46 MiB) and scrypt (N=2^17, r=8: 128 MiB) recommendations and
- *   RFC 9106's second profile (64 MiB); Kratos accepts scrypt up to 128 MiB. scrypt at 256 MiB: 2.1–2.5 s busy.
- * - argon2 m × t 512 MiB: every OWASP argon2id line (m=7168,t=5 … m=47104,t=1), RFC 9106's 64 MiB with t=3,
- *   Keycloak's default (7 MiB, t=5) and Bitwarden's (64 MiB, t=3). 256 MiB with t=2: 1.2–1.9 s busy.
- * - bcrypt cost 13: exports use 10–12; Kratos accepts up to 15; each step doubles the time. Cost 13: 0.9–1.6 s busy.
- * - PBKDF2 1,000,000 iterations × output blocks: Werkzeug 3.1's default, the largest default found; Kratos accepts
- *   10,000,000. Output blocks count because each block of the derived key repeats every iteration.
- *   PBKDF2-SHA512, 1,000,000 iterations, 64 bytes: 1.4–1.9 s busy (0.68 s idle per the format notes).
+ * Import bounds, chosen so that one verification of the costliest hash each allows takes about a second on this
+ * 2-core machine while it is busy (load 11–15; `npx vite-node bench/tools/hash-costs.ts`, next to bcrypt cost 10 at
+ * 70–150 ms in the same runs; idle is two to three times faster). Operators whose export legitimately needs more
+ * raise the named config key; a refusal names it. The earlier bounds (256 MiB, m × t 512 MiB, 1,000,000 PBKDF2 and
+ * SHA-crypt rounds) allowed 1.2–5.3 s per wrong guess, which let a few connections hold every thread.
+ * - Memory 128 MiB: OWASP's scrypt line (N=2^17, r=8) and every argon2id line (19–46 MiB), RFC 9106's second profile
+ *   (64 MiB); Kratos accepts scrypt up to 128 MiB. scrypt ln=17 r=8: 0.5 s busy (ln=18: 1.2–2.0 s).
+ * - argon2 m × t 256 MiB: RFC 9106's 64 MiB with t=3, Bitwarden's 64 MiB t=3, Keycloak's 7 MiB t=5, and this core's
+ *   own default (86 MiB t=1). m=128 MiB t=2: 0.6 s busy (256 MiB t=2: 1.3–1.7 s).
+ * - bcrypt cost 13: exports use 10–12; each step doubles the time. Cost 13: 0.6–1.0 s busy.
+ * - PBKDF2 600,000 iterations × output blocks: OWASP's PBKDF2-HMAC-SHA256 figure and Django 4.2's default (later
+ *   Django and Werkzeug defaults of 720,000–1,000,000 need the key raised). SHA-256: 0.6 s busy; SHA-512, whose
+ *   iterations cost about twice as much here, 1.5 s busy (its exports use 100,000–210,000).
+ * - SHA-crypt 500,000 rounds: passlib's defaults (535,000 sha256, 656,000 sha512) need the key raised; the loop runs
+ *   in slices on the event loop. 500,000 rounds of sha512-crypt: 1.2 s busy (1,000,000: 2.1–5.3 s).
  */
+/**
+ * From these parameters on a verification is COSTLY: about four ordinary sign-ins (bcrypt cost 10) or more on this
+ * machine (see bench/tools/hash-costs.ts). The core's own new hashes (bcrypt 11, argon2id 86 MiB t=1) stay below.
+ */
+export const COSTLY_FROM = {
+  bcryptCost: 12,
+  /** argon2 m × t. */
+  argon2WorkKib: 131_072,
+  /** scrypt 128·N·r·p. */
+  scryptMemoryBytes: 96 * 1024 * 1024,
+  /** PBKDF2 iterations × output blocks (SHA-512 iterations count twice: they cost about that much more here). */
+  pbkdf2Work: 300_000,
+  shaCryptRounds: 200_000,
+  phpassLog2Rounds: 16,
+} as const;
+
 export const DEFAULT_COST_LIMITS: Readonly<HashCostLimits> = {
-  maxMemoryKib: 262_144,
-  maxArgon2WorkKib: 524_288,
+  maxMemoryKib: 131_072,
+  maxArgon2WorkKib: 262_144,
   maxBcryptCost: 13,
-  maxPbkdf2Iterations: 1_000_000,
+  maxPbkdf2Iterations: 600_000,
+  maxCryptRounds: 500_000,
 };

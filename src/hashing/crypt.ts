@@ -3,7 +3,8 @@ import { equalTextInConstantTime } from './constant-time.js';
 import { legacyPasswordBytes } from './legacy-password.js';
 import { md5CryptChecksum } from './md5-crypt.js';
 import { shaCryptChecksum } from './sha-crypt.js';
-import { fail, scheduled, type HashFormat, type ParseResult } from './format.js';
+import { fail, overCostLimit, type HashCostLimits, type HashFormat, type ParseResult, scheduledOrCostly } from './format.js';
+import { COSTLY_FROM } from './cost-limits.js';
 
 export type CryptVariant = 'md5-crypt' | 'sha256-crypt' | 'sha512-crypt';
 
@@ -48,7 +49,7 @@ export function hasCryptPrefix(hash: string): boolean {
   return PREFIX.test(hash);
 }
 
-export function parseCrypt(hash: string): ParseResult<CryptHash> {
+export function parseCrypt(hash: string, limits?: HashCostLimits): ParseResult<CryptHash> {
   const match = PREFIX.exec(hash);
   if (!match) return fail('must start with $1$, $5$, $6$, $md5-crypt$, $sha256-crypt$ or $sha512-crypt$');
   const variant = VARIANTS[match[1]];
@@ -60,7 +61,9 @@ export function parseCrypt(hash: string): ParseResult<CryptHash> {
   if (fields.length === 2) return parseSaltAndChecksum(variant, SHA_CRYPT_LIMITS.defaultRounds, fields[0], fields[1]);
   if (fields.length !== 3) return fail(`${variant} must be $${match[1]}$[rounds=<rounds>$]<salt>$<checksum>`);
   const rounds = parseRounds(variant, fields[0]);
-  return typeof rounds === 'number' ? parseSaltAndChecksum(variant, rounds, fields[1], fields[2]) : rounds;
+  if (typeof rounds !== 'number') return rounds;
+  if (limits && rounds > limits.maxCryptRounds) return overCostLimit('rounds', rounds, limits, 'maxCryptRounds');
+  return parseSaltAndChecksum(variant, rounds, fields[1], fields[2]);
 }
 
 export async function verifyCrypt(password: string, parsed: CryptHash): Promise<boolean> {
@@ -109,6 +112,6 @@ export const cryptFormat: HashFormat<CryptHash> = {
   parse: parseCrypt,
   verify: verifyCrypt,
   memoryBytes: () => CRYPT_MEMORY_BYTES,
-  costClass: scheduled,
+  costClass: (parsed) => scheduledOrCostly(parsed.variant !== 'md5-crypt' && parsed.rounds >= COSTLY_FROM.shaCryptRounds),
   isWeak: (parsed) => parsed.variant === 'md5-crypt',
 };

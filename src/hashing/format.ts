@@ -19,6 +19,8 @@ export interface HashCostLimits {
   maxArgon2WorkKib: number;
   maxBcryptCost: number;
   maxPbkdf2Iterations: number;
+  /** SHA-crypt rounds (`$5$`, `$6$`); md5-crypt has a fixed 1000. */
+  maxCryptRounds: number;
 }
 
 /** The config key that raises each bound; refusals name it. */
@@ -27,6 +29,7 @@ export const COST_LIMIT_KEYS: Readonly<Record<keyof HashCostLimits, string>> = {
   maxArgon2WorkKib: 'imported_hash_max_argon2_work_kib',
   maxBcryptCost: 'imported_hash_max_bcrypt_cost',
   maxPbkdf2Iterations: 'imported_hash_max_pbkdf2_iterations',
+  maxCryptRounds: 'imported_hash_max_crypt_rounds',
 };
 
 /** The refusal of a hash whose cost is over a configurable bound: the parameter, its value, the limit and the key. */
@@ -57,10 +60,13 @@ export type HashPool = (typeof HASH_POOLS)[number];
 /**
  * How one parsed hash is verified. `SCHEDULED`: it waits for a slot of the verification scheduler (single flight,
  * memory budget, bounded queue, deadline), which is what keeps hashes with rounds, iterations or memory cost from
- * piling up. `INSTANT`: one plain, salted or keyed digest over inputs the parse bounds, a few microseconds on the
- * calling thread, less than the scheduler's own bookkeeping; it runs at once through `verifyNow`.
+ * piling up. `COSTLY`: scheduled too, but its parameters make one verification cost several ordinary sign-ins
+ * (`COSTLY_FROM` in cost-limits.ts): such verifications share only part of the scheduler, failed ones are limited
+ * per client and per account, and their failures have a time floor of their own. `INSTANT`: one plain, salted or
+ * keyed digest over inputs the parse bounds, a few microseconds on the calling thread, less than the scheduler's own
+ * bookkeeping; it runs at once through `verifyNow`.
  */
-export type HashCostClass = 'INSTANT' | 'SCHEDULED';
+export type HashCostClass = 'INSTANT' | 'SCHEDULED' | 'COSTLY';
 
 /** One password-hash format. Adding a format is one file exporting this plus one line in `formats.ts`. */
 export interface HashFormat<T> {
@@ -105,6 +111,7 @@ export interface HashWriter<T> {
 }
 
 export const scheduled = (): HashCostClass => 'SCHEDULED';
+export const scheduledOrCostly = (costly: boolean): HashCostClass => (costly ? 'COSTLY' : 'SCHEDULED');
 
 export function fail(reason: string, recognised = false): { ok: false; reason: string; recognised: boolean } {
   return { ok: false, reason, recognised };

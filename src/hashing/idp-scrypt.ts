@@ -1,6 +1,7 @@
 import { createCipheriv, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
 import { decodeEitherBase64 } from '../base64.js';
-import { fail, scheduled, overCostLimit, type HashCostLimits, type HashFormat, type ParseResult } from './format.js';
+import { fail, overCostLimit, type HashCostLimits, type HashFormat, type ParseResult, scheduledOrCostly } from './format.js';
+import { COSTLY_FROM } from './cost-limits.js';
 
 /** The exporting platform's scrypt variant: `$f_scrypt$<hash>$<salt>$m=<mem_cost>$r=<rounds>$s=<separator>`. */
 export interface IdpScryptHash {
@@ -109,7 +110,7 @@ export const idpScryptFormat: HashFormat<IdpScryptHash> = {
   hasPrefix: (hash) => hash.startsWith(IDP_SCRYPT_PREFIX),
   parse: parseIdpScrypt,
   memoryBytes: (parsed) => scryptMemoryBytes(parsed.memCost, parsed.rounds) + MAXMEM_SLACK,
-  costClass: scheduled,
+  costClass: (parsed) => scheduledOrCostly(scryptMemoryBytes(parsed.memCost, parsed.rounds) >= COSTLY_FROM.scryptMemoryBytes),
   verify: (password, parsed, context) => {
     if (!context.signerKey) throw new Error('scrypt-variant verification needs the signer key');
     return verifyIdpScrypt(password, parsed, context.signerKey);

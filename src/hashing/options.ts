@@ -21,6 +21,7 @@ export function hashingOptionsFromConfig(config: Readonly<Config>): HashingOptio
       maxArgon2WorkKib: config.imported_hash_max_argon2_work_kib,
       maxBcryptCost: config.imported_hash_max_bcrypt_cost,
       maxPbkdf2Iterations: config.imported_hash_max_pbkdf2_iterations,
+      maxCryptRounds: config.imported_hash_max_crypt_rounds,
     },
   };
 }

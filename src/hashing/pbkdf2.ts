@@ -1,6 +1,7 @@
 import { pbkdf2 } from 'node:crypto';
 import { equalInConstantTime } from './constant-time.js';
-import { fail, scheduled, overCostLimit, type HashCostLimits, type HashFormat, type ParseResult } from './format.js';
+import { fail, overCostLimit, type HashCostLimits, type HashFormat, type ParseResult, scheduledOrCostly } from './format.js';
+import { COSTLY_FROM } from './cost-limits.js';
 import { digestBytes, hasPbkdf2Prefix, parsePbkdf2Grammar, type Pbkdf2Digest } from './pbkdf2-grammars.js';
 
 export interface Pbkdf2Hash {
@@ -41,6 +42,11 @@ export function parsePbkdf2(hash: string, limits?: HashCostLimits): ParseResult<
   return { ok: true, value: { digest, iterations, salt, key } };
 }
 
+/** What a verification costs in SHA-1/SHA-256 iterations, for the cost class. */
+export function pbkdf2Work(parsed: Pbkdf2Hash): number {
+  return parsed.iterations * blocks(parsed.digest, parsed.key.length) * (parsed.digest === 'sha512' ? 2 : 1);
+}
+
 /** Each digest-sized block of the derived key repeats every iteration. */
 function blocks(digest: Pbkdf2Digest, keyLength: number): number {
   return Math.ceil(keyLength / digestBytes(digest));
@@ -66,6 +72,6 @@ export const pbkdf2Format: HashFormat<Pbkdf2Hash> = {
   verify: verifyPbkdf2,
   // Two HMAC states and one block: a few hundred bytes.
   memoryBytes: () => 4 * 1024,
-  costClass: scheduled,
+  costClass: (parsed) => scheduledOrCostly(pbkdf2Work(parsed) >= COSTLY_FROM.pbkdf2Work),
   isWeak: (parsed) => parsed.iterations < WEAK_BELOW_ITERATIONS,
 };

@@ -3,7 +3,8 @@ import { CRYPT_ALPHABET, CRYPT_CHARACTERS, hasZeroPaddingBits } from './crypt-ba
 import { equalTextInConstantTime } from './constant-time.js';
 import { legacyPasswordBytes } from './legacy-password.js';
 import { phpassChecksum, type PhpassDigest } from './phpass-core.js';
-import { fail, scheduled, type HashFormat, type ParseResult } from './format.js';
+import { fail, type HashFormat, type ParseResult, scheduledOrCostly } from './format.js';
+import { COSTLY_FROM } from './cost-limits.js';
 
 export interface PhpassHash {
   /** Drupal's `U$` marks a hash of the MD5 hex of the password, from users moved over from Drupal 6. */
@@ -71,6 +72,6 @@ export const phpassFormat: HashFormat<PhpassHash> = {
   verify: verifyPhpass,
   // One digest plus the password, twice: the running value and the next round's input.
   memoryBytes: () => 4 * 1024,
-  costClass: scheduled,
+  costClass: (parsed) => scheduledOrCostly(parsed.log2Rounds >= COSTLY_FROM.phpassLog2Rounds),
   isWeak: () => true,
 };

@@ -8,6 +8,7 @@ import { bcryptIgnoresPartOf } from './bcrypt.js';
 import { DEFAULT_COST_LIMITS } from './cost-limits.js';
 import {
   HASH_POOLS,
+  type HashCostClass,
   type HashCostLimits,
   type HashFormat,
   type HashPool,
@@ -161,6 +162,14 @@ export class PasswordHasher {
     return matched ? 'MATCH' : 'NO_MATCH';
   }
 
+  /** The cost class a sign-in against this stored hash pays; undefined when it does not parse. */
+  costClassOf(storedHash: string): HashCostClass | undefined {
+    if (this.instantHashes.get(storedHash)) return 'INSTANT';
+    const format = detectFormat(storedHash);
+    const parsed = format?.parse(storedHash);
+    return format && parsed?.ok ? format.costClass(parsed.value) : undefined;
+  }
+
   /** Operations running and waiting per pool (hashing and verifying share each limit). */
   queueStates(): Record<HashPool, QueueState> {
     return Object.fromEntries(HASH_POOLS.map((pool) => [pool, this.scheduler.kindState(pool)])) as Record<HashPool, QueueState>;
@@ -214,6 +223,7 @@ export class PasswordHasher {
       flightKey: hash('sha256', `${this.flightKeySecret}\0${storedHash}\0${password}`, 'base64'),
       kind: format.pool,
       memoryBytes: format.memoryBytes(parsed),
+      costly: format.costClass(parsed) === 'COSTLY',
       deadlineMs: this.deadlineMs,
       run: () => {
         startedAt = performance.now();

@@ -1,7 +1,8 @@
 import { scrypt } from 'node:crypto';
 import { decodePaddedCanonicalBase64, decodeUnpaddedCanonicalBase64 } from '../base64.js';
 import { equalInConstantTime } from './constant-time.js';
-import { fail, scheduled, overCostLimit, type HashCostLimits, type HashFormat, type ParseResult } from './format.js';
+import { fail, overCostLimit, type HashCostLimits, type HashFormat, type ParseResult, scheduledOrCostly } from './format.js';
+import { COSTLY_FROM } from './cost-limits.js';
 
 /** Standard scrypt (RFC 7914) as passlib/PHC, Kratos, Werkzeug and Django write it. */
 export interface ScryptHash {
@@ -116,5 +117,5 @@ export const scryptFormat: HashFormat<ScryptHash> = {
   parse: parseScrypt,
   verify: verifyScrypt,
   memoryBytes: (parsed) => tableBytes(parsed) + MAXMEM_SLACK,
-  costClass: scheduled,
+  costClass: (parsed) => scheduledOrCostly(tableBytes(parsed) * parsed.p >= COSTLY_FROM.scryptMemoryBytes),
 };

@@ -23,6 +23,8 @@ export interface ScheduledWork<T> {
   flightKey?: string;
   kind: string;
   memoryBytes: number;
+  /** A verification of a COSTLY hash: it runs in the costly share (see `isHeavy`). */
+  costly?: boolean;
   /** Longest wait for a thread before the caller gets a 503; undefined waits as long as it takes. */
   deadlineMs?: number;
   run: () => Promise<T>;
@@ -203,7 +205,7 @@ export class VerificationScheduler {
       const head = lane.waiting[0];
       if (!head || lane.running >= (head.work.laneLimit ?? 1)) continue;
       if (!this.kindHasRoom(head.work.kind) || !this.memoryHasRoom(head.work.memoryBytes)) continue;
-      if (this.isHeavy(head.work.memoryBytes) && !this.heavyHasRoom(head.work.memoryBytes)) continue;
+      if (this.isHeavy(head.work) && !this.heavyHasRoom(head.work.memoryBytes)) continue;
       this.lanes.delete(laneName);
       this.lanes.set(laneName, lane);
       return { lane, laneName };
@@ -221,15 +223,16 @@ export class VerificationScheduler {
     return this.memoryInUse + bytes <= this.limits.memoryBudgetBytes || this.active === 0;
   }
 
-  // Costly operations (each over a quarter of the budget: hostile or unusually strong imported hashes) share at most
-  // three quarters of the budget and all slots but one, so a storm of them never stops ordinary sign-ins.
-  private isHeavy(bytes: number): boolean {
-    return bytes > this.limits.memoryBudgetBytes / 4;
+  // Costly operations (verifications of COSTLY hashes, and any over a quarter of the memory budget) share at most
+  // half the slots (at least one) and three quarters of the budget, so a storm of them, however many accounts and
+  // connections it uses, always leaves ordinary sign-ins slots of their own.
+  private isHeavy(work: ScheduledWork<unknown>): boolean {
+    return work.costly === true || work.memoryBytes > this.limits.memoryBudgetBytes / 4;
   }
 
   private heavyHasRoom(bytes: number): boolean {
     if (this.active === 0) return true;
-    const slots = Math.max(1, this.limits.concurrency - 1);
+    const slots = Math.max(1, Math.floor(this.limits.concurrency / 2));
     return this.heavyActive < slots && this.heavyMemoryInUse + bytes <= (this.limits.memoryBudgetBytes * 3) / 4;
   }
 
@@ -241,7 +244,7 @@ export class VerificationScheduler {
     this.active++;
     lane.running++;
     this.memoryInUse += memoryBytes;
-    const heavy = this.isHeavy(memoryBytes);
+    const heavy = this.isHeavy(entry.work);
     if (heavy) {
       this.heavyActive++;
       this.heavyMemoryInUse += memoryBytes;

@@ -102,9 +102,10 @@ export class SourceGuard {
       case 'UNAVAILABLE':
       case 'RATE_LIMITED': {
         this.failures++;
-        // A failed half-open probe opens the breaker again; a provider that says when to come back is believed.
+        // A failed half-open probe opens the breaker again; a provider that says when to come back is believed, up to
+        // breaker.open_ms: one answer (a Retry-After of days, a mistaken reset time) must not stop adoptions for longer.
         const retry = outcome.kind === 'RATE_LIMITED' ? outcome.retryAfterMs : undefined;
-        if (retry !== undefined) this.open(retry);
+        if (retry !== undefined) this.open(Math.min(retry, this.limits.breakerOpenMs));
         else if (this.failures >= this.limits.breakerFailures || this.openUntil !== 0) this.open(this.limits.breakerOpenMs);
         return;
       }
@@ -112,6 +113,15 @@ export class SourceGuard {
         this.failures = 0;
         this.openUntil = 0;
     }
+  }
+
+  /** The operator's close: calls go through again at once, and the failure count starts over. */
+  close(): BreakerState {
+    const before = this.state;
+    this.failures = 0;
+    this.openUntil = 0;
+    this.probing = false;
+    return before;
   }
 
   private open(ms: number): void {

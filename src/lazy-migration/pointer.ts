@@ -7,7 +7,7 @@ import { decodeUrlSafeBase64 } from '../base64.js';
 
 export interface LazyPointer {
   source: string;
-  /** What the old provider expects as user name; undefined means the user's email. */
+  /** What the old provider expects as user name. Imports fill it with the imported email when the export gave none. */
   legacyLogin?: string;
   /** The user's id at the old provider; when set, a provider answer naming another id is refused. */
   legacyUserId?: string;
@@ -15,7 +15,8 @@ export interface LazyPointer {
 
 export const LAZY_PREFIX = '$lazy$';
 export const SOURCE_NAME = /^[a-z0-9_-]{1,32}$/;
-const MAX_PART_BYTES = 256;
+// An email of 256 characters, each up to 4 bytes of UTF-8, fits.
+const MAX_PART_BYTES = 1024;
 
 export type PointerParse = { ok: true; value: LazyPointer } | { ok: false; reason: string };
 
@@ -39,6 +40,17 @@ export function parseLazyPointer(text: string): PointerParse {
 export function formatLazyPointer(pointer: LazyPointer): string {
   const encode = (value: string | undefined) => Buffer.from(value ?? '', 'utf8').toString('base64url');
   return `${LAZY_PREFIX}${pointer.source}$${encode(pointer.legacyLogin)}$${encode(pointer.legacyUserId)}`;
+}
+
+/**
+ * The pointer with its login fixed to the email imported with it when it names none. The old provider is then always
+ * asked about the address the user had there: a later email change here must neither strand the user nor send their
+ * new address, which may be another person's account at the old provider, with the password typed.
+ */
+export function pinLegacyLogin(pointer: string, importedEmail: string): string {
+  const parsed = parseLazyPointer(pointer);
+  if (!parsed.ok || parsed.value.legacyLogin !== undefined) return pointer;
+  return formatLazyPointer({ ...parsed.value, legacyLogin: importedEmail });
 }
 
 function decodePart(text: string, name: string): { ok: true; value: string } | { ok: false; reason: string } {

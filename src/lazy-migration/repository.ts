@@ -1,6 +1,15 @@
 import type pg from 'pg';
 import type { Queryable } from '../db/pool.js';
 import { withTransaction } from '../db/transaction.js';
+import { foreignKeyViolationOf } from '../db/pg-errors.js';
+
+/** The mark of docs/mfa-re-enrolment.md: the user had a second factor at the old provider and must enrol one here. */
+export interface ReEnrolmentMark {
+  required: true;
+  factors: string[];
+  source: string;
+  markedAt: number;
+}
 
 /** True when this owner now holds the user's lease (a free one, or one whose holder let it expire). */
 export async function acquireLease(db: Queryable, userId: string, owner: string, now: number, ttlMs: number): Promise<boolean> {
@@ -17,6 +26,37 @@ export async function releaseLease(db: Queryable, userId: string, owner: string)
   await db.query('DELETE FROM lazy_migration_leases WHERE user_id = $1 AND owner = $2', [userId, owner]);
 }
 
+/**
+ * Takes one of the user's calls to the old provider in the window that holds `now`, in one statement so instances
+ * sharing the database never take more than `max` together. When the cap is reached, says when the window ends.
+ */
+export async function takeLazyAttempt(
+  db: Queryable,
+  userId: string,
+  now: number,
+  windowMs: number,
+  max: number,
+): Promise<{ taken: true } | { taken: false; windowEndsAt: number }> {
+  const { rowCount } = await db.query(
+    `INSERT INTO lazy_migration_attempts (user_id, window_start, attempts) VALUES ($1, $2, 1)
+     ON CONFLICT (user_id) DO UPDATE SET
+       window_start = CASE WHEN lazy_migration_attempts.window_start <= $2 - $3 THEN $2 ELSE lazy_migration_attempts.window_start END,
+       attempts = CASE WHEN lazy_migration_attempts.window_start <= $2 - $3 THEN 1 ELSE lazy_migration_attempts.attempts + 1 END
+     WHERE lazy_migration_attempts.window_start <= $2 - $3 OR lazy_migration_attempts.attempts < $4`,
+    [userId, now, windowMs, max],
+  );
+  if (rowCount === 1) return { taken: true };
+  const { rows } = await db.query<{ window_start: string }>('SELECT window_start FROM lazy_migration_attempts WHERE user_id = $1', [
+    userId,
+  ]);
+  return { taken: false, windowEndsAt: Number(rows[0]?.window_start ?? now) + windowMs };
+}
+
+/** Gives an attempt back when the old provider never judged the password (unavailable, throttling us, busy). */
+export async function returnLazyAttempt(db: Queryable, userId: string): Promise<void> {
+  await db.query('UPDATE lazy_migration_attempts SET attempts = attempts - 1 WHERE user_id = $1 AND attempts > 0', [userId]);
+}
+
 export async function readPasswordHash(db: Queryable, userId: string): Promise<string | undefined> {
   const { rows } = await db.query<{ password_hash: string | null }>('SELECT password_hash FROM users WHERE user_id = $1', [userId]);
   return rows[0]?.password_hash ?? undefined;
@@ -26,7 +66,14 @@ export async function readPasswordHash(db: Queryable, userId: string): Promise<s
  * Replaces the pointer with the new hash only while the user still holds that very pointer (a reset or a hash import
  * that came first wins), records the adoption and drops the lease, in one transaction.
  */
-export async function adoptPassword(pool: pg.Pool, userId: string, pointer: string, newHash: string, owner: string): Promise<boolean> {
+export async function adoptPassword(
+  pool: pg.Pool,
+  userId: string,
+  pointer: string,
+  newHash: string,
+  owner: string,
+  mark?: ReEnrolmentMark,
+): Promise<boolean> {
   return withTransaction(pool, async (client) => {
     await client.query(`SET LOCAL identity_core.lazy_via = 'signin'`);
     const { rowCount } = await client.query('UPDATE users SET password_hash = $3 WHERE user_id = $1 AND password_hash = $2', [
@@ -35,8 +82,47 @@ export async function adoptPassword(pool: pg.Pool, userId: string, pointer: stri
       newHash,
     ]);
     await client.query('DELETE FROM lazy_migration_leases WHERE user_id = $1 AND owner = $2', [userId, owner]);
+    if (rowCount === 1) await client.query('DELETE FROM lazy_migration_attempts WHERE user_id = $1', [userId]);
+    if (rowCount === 1 && mark) await markReEnrolment(client, userId, mark);
     return rowCount === 1;
   });
+}
+
+/**
+ * Merges `mfaReEnrolment` shallowly into the metadata the app reads for this user: under the user's external id
+ * when one is mapped (the id the SDK knows), else under the primary user's id. The row is created empty first, so
+ * the read-merge-write holds its lock against a concurrent metadata update.
+ */
+async function markReEnrolment(client: pg.PoolClient, userId: string, mark: ReEnrolmentMark): Promise<void> {
+  const { rows } = await client.query<{ app_user_id: string; group_id: string }>(
+    `SELECT coalesce(m.external_user_id, i.group_id) AS app_user_id, i.group_id
+     FROM user_ids i LEFT JOIN user_id_mappings m ON m.user_id = i.group_id WHERE i.user_id = $1`,
+    [userId],
+  );
+  const appUserId = rows[0]?.app_user_id ?? userId;
+  await client.query('SAVEPOINT mark_re_enrolment');
+  try {
+    await mergeMark(client, appUserId, mark);
+  } catch (error) {
+    // Where the schema still ties metadata to internal ids, an external id cannot key it: the primary id then does.
+    if (foreignKeyViolationOf(error) !== 'user_metadata__user_id_fkey' || appUserId === rows[0]?.group_id) throw error;
+    await client.query('ROLLBACK TO SAVEPOINT mark_re_enrolment');
+    await mergeMark(client, rows[0].group_id, mark);
+  }
+}
+
+async function mergeMark(client: pg.PoolClient, metadataUserId: string, mark: ReEnrolmentMark): Promise<void> {
+  await client.query(`INSERT INTO user_metadata (user_id, metadata) VALUES ($1, '{}') ON CONFLICT (user_id) DO NOTHING`, [metadataUserId]);
+  const { rows } = await client.query<{ metadata: Record<string, unknown> }>(
+    'SELECT metadata FROM user_metadata WHERE user_id = $1 FOR UPDATE',
+    [metadataUserId],
+  );
+  // A replaced key moves last, as the metadata update route orders it.
+  const { mfaReEnrolment: _replaced, ...kept } = rows[0]?.metadata ?? {};
+  await client.query('UPDATE user_metadata SET metadata = $2 WHERE user_id = $1', [
+    metadataUserId,
+    JSON.stringify({ ...kept, mfaReEnrolment: mark }),
+  ]);
 }
 
 export interface SourceProgress {

@@ -45,6 +45,12 @@ const PendingResponse = Type.Object({
   nextPaginationToken: Type.Optional(Type.String()),
 });
 
+const BreakerCloseBody = Type.Object({ source: Type.String() });
+const BreakerCloseResponse = Type.Object({
+  status: Type.Literal('OK'),
+  previous: Type.Union([Type.Literal('closed'), Type.Literal('open'), Type.Literal('half-open')]),
+});
+
 const CANARY_INTERVAL_MS = 1000;
 const MAX_PENDING_PAGE = 1000;
 
@@ -88,6 +94,20 @@ const lazyMigrationRoutes: FastifyPluginAsync = async (app) => {
         users,
         ...(next !== undefined && { nextPaginationToken: Buffer.from(next, 'utf8').toString('base64url') }),
       };
+    },
+  });
+
+  // The operator's way out of an open breaker (a provider that is back, a limit raised): calls resume at once. The
+  // breaker lives in each instance, so each instance is closed by its own call.
+  defineRoute(app, {
+    method: 'POST',
+    url: '/lazy-migration/breaker/close',
+    schema: { body: BreakerCloseBody, response: { 200: BreakerCloseResponse, 400: Type.String() } },
+    scope: 'app',
+    handle: async ({ body: { source } }) => {
+      const previous = app.services.lazyMigration.closeBreaker(source);
+      if (previous === undefined) throw coreError('LAZY_MIGRATION_SOURCE_UNKNOWN', source);
+      return { status: 'OK' as const, previous };
     },
   });
 

@@ -4,7 +4,9 @@ import type { Logger } from 'pino';
 import type { LazyMigrationConfig, SourceConfig } from './config.js';
 import { createAdapter } from './adapters/index.js';
 import { SourceGuard, type BreakerState } from './guard.js';
-import type { AdapterOutcome, SourceAdapter } from './outcome.js';
+import { verifyOutcomeName, type AdapterOutcome, type SourceAdapter, type VerifyOutcomeName } from './outcome.js';
+
+export type { VerifyOutcomeName } from './outcome.js';
 import { parseLazyPointer } from './pointer.js';
 import {
   acquireLease,
@@ -13,7 +15,9 @@ import {
   listPendingUsers,
   readPasswordHash,
   releaseLease,
+  returnLazyAttempt,
   sourceProgress,
+  takeLazyAttempt,
 } from './repository.js';
 import { SingleFlight } from './single-flight.js';
 
@@ -33,23 +37,9 @@ export type LazySignInOutcome =
   | { status: 'WRONG_CREDENTIALS'; spendDecoy: boolean }
   /** Someone else replaced the pointer meanwhile: verify the password against what is stored now. */
   | { status: 'STORED_HASH_CHANGED' }
-  | { status: 'UNAVAILABLE'; retryAfterMs: number };
-
-export type VerifyOutcomeName =
-  | 'match'
-  | 'mismatch'
-  | 'not_found'
-  | 'locked'
-  | 'reset_required'
-  | 'id_mismatch'
-  | 'rate_limited'
-  | 'unavailable'
-  | 'timeout'
-  | 'config_error'
-  | 'expired'
-  | 'throttled_user'
-  | 'source_unknown'
-  | 'busy';
+  | { status: 'UNAVAILABLE'; retryAfterMs: number }
+  /** The user's calls to the old provider this hour are used up: try later, never "wrong password". */
+  | { status: 'THROTTLED'; retryAfterMs: number };
 
 /** What the service reports for the metrics (it knows nothing of Prometheus). */
 export interface LazyMigrationObserver {
@@ -87,7 +77,6 @@ export class LazyMigrationService {
   // the process, never the password itself.
   private readonly flightKey = crypto.randomBytes(32);
   private readonly instanceId = crypto.randomUUID();
-  private readonly attempts = new Map<string, { since: number; count: number }>();
   private readonly outcomes = new Map<string, number>();
   private pendingCache: { at: number; counts: Promise<Map<string, number>> } | undefined;
 
@@ -110,10 +99,7 @@ export class LazyMigrationService {
       this.count(name, 'expired');
       return { status: 'WRONG_CREDENTIALS', spendDecoy: true };
     }
-    if (!this.takeAttempt(input.userId)) {
-      this.count(name, 'throttled_user');
-      return { status: 'WRONG_CREDENTIALS', spendDecoy: true };
-    }
+    // Identical concurrent sign-ins share one flight, and only a flight takes one of the user's attempts.
     const key = `${input.userId}:${crypto.createHmac('sha256', this.flightKey).update(input.password).digest('base64')}`;
     return this.flights.run(key, () => this.signInOnce(input, source, parsed.value));
   }
@@ -181,8 +167,17 @@ export class LazyMigrationService {
     if (waited) return waited;
     let leased = true;
     try {
+      // Caps guesses through this core at the old account, so nobody can lock a user out there by guessing here.
+      const now = this.deps.clock();
+      const max = this.deps.config.maxAttemptsPerUserPerHour;
+      const attempt = await takeLazyAttempt(this.deps.pool, input.userId, now, ATTEMPT_WINDOW_MS, max);
+      if (!attempt.taken) {
+        this.count(source.config.name, 'throttled_user');
+        return { status: 'THROTTLED', retryAfterMs: Math.max(1000, attempt.windowEndsAt - now) };
+      }
       const admission = await source.guard.admit();
       if (!admission.admitted) {
+        await returnLazyAttempt(this.deps.pool, input.userId);
         this.count(source.config.name, 'busy');
         return { status: 'UNAVAILABLE', retryAfterMs: admission.retryAfterMs };
       }
@@ -195,7 +190,10 @@ export class LazyMigrationService {
       const started = performance.now();
       const outcome = await this.callAdapter(source, request);
       admission.release(outcome);
-      const name = this.outcomeName(outcome, pointer.legacyUserId);
+      const secondFactors = outcome.kind === 'MATCH' ? outcome.secondFactors : undefined;
+      const keptPending = secondFactors !== undefined && !source.config.acceptMfaChallenge;
+      const answered = verifyOutcomeName(outcome, pointer.legacyUserId);
+      const name = answered === 'match' && keptPending ? 'mfa_kept_pending' : answered;
       this.count(source.config.name, name, (performance.now() - started) / 1000);
       this.deps.log.info({ userId: input.userId, source: source.config.name, outcome: name }, 'lazy migration: old provider answered');
       if (name === 'id_mismatch')
@@ -206,13 +204,26 @@ export class LazyMigrationService {
       if (name === 'match') {
         const newHash = await this.deps.hashPassword(input.password);
         leased = false;
-        const adopted = await adoptPassword(this.deps.pool, input.userId, input.pointer, newHash, owner);
+        const mark = secondFactors && {
+          required: true as const,
+          factors: secondFactors,
+          source: source.config.name,
+          markedAt: this.deps.clock(),
+        };
+        const adopted = await adoptPassword(this.deps.pool, input.userId, input.pointer, newHash, owner, mark);
+        if (adopted && mark) {
+          this.deps.log.info(
+            { userId: input.userId, source: source.config.name, factors: mark.factors },
+            'lazy migration: marked for re-enrolment',
+          );
+        }
         if (adopted) this.deps.observer?.lazyAdopted(source.config.name);
         return adopted ? { status: 'ADOPTED' } : { status: 'STORED_HASH_CHANGED' };
       }
       if (outcome.kind === 'RATE_LIMITED' || outcome.kind === 'UNAVAILABLE' || outcome.kind === 'CONFIG_ERROR') {
+        await returnLazyAttempt(this.deps.pool, input.userId);
         const retry = outcome.kind === 'RATE_LIMITED' ? outcome.retryAfterMs : undefined;
-        return { status: 'UNAVAILABLE', retryAfterMs: retry ?? Math.min(source.config.breakerOpenMs, 30_000) };
+        return { status: 'UNAVAILABLE', retryAfterMs: Math.min(retry ?? 30_000, source.config.breakerOpenMs) };
       }
       return { status: 'WRONG_CREDENTIALS', spendDecoy: false };
     } finally {
@@ -245,48 +256,19 @@ export class LazyMigrationService {
     }
   }
 
-  private outcomeName(outcome: AdapterOutcome, legacyUserId: string | undefined): VerifyOutcomeName {
-    switch (outcome.kind) {
-      case 'MATCH':
-        return legacyUserId !== undefined && outcome.providerUserId !== undefined && outcome.providerUserId !== legacyUserId
-          ? 'id_mismatch'
-          : 'match';
-      case 'MISMATCH':
-        return 'mismatch';
-      case 'NOT_FOUND':
-        return 'not_found';
-      case 'LOCKED':
-        return 'locked';
-      case 'RESET_REQUIRED':
-        return 'reset_required';
-      case 'RATE_LIMITED':
-        return 'rate_limited';
-      case 'UNAVAILABLE':
-        return outcome.reason === 'timeout' ? 'timeout' : 'unavailable';
-      case 'CONFIG_ERROR':
-        return 'config_error';
-    }
-  }
-
-  // Caps guesses through this core at the old account, so nobody can lock a user out there by guessing here.
-  private takeAttempt(userId: string): boolean {
-    const now = this.deps.clock();
-    if (this.attempts.size > 100_000) {
-      for (const [id, entry] of this.attempts) if (now - entry.since >= ATTEMPT_WINDOW_MS) this.attempts.delete(id);
-    }
-    const entry = this.attempts.get(userId);
-    if (!entry || now - entry.since >= ATTEMPT_WINDOW_MS) {
-      this.attempts.set(userId, { since: now, count: 1 });
-      return true;
-    }
-    entry.count++;
-    return entry.count <= this.deps.config.maxAttemptsPerUserPerHour;
-  }
-
   private count(source: string, outcome: VerifyOutcomeName, seconds = 0): void {
     const key = `${source}:${outcome}`;
     this.outcomes.set(key, (this.outcomes.get(key) ?? 0) + 1);
     this.deps.observer?.lazyVerified(source, outcome, seconds);
+  }
+
+  /** Closes a source's breaker in this instance; undefined when no such source is configured. */
+  closeBreaker(sourceName: string): BreakerState | undefined {
+    const source = this.sources.get(sourceName);
+    if (!source) return undefined;
+    const before = source.guard.close();
+    this.deps.log.warn({ source: sourceName, before }, 'lazy migration: breaker closed by an operator');
+    return before;
   }
 
   /** Breaker state per configured source, for the metrics. */

@@ -19,21 +19,21 @@ const raise = (key: string) => `(raise ${key} to accept it)`;
 
 const CASES = [
   {
-    description: 'argon2 memory one KiB over 256 MiB',
-    hash: argon2With('m=262145,t=1,p=1'),
-    reason: `memory m = 262145 KiB is over the limit of 262144 KiB ${raise('imported_hash_max_memory_kib')}`,
-    raised: { maxMemoryKib: 262145 },
+    description: 'argon2 memory one KiB over 128 MiB',
+    hash: argon2With('m=131073,t=1,p=1'),
+    reason: `memory m = 131073 KiB is over the limit of 131072 KiB ${raise('imported_hash_max_memory_kib')}`,
+    raised: { maxMemoryKib: 131073 },
   },
   {
-    description: 'argon2 256 MiB with t=3',
-    hash: argon2With('m=262144,t=3,p=1'),
-    reason: `memory × iterations m × t = 786432 KiB is over the limit of 524288 KiB ${raise('imported_hash_max_argon2_work_kib')}`,
-    raised: { maxArgon2WorkKib: 786432 },
+    description: 'argon2 128 MiB with t=3',
+    hash: argon2With('m=131072,t=3,p=1'),
+    reason: `memory × iterations m × t = 393216 KiB is over the limit of 262144 KiB ${raise('imported_hash_max_argon2_work_kib')}`,
+    raised: { maxArgon2WorkKib: 393216 },
   },
   {
     description: 'RFC 9106 first profile (2 GiB, t=1)',
     hash: argon2With('m=2097152,t=1,p=4'),
-    reason: `memory m = 2097152 KiB is over the limit of 262144 KiB ${raise('imported_hash_max_memory_kib')}`,
+    reason: `memory m = 2097152 KiB is over the limit of 131072 KiB ${raise('imported_hash_max_memory_kib')}`,
     raised: { maxMemoryKib: 2097152, maxArgon2WorkKib: 2097152 },
   },
   {
@@ -43,10 +43,16 @@ const CASES = [
     raised: { maxBcryptCost: 14 },
   },
   {
-    description: 'scrypt variant m=18, r=8 (256 MiB + 1 step)',
-    hash: `${SCRYPT_PARAMS}$m=18$r=9$s=Bw==`,
-    reason: `memory 128 * 2^mem_cost * rounds = 294912 KiB is over the limit of 262144 KiB ${raise('imported_hash_max_memory_kib')}`,
-    raised: { maxMemoryKib: 294912 },
+    description: 'scrypt variant m=17, r=9 (128 MiB + 1 step)',
+    hash: `${SCRYPT_PARAMS}$m=17$r=9$s=Bw==`,
+    reason: `memory 128 * 2^mem_cost * rounds = 147456 KiB is over the limit of 131072 KiB ${raise('imported_hash_max_memory_kib')}`,
+    raised: { maxMemoryKib: 147456 },
+  },
+  {
+    description: 'sha512-crypt with 500,001 rounds',
+    hash: `$6$rounds=500001$saltsalt$${'a'.repeat(85)}.`,
+    reason: `rounds = 500001 is over the limit of 500000 ${raise('imported_hash_max_crypt_rounds')}`,
+    raised: { maxCryptRounds: 500001 },
   },
 ];
 
@@ -55,10 +61,11 @@ describe('import cost bounds', () => {
 
   it('default to the documented values', () => {
     expect(DEFAULT_COST_LIMITS).toEqual({
-      maxMemoryKib: 262144,
-      maxArgon2WorkKib: 524288,
+      maxMemoryKib: 131072,
+      maxArgon2WorkKib: 262144,
       maxBcryptCost: 13,
-      maxPbkdf2Iterations: 1000000,
+      maxPbkdf2Iterations: 600000,
+      maxCryptRounds: 500000,
     });
   });
 
@@ -76,10 +83,12 @@ describe('import cost bounds', () => {
   });
 
   it.each([
-    { description: 'argon2 at the memory bound', hash: argon2With('m=262144,t=2,p=1') },
+    { description: 'argon2 at the memory bound', hash: argon2With('m=131072,t=2,p=1') },
+    { description: 'RFC 9106 second profile (64 MiB, t=3)', hash: argon2With('m=65536,t=3,p=4') },
     { description: 'Keycloak argon2 default', hash: argon2With('m=7168,t=5,p=1') },
     { description: 'bcrypt cost 13', hash: bcryptWithCost('13') },
-    { description: 'scrypt variant at 256 MiB', hash: `${SCRYPT_PARAMS}$m=18$r=8$s=Bw==` },
+    { description: 'scrypt variant at 128 MiB', hash: `${SCRYPT_PARAMS}$m=17$r=8$s=Bw==` },
+    { description: 'sha512-crypt at the rounds bound', hash: `$6$rounds=500000$saltsalt$${'a'.repeat(85)}.` },
   ])('$description is accepted with the defaults', ({ hash }) => {
     expect(hasher.checkImport(hash).status).toBe('OK');
   });
@@ -89,5 +98,33 @@ describe('import cost bounds', () => {
     const { password, hash } = BCRYPT_VECTORS[1];
     expect(strict.checkImport(hash).status).toBe('INVALID');
     expect(await strict.verify(password, hash)).toBe('MATCH');
+  });
+});
+
+describe('cost classes', () => {
+  const hasher = new PasswordHasher(OPTIONS);
+  const b64 = (length: number) => Buffer.alloc(length, 7).toString('base64').replace(/=+$/, '');
+  const crypt = (rounds: number) => `$6$rounds=${rounds}$saltsalt$${'a'.repeat(85)}.`;
+  const pbkdf2 = (digest: string, iterations: number, bytes: number) =>
+    `$pbkdf2-${digest}$i=${iterations},l=${bytes}$${b64(16)}$${b64(bytes)}`;
+  const phpass = (countChar: string) => `$P$${countChar}saltsalt${'a'.repeat(21)}.`;
+
+  it.each([
+    { hash: bcryptWithCost('11'), expected: 'SCHEDULED', description: 'bcrypt 11 (this core writes it)' },
+    { hash: bcryptWithCost('12'), expected: 'COSTLY', description: 'bcrypt 12' },
+    { hash: argon2With('m=87795,t=1,p=2'), expected: 'SCHEDULED', description: 'argon2id 86 MiB t=1 (this core writes it)' },
+    { hash: argon2With('m=65536,t=2,p=1'), expected: 'COSTLY', description: 'argon2id m × t = 128 MiB' },
+    { hash: `$scrypt$ln=16,r=8,p=1$${b64(16)}$${b64(32)}`, expected: 'SCHEDULED', description: 'scrypt 64 MiB' },
+    { hash: `$scrypt$ln=17,r=8,p=1$${b64(16)}$${b64(32)}`, expected: 'COSTLY', description: 'scrypt 128 MiB' },
+    { hash: PUBLISHED_SCRYPT_HASH, expected: 'SCHEDULED', description: 'platform scrypt m=14 r=8' },
+    { hash: pbkdf2('sha256', 299_999, 32), expected: 'SCHEDULED', description: 'PBKDF2-SHA256 299,999' },
+    { hash: pbkdf2('sha256', 300_000, 32), expected: 'COSTLY', description: 'PBKDF2-SHA256 300,000' },
+    { hash: pbkdf2('sha512', 150_000, 64), expected: 'COSTLY', description: 'PBKDF2-SHA512 150,000 (counted twice)' },
+    { hash: crypt(199_999), expected: 'SCHEDULED', description: 'sha512-crypt 199,999 rounds' },
+    { hash: crypt(200_000), expected: 'COSTLY', description: 'sha512-crypt 200,000 rounds' },
+    { hash: phpass('D'), expected: 'SCHEDULED', description: 'phpass 2^15' },
+    { hash: phpass('E'), expected: 'COSTLY', description: 'phpass 2^16' },
+  ])('$description is $expected', ({ hash, expected }) => {
+    expect(hasher.costClassOf(hash)).toBe(expected);
   });
 });

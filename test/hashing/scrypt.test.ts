@@ -111,12 +111,12 @@ describe('standard scrypt', () => {
   });
 
   it('bounds 128·N·r·p at import, naming the key', () => {
-    expect(parseScrypt(`$scrypt$ln=18,r=8,p=2$${SALT}$${KEY}`, DEFAULT_COST_LIMITS)).toEqual({
+    expect(parseScrypt(`$scrypt$ln=17,r=8,p=2$${SALT}$${KEY}`, DEFAULT_COST_LIMITS)).toEqual({
       ok: false,
-      reason: '128 · N · r · p = 524288 KiB is over the limit of 262144 KiB (raise imported_hash_max_memory_kib to accept it)',
+      reason: '128 · N · r · p = 262144 KiB is over the limit of 131072 KiB (raise imported_hash_max_memory_kib to accept it)',
       recognised: true,
     });
-    expect(parseScrypt(`$scrypt$ln=18,r=8,p=1$${SALT}$${KEY}`, DEFAULT_COST_LIMITS).ok).toBe(true);
+    expect(parseScrypt(`$scrypt$ln=17,r=8,p=1$${SALT}$${KEY}`, DEFAULT_COST_LIMITS).ok).toBe(true);
   });
 
   it('reports the memory of one verification', () => {

@@ -46,8 +46,8 @@ describe('VerificationScheduler', () => {
     expect([scheduler.running, scheduler.memoryInUseBytes, scheduler.queueDepth]).toEqual([0, 0, 0]);
   });
 
-  it('keeps a slot and a quarter of the budget free of costly operations for ordinary ones', async () => {
-    const scheduler = new VerificationScheduler({ ...unlimited, concurrency: 3, memoryBudgetBytes: 800 });
+  it('keeps half the slots and a quarter of the budget free of costly operations for ordinary ones', async () => {
+    const scheduler = new VerificationScheduler({ ...unlimited, concurrency: 4, memoryBudgetBytes: 800 });
     const started: string[] = [];
     const costly = ['h1', 'h2', 'h3'].map((name) => tracked(started, name, { memoryBytes: 250 }));
     const results = costly.map(({ work }) => scheduler.schedule(work));
@@ -60,6 +60,22 @@ describe('VerificationScheduler', () => {
     for (const { open } of [...costly, ordinary]) open();
     await Promise.all(results);
     expect(started).toEqual(['h1', 'h2', 'ordinary', 'h3']);
+  });
+
+  it('runs verifications of COSTLY hashes in their share whatever their memory, one of two slots', async () => {
+    const scheduler = new VerificationScheduler({ ...unlimited, concurrency: 2 });
+    const started: string[] = [];
+    const costly = ['c1', 'c2', 'c3'].map((name) => tracked(started, name, { memoryBytes: 10, costly: true, lane: name }));
+    const results = costly.map(({ work }) => scheduler.schedule(work));
+    await settle();
+    expect(started).toEqual(['c1']);
+    const ordinary = tracked(started, 'ordinary', { memoryBytes: 10, lane: 'ordinary' });
+    results.push(scheduler.schedule(ordinary.work));
+    await settle();
+    expect(started).toEqual(['c1', 'ordinary']);
+    for (const { open } of [...costly, ordinary]) open();
+    await Promise.all(results);
+    expect(started).toEqual(['c1', 'ordinary', 'c2', 'c3']);
   });
 
   it('lets an operation larger than the whole budget run, alone', async () => {

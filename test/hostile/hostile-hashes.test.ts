@@ -18,14 +18,14 @@ const HOSTILE = [
     hash: `$argon2id$v=19$m=4194304,t=1024,p=1$${SALT_AND_DIGEST}`,
     algorithm: 'argon2',
     named: 'Password hash is in invalid Argon2 format',
-    reason: `memory m = 4194304 KiB is over the limit of 262144 KiB ${raise('imported_hash_max_memory_kib')}`,
+    reason: `memory m = 4194304 KiB is over the limit of 131072 KiB ${raise('imported_hash_max_memory_kib')}`,
   },
   {
     description: 'argon2id within the memory bound but t=1024',
-    hash: `$argon2id$v=19$m=262144,t=1024,p=1$${SALT_AND_DIGEST}`,
+    hash: `$argon2id$v=19$m=131072,t=1024,p=1$${SALT_AND_DIGEST}`,
     algorithm: 'argon2',
     named: 'Password hash is in invalid Argon2 format',
-    reason: `memory × iterations m × t = 268435456 KiB is over the limit of 524288 KiB ${raise('imported_hash_max_argon2_work_kib')}`,
+    reason: `memory × iterations m × t = 134217728 KiB is over the limit of 262144 KiB ${raise('imported_hash_max_argon2_work_kib')}`,
   },
   {
     description: 'bcrypt cost 31 (about 38 hours per sign-in)',
@@ -39,7 +39,7 @@ const HOSTILE = [
     hash: `${SCRYPT_PARAMS}$m=20$r=8$s=Bw==`,
     algorithm: 'idp_scrypt',
     named: 'Password hash is in invalid Firebase SCrypt format',
-    reason: `memory 128 * 2^mem_cost * rounds = 1048576 KiB is over the limit of 262144 KiB ${raise('imported_hash_max_memory_kib')}`,
+    reason: `memory 128 * 2^mem_cost * rounds = 1048576 KiB is over the limit of 131072 KiB ${raise('imported_hash_max_memory_kib')}`,
   },
 ];
 

@@ -33,6 +33,9 @@ describe('verification storm', () => {
       PASSWORD_VERIFICATION_MEMORY_BUDGET_MB: String(budgetMb),
       PASSWORD_VERIFICATION_DEADLINE_MS: '60000',
       SIGNIN_FAILURE_MIN_DURATION_MS: '0',
+      // An attacker with many addresses and accounts: the limits on failed costly sign-ins never stop this storm.
+      COSTLY_SIGNIN_FAILURES_PER_ACCOUNT: '1000000',
+      COSTLY_SIGNIN_FAILURES_PER_CLIENT: '1000000',
     });
     const ordinary = [
       { email: 'bcrypt@example.com', password: 'bcrypt pw', hash: bcryptjs.hashSync('bcrypt pw', 10) },

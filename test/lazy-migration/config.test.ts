@@ -88,7 +88,7 @@ describe('lazy pointer', () => {
     ['$lazy$legacy$QWxpY2U=$', 'login must be unpadded base64url'],
     ['$lazy$legacy$QWxpY2V$', 'login must be canonical base64url'],
     ['$lazy$legacy$a$b$c', 'expected $lazy$<source>$<login, base64url>$<user id, base64url>'],
-    [`$lazy$legacy$${'A'.repeat(400)}$`, 'login must be at most 256 bytes'],
+    [`$lazy$legacy$${'A'.repeat(1400)}$`, 'login must be at most 1024 bytes'],
   ])('refuses %s', (text, reason) => {
     expect(parseLazyPointer(text)).toEqual({ ok: false, reason });
   });

@@ -38,6 +38,12 @@ export class FakeProvider {
   readonly requests: RecordedRequest[] = [];
   mode: FakeMode = 'normal';
   latencyMs = 0;
+  /** The webhook's Retry-After while throttled. */
+  retryAfter: string | undefined;
+  /** Successes leave out the user's id (a provider answering in a shape we cannot check). */
+  omitUserId = false;
+  /** The webhook names the user's old id in its match answer (optional in its contract). */
+  webhookSendsUserId = false;
   private server!: http.Server;
   url = '';
 
@@ -103,11 +109,13 @@ export class FakeProvider {
     const expected = crypto.createHmac('sha256', fakeSecrets.hookHmacSecret).update(`${timestamp}.${body}`).digest('hex');
     const given = String(request.headers['x-identitycore-signature'] ?? '');
     if (given !== `v1=${expected}`) return { status: 401, body: { error: 'bad signature' } };
-    if (this.mode === 'throttled') return { status: 429, body: {}, headers: { 'retry-after': '7' } };
+    if (this.mode === 'throttled') return { status: 429, body: {}, headers: { 'retry-after': this.retryAfter ?? '7' } };
     if (this.mode === 'odd-answer') return { status: 200, body: { ok: true } };
     const { identifier, password } = JSON.parse(body) as { identifier: string; password: string };
     const { account, right } = this.check(identifier, password);
     if (!account) return { status: 200, body: { status: 'user_not_found' } };
+    if (right && account.state === 'mfa') return { status: 200, body: { status: 'password_match', secondFactors: ['totp', 'webauthn'] } };
+    if (right && this.webhookSendsUserId) return { status: 200, body: { status: 'password_match', userId: account.id } };
     return { status: 200, body: { status: right ? 'password_match' : 'password_mismatch' } };
   }
 
@@ -125,10 +133,20 @@ export class FakeProvider {
     if (account.state === 'disabled') return firebaseError('USER_DISABLED');
     if (!right) return firebaseError('INVALID_PASSWORD');
     if (this.mode === 'odd-answer') return { status: 200, body: { localId: account.id } };
-    if (account.state === 'mfa') return { status: 200, body: { localId: account.id, mfaPendingCredential: 'pending', mfaInfo: [] } };
+    if (account.state === 'mfa') {
+      const mfaInfo = [{ mfaEnrollmentId: 'e1', phoneInfo: '+1*******234', enrolledAt: '2024-01-01T00:00:00Z' }];
+      return { status: 200, body: { localId: account.id, mfaPendingCredential: 'pending', mfaInfo } };
+    }
     return {
       status: 200,
-      body: { localId: account.id, email, idToken: 'token', refreshToken: 'refresh', expiresIn: '3600', registered: true },
+      body: {
+        localId: this.omitUserId ? undefined : account.id,
+        email,
+        idToken: 'token',
+        refreshToken: 'refresh',
+        expiresIn: '3600',
+        registered: true,
+      },
     };
   }
 
@@ -156,7 +174,12 @@ export class FakeProvider {
     if (this.mode === 'odd-answer') return { status: 200, body: { token_type: 'Bearer' } };
     return {
       status: 200,
-      body: { access_token: 'at', id_token: unsignedJwt({ sub: account.id }), token_type: 'Bearer', expires_in: 86400 },
+      body: {
+        access_token: 'at',
+        id_token: this.omitUserId ? undefined : unsignedJwt({ sub: account.id }),
+        token_type: 'Bearer',
+        expires_in: 86400,
+      },
     };
   }
 
@@ -189,7 +212,8 @@ export class FakeProvider {
     if (account.state === 'temporary-password') return { status: 200, body: { ChallengeName: 'NEW_PASSWORD_REQUIRED', Session: 's' } };
     if (account.state === 'mfa') return { status: 200, body: { ChallengeName: 'SOFTWARE_TOKEN_MFA', Session: 's' } };
     if (this.mode === 'odd-answer') return { status: 200, body: { ChallengeName: 'CUSTOM_CHALLENGE' } };
-    const tokens = { AccessToken: 'a', IdToken: unsignedJwt({ sub: account.id }), RefreshToken: 'r', ExpiresIn: 3600, TokenType: 'Bearer' };
+    const idToken = unsignedJwt(this.omitUserId ? { aud: 'x' } : { sub: account.id });
+    const tokens = { AccessToken: 'a', IdToken: idToken, RefreshToken: 'r', ExpiresIn: 3600, TokenType: 'Bearer' };
     return { status: 200, body: { AuthenticationResult: tokens, ChallengeParameters: {} } };
   }
 
@@ -213,9 +237,18 @@ export class FakeProvider {
     const { account, right } = this.check(username, password);
     if (!account || !right) return { status: 401, body: { errorCode: 'E0000004', errorSummary: 'Authentication failed' } };
     if (account.state === 'disabled') return { status: 200, body: { status: 'LOCKED_OUT' } };
-    if (account.state === 'mfa') return { status: 200, body: { status: 'MFA_REQUIRED', _embedded: { user: { id: account.id } } } };
+    if (account.state === 'mfa') {
+      const factors = [
+        { id: 'f1', factorType: 'token:software:totp', provider: 'GOOGLE' },
+        { id: 'f2', factorType: 'sms', provider: 'OKTA' },
+      ];
+      return { status: 200, body: { status: 'MFA_REQUIRED', stateToken: 's', _embedded: { user: { id: account.id }, factors } } };
+    }
     if (this.mode === 'odd-answer') return { status: 200, body: { status: 'UNKNOWN_STATE' } };
-    return { status: 200, body: { status: 'SUCCESS', sessionToken: 'st', _embedded: { user: { id: account.id } } } };
+    return {
+      status: 200,
+      body: { status: 'SUCCESS', sessionToken: 'st', _embedded: { user: { id: this.omitUserId ? undefined : account.id } } },
+    };
   }
 
   private supabase(request: http.IncomingMessage, body: string): Answer {
@@ -236,9 +269,23 @@ export class FakeProvider {
     if (!account || !right) return error(400, 'invalid_credentials', 'Invalid login credentials');
     if (account.state === 'unconfirmed') return error(400, 'email_not_confirmed', 'Email not confirmed');
     if (this.mode === 'odd-answer') return { status: 200, body: { token_type: 'bearer' } };
+    // The password grant answers aal1 even for a user with factors; the user object lists them.
+    const factors =
+      account.state === 'mfa'
+        ? [
+            { id: 'f1', factor_type: 'totp', status: 'verified' },
+            { id: 'f2', factor_type: 'phone', status: 'unverified' },
+          ]
+        : [];
     return {
       status: 200,
-      body: { access_token: 'at', token_type: 'bearer', expires_in: 3600, refresh_token: 'r', user: { id: account.id, email } },
+      body: {
+        access_token: 'at',
+        token_type: 'bearer',
+        expires_in: 3600,
+        refresh_token: 'r',
+        user: { id: this.omitUserId ? undefined : account.id, email, factors },
+      },
     };
   }
 }

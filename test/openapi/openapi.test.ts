@@ -125,7 +125,9 @@ describe('GET /openapi.json', () => {
       const withBody = !route.startsWith('GET ') || /^[A-Z]+ \/(hello)?$/.test(route);
       const mayBeUnavailable = ['POST /recipe/signin', 'POST /lazy-migration/verify', 'POST /session-bridge/exchange'].includes(route);
       const expected = ['200', '400', ...(open ? [] : ['401']), '403', '404', ...(withBody ? ['413'] : []), '500'];
-      expect(statuses, route).toEqual([...expected, ...(mayBeUnavailable ? ['503'] : [])]);
+      const mayBeLimited = route === 'POST /recipe/signin';
+      const limited = [...expected.slice(0, -1), '429', '500'];
+      expect(statuses, route).toEqual([...(mayBeLimited ? limited : expected), ...(mayBeUnavailable ? ['503'] : [])]);
       for (const status of statuses.filter((code) => code !== '200')) {
         expect(operation.responses[status].content[text], `${route} ${status}`).toEqual({ schema: { type: 'string' } });
       }

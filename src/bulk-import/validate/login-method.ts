@@ -9,6 +9,8 @@ import type { RecipeId } from '../../users/repository.js';
 import { FieldReader, type JsonObject } from '../fields.js';
 import type { ValidationContext } from './user.js';
 import type { ImportLoginMethod } from '../types.js';
+import { lazyPointerFormat } from '../../hashing/lazy-pointer.js';
+import { pinLegacyLogin } from '../../lazy-migration/pointer.js';
 
 // The loginMethods part of contract §10.2: shared keys, then the recipe's own fields.
 
@@ -96,7 +98,9 @@ function readEmailPassword(method: JsonObject, target: ImportLoginMethod, errors
     const check = context.hasher.checkImport(passwordHash, algorithm);
     if (check.status === 'SIGNER_KEY_MISSING') throw coreError('SIGNER_KEY_MISSING');
     if (check.status === 'INVALID') errors.push(check.message);
-    else target.passwordHash = check.hash;
+    else
+      target.passwordHash =
+        check.algorithm === lazyPointerFormat.id && target.email ? pinLegacyLogin(check.hash, target.email) : check.hash;
   }
   target.plainTextPassword = plainTextPassword;
   dropUndefined(target);

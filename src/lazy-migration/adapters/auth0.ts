@@ -1,6 +1,6 @@
 import type { SourceConfig } from '../config.js';
 import { callSource, isOutcome, jwtSubject, retryAfterMs, text } from '../http-call.js';
-import { configError, match, mismatch, unavailable, type SourceAdapter } from '../outcome.js';
+import { configError, matchOfUser, matchWithSecondFactor, mismatch, unavailable, type SourceAdapter } from '../outcome.js';
 
 // The Resource Owner Password grant with a realm (the database connection) at `/oauth/token`.
 export function auth0Adapter(source: SourceConfig): SourceAdapter {
@@ -21,10 +21,13 @@ export function auth0Adapter(source: SourceConfig): SourceAdapter {
       if (isOutcome(response)) return response;
       const error = text(response.json, 'error');
       if (response.status === 200) {
-        return text(response.json, 'access_token') ? match(jwtSubject(text(response.json, 'id_token'))) : unavailable('unexpected answer');
+        return text(response.json, 'access_token')
+          ? matchOfUser(jwtSubject(text(response.json, 'id_token')))
+          : unavailable('unexpected answer');
       }
       if (response.status === 429) return { kind: 'RATE_LIMITED', retryAfterMs: retryAfterMs(response.headers) };
-      if (response.status === 403 && error === 'mfa_required') return source.acceptMfaChallenge ? match() : mismatch('mfa');
+      // The answer names no factor (asking /mfa/authenticators would be one more call with the user's mfa_token).
+      if (response.status === 403 && error === 'mfa_required') return matchWithSecondFactor([]);
       if (response.status === 403 && error === 'invalid_grant') {
         const description = text(response.json, 'error_description') ?? '';
         return /wrong (email|username) or password/i.test(description) ? mismatch() : { kind: 'LOCKED' };

@@ -1,9 +1,24 @@
 import crypto from 'node:crypto';
 import type { SourceConfig } from '../config.js';
 import { callSource, isOutcome, jwtSubject, text } from '../http-call.js';
-import { configError, match, mismatch, unavailable, type AdapterOutcome, type SourceAdapter } from '../outcome.js';
+import {
+  configError,
+  matchOfUser,
+  matchWithSecondFactor,
+  mismatch,
+  unavailable,
+  type AdapterOutcome,
+  type SecondFactor,
+  type SourceAdapter,
+} from '../outcome.js';
 
-const MFA_CHALLENGES = new Set(['SMS_MFA', 'SOFTWARE_TOKEN_MFA', 'EMAIL_OTP', 'SELECT_MFA_TYPE', 'MFA_SETUP']);
+// The challenges Cognito sends after a right password when the user has (or must set up) a second factor.
+const FACTOR_OF_CHALLENGE: Readonly<Record<string, SecondFactor>> = {
+  SOFTWARE_TOKEN_MFA: 'totp',
+  SMS_MFA: 'otp-phone',
+  EMAIL_OTP: 'otp-email',
+};
+const MFA_CHALLENGES = new Set([...Object.keys(FACTOR_OF_CHALLENGE), 'SELECT_MFA_TYPE', 'MFA_SETUP']);
 
 // `InitiateAuth` with USER_PASSWORD_AUTH: an unsigned JSON-RPC call (IAM does not apply to it).
 export function cognitoAdapter(source: SourceConfig): SourceAdapter {
@@ -18,7 +33,7 @@ export function cognitoAdapter(source: SourceConfig): SourceAdapter {
       };
       const response = await callSource({ url: source.url, headers, body }, signal);
       if (isOutcome(response)) return response;
-      if (response.status === 200) return successOf(response.json, source.acceptMfaChallenge);
+      if (response.status === 200) return successOf(response.json);
       if (response.status !== 400) return unavailable(`HTTP ${response.status}`);
       const type = (text(response.json, '__type') ?? response.headers.get('x-amzn-errortype') ?? '').split('#').pop()!.split(':')[0];
       return errorOf(type, text(response.json, 'message') ?? '');
@@ -34,14 +49,26 @@ export function secretHash(clientSecret: string, username: string, clientId: str
     .digest('base64');
 }
 
-function successOf(json: unknown, acceptMfa: boolean): AdapterOutcome {
+function successOf(json: unknown): AdapterOutcome {
   const idToken = text(json, 'AuthenticationResult', 'IdToken');
-  if (text(json, 'AuthenticationResult', 'AccessToken')) return match(jwtSubject(idToken));
+  if (text(json, 'AuthenticationResult', 'AccessToken')) return matchOfUser(jwtSubject(idToken));
   const challenge = text(json, 'ChallengeName');
   // A temporary password set by an administrator is never adopted.
   if (challenge === 'NEW_PASSWORD_REQUIRED') return { kind: 'RESET_REQUIRED' };
-  if (challenge !== undefined && MFA_CHALLENGES.has(challenge)) return acceptMfa ? match() : mismatch('mfa');
+  if (challenge !== undefined && MFA_CHALLENGES.has(challenge)) return matchWithSecondFactor(factorsOf(challenge, json));
   return unavailable('unexpected answer');
+}
+
+// SELECT_MFA_TYPE lists the user's factors in MFAS_CAN_CHOOSE (a JSON array in a string); MFA_SETUP names none.
+function factorsOf(challenge: string, json: unknown): SecondFactor[] {
+  if (FACTOR_OF_CHALLENGE[challenge]) return [FACTOR_OF_CHALLENGE[challenge]];
+  if (challenge !== 'SELECT_MFA_TYPE') return [];
+  try {
+    const listed: unknown = JSON.parse(text(json, 'ChallengeParameters', 'MFAS_CAN_CHOOSE') ?? '[]');
+    return Array.isArray(listed) ? listed.map((name) => FACTOR_OF_CHALLENGE[String(name)] ?? 'unknown') : [];
+  } catch {
+    return [];
+  }
 }
 
 function errorOf(type: string, message: string): AdapterOutcome {

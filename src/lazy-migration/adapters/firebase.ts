@@ -1,6 +1,15 @@
 import type { SourceConfig } from '../config.js';
-import { callSource, isOutcome, text } from '../http-call.js';
-import { configError, match, mismatch, unavailable, type AdapterOutcome, type SourceAdapter } from '../outcome.js';
+import { callSource, field, isOutcome, text } from '../http-call.js';
+import {
+  configError,
+  matchOfUser,
+  matchWithSecondFactor,
+  mismatch,
+  unavailable,
+  type AdapterOutcome,
+  type SecondFactor,
+  type SourceAdapter,
+} from '../outcome.js';
 
 // `accounts:signInWithPassword` of the Identity Toolkit REST API, with the project's web API key.
 export function firebaseAdapter(source: SourceConfig): SourceAdapter {
@@ -14,9 +23,9 @@ export function firebaseAdapter(source: SourceConfig): SourceAdapter {
       const response = await callSource({ url, headers: { 'content-type': 'application/json' }, body: JSON.stringify(payload) }, signal);
       if (isOutcome(response)) return response;
       if (response.status === 200) {
-        if (text(response.json, 'idToken')) return match(text(response.json, 'localId'));
+        if (text(response.json, 'idToken')) return matchOfUser(text(response.json, 'localId'));
         if (text(response.json, 'mfaPendingCredential'))
-          return source.acceptMfaChallenge ? match(text(response.json, 'localId')) : mismatch('mfa');
+          return matchWithSecondFactor(factorsOf(response.json), text(response.json, 'localId'));
         return unavailable('unexpected answer');
       }
       if (response.status === 403) return configError('HTTP 403');
@@ -25,6 +34,17 @@ export function firebaseAdapter(source: SourceConfig): SourceAdapter {
       return outcomeOf(code, request.login, throttled);
     },
   };
+}
+
+// `mfaInfo[]` of a pending sign-in: an enrolment with `phoneInfo` is an SMS factor, with `totpInfo` an authenticator app.
+function factorsOf(json: unknown): SecondFactor[] {
+  const enrolments = field(json, 'mfaInfo');
+  if (!Array.isArray(enrolments)) return [];
+  return enrolments.map((enrolment): SecondFactor => {
+    if (field(enrolment, 'phoneInfo') !== undefined) return 'otp-phone';
+    if (field(enrolment, 'totpInfo') !== undefined) return 'totp';
+    return 'unknown';
+  });
 }
 
 function outcomeOf(code: string, login: string, throttled: Map<string, number>): AdapterOutcome {

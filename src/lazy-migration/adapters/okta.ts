@@ -1,9 +1,33 @@
 import type { SourceConfig } from '../config.js';
-import { callSource, isOutcome, text } from '../http-call.js';
-import { configError, match, mismatch, unavailable, type SourceAdapter } from '../outcome.js';
+import { callSource, field, isOutcome, text } from '../http-call.js';
+import {
+  configError,
+  matchOfUser,
+  matchWithSecondFactor,
+  mismatch,
+  unavailable,
+  type SecondFactor,
+  type SourceAdapter,
+} from '../outcome.js';
 
 const PASSWORD_VALIDATED = new Set(['SUCCESS', 'PASSWORD_WARN', 'PASSWORD_EXPIRED']);
 const MFA_STATES = new Set(['MFA_REQUIRED', 'MFA_ENROLL', 'MFA_CHALLENGE']);
+const FACTOR_OF_TYPE: Readonly<Record<string, SecondFactor>> = {
+  'token:software:totp': 'totp',
+  'token:totp': 'totp',
+  sms: 'otp-phone',
+  call: 'otp-phone',
+  email: 'otp-email',
+  webauthn: 'webauthn',
+  u2f: 'webauthn',
+};
+
+// The enrolled factors of an MFA_REQUIRED or MFA_CHALLENGE answer, `_embedded.factors[].factorType`.
+function factorsOf(json: unknown): SecondFactor[] {
+  const factors = field(json, '_embedded', 'factors');
+  if (!Array.isArray(factors)) return [];
+  return factors.map((factor) => FACTOR_OF_TYPE[String(field(factor, 'factorType'))] ?? 'unknown');
+}
 
 // Primary authentication of the Okta Authentication API, `POST /api/v1/authn`; with an API token it runs as a
 // trusted application that forwards the end user's IP.
@@ -23,8 +47,8 @@ export function oktaAdapter(source: SourceConfig): SourceAdapter {
       if (response.status === 200) {
         const state = text(response.json, 'status') ?? '';
         const userId = text(response.json, '_embedded', 'user', 'id');
-        if (PASSWORD_VALIDATED.has(state)) return match(userId);
-        if (MFA_STATES.has(state)) return source.acceptMfaChallenge ? match(userId) : mismatch('mfa');
+        if (PASSWORD_VALIDATED.has(state)) return matchOfUser(userId);
+        if (MFA_STATES.has(state)) return matchWithSecondFactor(state === 'MFA_ENROLL' ? [] : factorsOf(response.json), userId);
         if (state === 'LOCKED_OUT') return { kind: 'LOCKED' };
         return unavailable('unexpected state');
       }

@@ -1,6 +1,17 @@
 import type { SourceConfig } from '../config.js';
-import { callSource, isOutcome, text } from '../http-call.js';
-import { configError, match, mismatch, unavailable, type SourceAdapter } from '../outcome.js';
+import { callSource, field, isOutcome, text } from '../http-call.js';
+import {
+  configError,
+  match,
+  matchOfUser,
+  matchWithSecondFactor,
+  mismatch,
+  unavailable,
+  type SecondFactor,
+  type SourceAdapter,
+} from '../outcome.js';
+
+const FACTOR_OF_TYPE: Readonly<Record<string, SecondFactor>> = { totp: 'totp', phone: 'otp-phone', webauthn: 'webauthn' };
 
 // The password grant of Supabase Auth, `POST /auth/v1/token?grant_type=password` with the project's public key.
 export function supabaseAdapter(source: SourceConfig): SourceAdapter {
@@ -12,7 +23,16 @@ export function supabaseAdapter(source: SourceConfig): SourceAdapter {
       const response = await callSource({ url: source.url, headers, body }, signal);
       if (isOutcome(response)) return response;
       if (response.status === 200) {
-        return text(response.json, 'access_token') ? match(text(response.json, 'user', 'id')) : unavailable('unexpected answer');
+        if (!text(response.json, 'access_token')) return unavailable('unexpected answer');
+        // The password grant gives a first-factor session even to a user with verified factors; they are listed.
+        const verified = field(response.json, 'user', 'factors');
+        const factors = Array.isArray(verified) ? verified.filter((factor) => field(factor, 'status') === 'verified') : [];
+        const id = text(response.json, 'user', 'id');
+        if (factors.length === 0) return matchOfUser(id);
+        return matchWithSecondFactor(
+          factors.map((factor) => FACTOR_OF_TYPE[String(field(factor, 'factor_type'))] ?? 'unknown'),
+          id,
+        );
       }
       // Both body versions carry the code; so does the x-sb-error-code header.
       const code = response.headers.get('x-sb-error-code') ?? text(response.json, 'error_code') ?? text(response.json, 'code') ?? '';

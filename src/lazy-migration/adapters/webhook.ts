@@ -1,7 +1,9 @@
 import crypto from 'node:crypto';
 import type { SourceConfig } from '../config.js';
-import { callSource, isOutcome, retryAfterMs, text } from '../http-call.js';
-import { configError, match, mismatch, unavailable, type SourceAdapter } from '../outcome.js';
+import { callSource, field, isOutcome, retryAfterMs, text } from '../http-call.js';
+import { configError, match, matchWithSecondFactor, mismatch, unavailable, type SecondFactor, type SourceAdapter } from '../outcome.js';
+
+const FACTORS: readonly SecondFactor[] = ['totp', 'otp-phone', 'otp-email', 'webauthn', 'unknown'];
 
 // The operator's own verifier. Request and answer follow the shape a Kratos password-migration hook reads and writes
 // (`identifier` and `password` in; `{"status":"password_match"}` out), so such a hook works unchanged.
@@ -32,7 +34,17 @@ export function webhookAdapter(source: SourceConfig, userAgent: string): SourceA
       if (response.status === 403) return mismatch('forbidden');
       if (response.status !== 200) return unavailable(`HTTP ${response.status}`);
       const status = text(response.json, 'status');
-      if (status === 'password_match') return match();
+      if (status === 'password_match') {
+        // Optional: the second factors the user has at the old system, so adoption marks them for re-enrolment.
+        // Optional too: the user's id at the old system, checked against the pointer's like every provider's.
+        const userId = text(response.json, 'userId');
+        const factors = field(response.json, 'secondFactors');
+        if (!Array.isArray(factors) || factors.length === 0) return match(userId);
+        return matchWithSecondFactor(
+          factors.map((name) => (FACTORS.includes(name as SecondFactor) ? (name as SecondFactor) : 'unknown')),
+          userId,
+        );
+      }
       return mismatch(status === 'user_not_found' || status === 'locked' ? status : 'password_mismatch');
     },
   };

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { coreError, CoreError, legacyUnavailable, type ErrorCode } from '../../errors.js';
+import { coreError, CoreError, legacyUnavailable, signInLimited, type ErrorCode } from '../../errors.js';
 import {
   findEmailPasswordCredentials,
   findEmailPasswordUserByEmail,
@@ -20,11 +20,12 @@ import type { ImportCheck, ImportFailureStage } from '../../hashing/registry.js'
 import { checkEmail, contactLookup, findByContact, legacyEmailKey, requireEmail } from '../../normalise/contact.js';
 import { assertMaxLength } from '../../normalise/length-limits.js';
 import type { ServiceDependencies } from '../../services.js';
-import { isLazyPointer, parseLazyPointer } from '../../lazy-migration/pointer.js';
+import { isLazyPointer, parseLazyPointer, pinLegacyLogin } from '../../lazy-migration/pointer.js';
 import { lazyPointerFormat } from '../../hashing/lazy-pointer.js';
 import { readPasswordHash } from '../../lazy-migration/repository.js';
 import type { LazyMigrationService } from '../../lazy-migration/service.js';
-import { SignInFailureFloor } from './signin-floor.js';
+import { SignInFailureFloor, type FloorClass } from './signin-floor.js';
+import { CostlyFailureLimit } from './costly-failure-limit.js';
 
 export interface ImportRequest {
   email: string;
@@ -69,16 +70,28 @@ function nextEmail(current: string | null, given: string): string {
 
 const WRONG_CREDENTIALS = { status: 'WRONG_CREDENTIALS_ERROR' } as const;
 
+/** What one sign-in learns on its way: where it came from, and which failure floor holds it. */
+interface SignInAttempt {
+  clientIp?: string;
+  floorClass: FloorClass;
+}
+
 export class EmailPasswordService {
   private readonly rehashing = new Set<string>();
   private readonly pendingRehashes = new Set<Promise<void>>();
   private readonly failureFloor: SignInFailureFloor;
+  private readonly costlyFailures: CostlyFailureLimit;
 
   constructor(
     private readonly deps: ServiceDependencies,
     private readonly lazyMigration: LazyMigrationService,
   ) {
     this.failureFloor = new SignInFailureFloor(deps.config.signin_failure_min_duration_ms);
+    this.costlyFailures = new CostlyFailureLimit(
+      deps.config.costly_signin_failures_per_account,
+      deps.config.costly_signin_failures_per_client,
+      deps.clock,
+    );
   }
 
   /** §6.1 steps 4 and 5, which the contract reports before the tenant check. */
@@ -95,7 +108,8 @@ export class EmailPasswordService {
     if (pending) this.assertKnownSource(check.hash);
     const email = requireEmail(givenEmail);
     assertMaxLength('email', email);
-    const user = { userId: randomUUID(), tenantId, email, passwordHash: check.hash, timeJoined: this.deps.clock() };
+    const passwordHash = pending ? pinLegacyLogin(check.hash, email) : check.hash;
+    const user = { userId: randomUUID(), tenantId, email, passwordHash, timeJoined: this.deps.clock() };
     const { row, existed } = await upsertEmailPasswordUser(this.deps.pool, user, pending);
     return { status: 'OK', user: await findUserOfLoginMethod(this.deps.pool, row), didUserAlreadyExist: existed };
   }
@@ -110,13 +124,14 @@ export class EmailPasswordService {
 
   async signIn(tenantId: string, email: string, password: string, clientIp?: string): Promise<SignInResult> {
     const startedAt = performance.now();
-    const result = await this.findAndVerify(tenantId, email, password, clientIp);
-    this.failureFloor.record(performance.now() - startedAt);
-    if (result.status !== 'OK') await this.failureFloor.holdUntilFloor(startedAt);
+    const attempt: SignInAttempt = { clientIp, floorClass: 'standard' };
+    const result = await this.findAndVerify(tenantId, email, password, attempt);
+    this.failureFloor.record(performance.now() - startedAt, attempt.floorClass);
+    if (result.status !== 'OK') await this.failureFloor.holdUntilFloor(startedAt, attempt.floorClass);
     return result;
   }
 
-  private async findAndVerify(tenantId: string, email: string, password: string, clientIp?: string): Promise<SignInResult> {
+  private async findAndVerify(tenantId: string, email: string, password: string, attempt: SignInAttempt): Promise<SignInResult> {
     // An address the rules refuse gets no 400 here: only an account stored under it earlier can match.
     const { keys } = contactLookup('email', email);
     const found = await findByContact({ keys }, (key) => findEmailPasswordCredentials(this.deps.pool, tenantId, key));
@@ -125,11 +140,31 @@ export class EmailPasswordService {
       await this.deps.hasher.verifyDecoy(password, `unknown:${tenantId}:${keys[0] ?? email}`);
       return WRONG_CREDENTIALS;
     }
-    if (isLazyPointer(found.passwordHash)) return this.signInPending(found.row, found.passwordHash, password, clientIp);
-    return this.verifyStored(found.row, found.passwordHash, password);
+    if (isLazyPointer(found.passwordHash)) return this.signInPending(found.row, found.passwordHash, password, attempt);
+    return this.verifyStored(found.row, found.passwordHash, password, attempt);
   }
 
-  private async verifyStored(row: LoginMethodRow, storedHash: string, password: string): Promise<SignInResult> {
+  private async verifyStored(row: LoginMethodRow, storedHash: string, password: string, attempt: SignInAttempt): Promise<SignInResult> {
+    if (this.deps.hasher.costClassOf(storedHash) === 'COSTLY') return this.verifyCostly(row, storedHash, password, attempt);
+    return this.verifyOrdinary(row, storedHash, password);
+  }
+
+  // A hash that costs several ordinary sign-ins: failed attempts are limited per account and per client, and their
+  // failures are held to the costly floor.
+  private async verifyCostly(row: LoginMethodRow, storedHash: string, password: string, attempt: SignInAttempt): Promise<SignInResult> {
+    attempt.floorClass = 'costly';
+    const waitMs = this.costlyFailures.waitMs(row.user_id, attempt.clientIp);
+    if (waitMs > 0) {
+      this.deps.log.info({ userId: row.user_id }, 'sign-in refused: too many failed attempts against a costly hash');
+      throw signInLimited(waitMs);
+    }
+    const result = await this.verifyOrdinary(row, storedHash, password);
+    if (result.status === 'OK') this.costlyFailures.recordSuccess(row.user_id);
+    else this.costlyFailures.recordFailure(row.user_id, attempt.clientIp);
+    return result;
+  }
+
+  private async verifyOrdinary(row: LoginMethodRow, storedHash: string, password: string): Promise<SignInResult> {
     const outcome = await this.deps.hasher.verify(password, storedHash);
     if (outcome === 'SIGNER_KEY_MISSING') throw coreError('SIGNER_KEY_MISSING');
     if (outcome === 'UNPARSABLE') {
@@ -143,7 +178,7 @@ export class EmailPasswordService {
   }
 
   // A user imported for lazy migration: the old provider is asked once, and a confirmed password is stored hashed.
-  private async signInPending(row: LoginMethodRow, pointer: string, password: string, clientIp?: string): Promise<SignInResult> {
+  private async signInPending(row: LoginMethodRow, pointer: string, password: string, attempt: SignInAttempt): Promise<SignInResult> {
     const outcome = await this.lazyMigration.signIn({
       userId: row.user_id,
       tenantId: row.tenant_id,
@@ -151,17 +186,19 @@ export class EmailPasswordService {
       externalUserId: row.external_user_id ?? undefined,
       pointer,
       password,
-      clientIp,
+      clientIp: attempt.clientIp,
     });
     switch (outcome.status) {
       case 'ADOPTED':
         return this.signedIn(row);
       case 'UNAVAILABLE':
         throw legacyUnavailable(outcome.retryAfterMs);
+      case 'THROTTLED':
+        throw signInLimited(outcome.retryAfterMs);
       case 'STORED_HASH_CHANGED': {
         const stored = await readPasswordHash(this.deps.pool, row.user_id);
         if (stored === undefined || isLazyPointer(stored)) return WRONG_CREDENTIALS;
-        return this.verifyStored(row, stored, password);
+        return this.verifyStored(row, stored, password, attempt);
       }
       case 'WRONG_CREDENTIALS':
         if (outcome.spendDecoy) await this.deps.hasher.verifyDecoy(password, row.user_id);

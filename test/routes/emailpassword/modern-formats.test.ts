@@ -101,7 +101,7 @@ describe('import → sign-in for PBKDF2, scrypt, ASP.NET Identity and bcrypt-sha
       description: 'scrypt over the memory bound, detected',
       body: { passwordHash: '$scrypt$ln=20,r=8,p=1$wlhLyXmP8b53bm1NKYVQqg$mTpvG8lzuuDk+DWz8HZIB6Vum6erDuUm0As5yU+VxWA' },
       message:
-        'Password hash is in invalid format: 128 · N · r · p = 1048576 KiB is over the limit of 262144 KiB (raise imported_hash_max_memory_kib to accept it)',
+        'Password hash is in invalid format: 128 · N · r · p = 1048576 KiB is over the limit of 131072 KiB (raise imported_hash_max_memory_kib to accept it)',
     },
     {
       description: 'a bare blob without hashingAlgorithm',
