@@ -298,7 +298,7 @@ export const configKeys: ConfigKey[] = [
     name: 'imported_hash_max_pbkdf2_iterations',
     env: ['IMPORTED_HASH_MAX_PBKDF2_ITERATIONS'],
     schema: Int(1),
-    default: 600000,
+    default: 1000000,
     description: 'largest PBKDF2 iterations × output blocks of an imported hash',
   },
   {

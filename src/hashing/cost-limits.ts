@@ -4,16 +4,16 @@ import type { HashCostLimits } from './format.js';
  * Import bounds, chosen so that one verification of the costliest hash each allows takes about a second on this
  * 2-core machine while it is busy (load 11–15; `npx vite-node bench/tools/hash-costs.ts`, next to bcrypt cost 10 at
  * 70–150 ms in the same runs; idle is two to three times faster). Operators whose export legitimately needs more
- * raise the named config key; a refusal names it. The earlier bounds (256 MiB, m × t 512 MiB, 1,000,000 PBKDF2 and
- * SHA-crypt rounds) allowed 1.2–5.3 s per wrong guess, which let a few connections hold every thread.
+ * raise the named config key; a refusal names it. The earlier bounds (256 MiB, m × t 512 MiB, 1,000,000 SHA-crypt
+ * rounds) allowed 1.2–5.3 s per wrong guess, which let a few connections hold every thread.
  * - Memory 128 MiB: OWASP's scrypt line (N=2^17, r=8) and every argon2id line (19–46 MiB), RFC 9106's second profile
  *   (64 MiB); Kratos accepts scrypt up to 128 MiB. scrypt ln=17 r=8: 0.5 s busy (ln=18: 1.2–2.0 s).
  * - argon2 m × t 256 MiB: RFC 9106's 64 MiB with t=3, Bitwarden's 64 MiB t=3, Keycloak's 7 MiB t=5, and this core's
  *   own default (86 MiB t=1). m=128 MiB t=2: 0.6 s busy (256 MiB t=2: 1.3–1.7 s).
  * - bcrypt cost 13: exports use 10–12; each step doubles the time. Cost 13: 0.6–1.0 s busy.
- * - PBKDF2 600,000 iterations × output blocks: OWASP's PBKDF2-HMAC-SHA256 figure and Django 4.2's default (later
- *   Django and Werkzeug defaults of 720,000–1,000,000 need the key raised). SHA-256: 0.6 s busy; SHA-512, whose
- *   iterations cost about twice as much here, 1.5 s busy (its exports use 100,000–210,000).
+ * - PBKDF2 1,000,000 iterations × output blocks: the defaults of Django 4.2–5.2 (600,000–1,000,000) and Werkzeug 3.1
+ *   (1,000,000) import as they are; OWASP's PBKDF2-HMAC-SHA256 figure is 600,000. SHA-256 at 1,000,000: 0.27 s at
+ *   load 10 (600,000: 0.6 s at load 15); SHA-512 iterations count twice (its exports use 100,000–210,000).
  * - SHA-crypt 500,000 rounds: passlib's defaults (535,000 sha256, 656,000 sha512) need the key raised; the loop runs
  *   in slices on the event loop. 500,000 rounds of sha512-crypt: 1.2 s busy (1,000,000: 2.1–5.3 s).
  */
@@ -37,6 +37,6 @@ export const DEFAULT_COST_LIMITS: Readonly<HashCostLimits> = {
   maxMemoryKib: 131_072,
   maxArgon2WorkKib: 262_144,
   maxBcryptCost: 13,
-  maxPbkdf2Iterations: 600_000,
+  maxPbkdf2Iterations: 1_000_000,
   maxCryptRounds: 500_000,
 };

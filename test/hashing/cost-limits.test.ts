@@ -64,7 +64,7 @@ describe('import cost bounds', () => {
       maxMemoryKib: 131072,
       maxArgon2WorkKib: 262144,
       maxBcryptCost: 13,
-      maxPbkdf2Iterations: 600000,
+      maxPbkdf2Iterations: 1000000,
       maxCryptRounds: 500000,
     });
   });
