@@ -20,6 +20,8 @@ import { EmailVerificationService } from './recipes/emailverification/service.js
 import { LazyMigrationService, type LazyMigrationObserver } from './lazy-migration/service.js';
 import { MigrationSupportService } from './bulk-import/migration-support-service.js';
 import type { VerificationScheduler } from './hashing/verification-scheduler.js';
+import { UserMetadataService } from './recipes/usermetadata/service.js';
+import { UserRolesService } from './recipes/userroles/service.js';
 
 export interface ServiceDependencies {
   config: Readonly<Config>;
@@ -54,6 +56,8 @@ export interface Services {
   emailVerification: EmailVerificationService;
   lazyMigration: LazyMigrationService;
   migrationSupport: MigrationSupportService;
+  userMetadata: UserMetadataService;
+  userRoles: UserRolesService;
   // Every hash and verify of the process; its getters give queue depth, waits and 503 counts.
   verificationScheduler: VerificationScheduler;
   // Starts the background jobs (the decoy hash, the code cleanup, bulk-import processing) once the app is ready.
@@ -94,6 +98,8 @@ export function createServices(base: Omit<ServiceDependencies, 'hasher'>): Servi
     emailVerification: new EmailVerificationService(deps),
     lazyMigration,
     migrationSupport: new MigrationSupportService(deps),
+    userMetadata: new UserMetadataService(deps),
+    userRoles: new UserRolesService(deps),
     verificationScheduler: deps.hasher.scheduler,
     start() {
       // The decoy hash is built now, so the first sign-in of an unknown email costs no more than any other. If this
