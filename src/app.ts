@@ -32,6 +32,7 @@ import bulkImportRoutes from './bulk-import/routes/index.js';
 import lazyMigrationRoutes from './lazy-migration/routes.js';
 import userMetadataRoutes from './recipes/usermetadata/routes/index.js';
 import userRolesRoutes from './recipes/userroles/routes/index.js';
+import totpRoutes from './recipes/totp/routes/index.js';
 
 export interface AppOptions {
   config: Readonly<Config>;
@@ -135,6 +136,7 @@ export async function buildApp({ config, pool, logger, clock = Date.now }: AppOp
   await app.register(lazyMigrationRoutes);
   await app.register(userMetadataRoutes);
   await app.register(userRolesRoutes);
+  await app.register(totpRoutes);
   return app;
 }
 
