@@ -7,10 +7,10 @@ export interface DeviceRow {
   period: number;
   skew: number;
   verified: boolean;
-  created_at: string;
+  created_at: number;
   algorithm: TotpAlgorithm;
   digits: number;
-  last_used_time_step: string | null;
+  last_used_time_step: number | null;
 }
 
 export interface NewDevice {
@@ -28,7 +28,7 @@ export interface NewDevice {
 
 export interface LedgerRow {
   is_valid: boolean;
-  created_time: string;
+  created_time: number;
 }
 
 /** Serialises every change and check of one user's TOTP state until the transaction ends (M-5.3 [PROPOSAL]). */
