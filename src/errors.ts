@@ -215,6 +215,38 @@ const catalog = {
   RECOVERY_CODE_LENGTH: { status: 400, message: (suffix: string) => `code should be 6 to 64 characters${suffix}` },
   RECOVERY_CODES_DUPLICATE: { status: 400, message: () => 'recoveryCodes contains duplicate codes' },
   RECOVERY_CODES_TOO_MANY: { status: 400, message: (max: number) => `recoveryCodes can contain at most ${max} codes` },
+  // Sessions (S-4.10). The 400s refuse input; the 200 entries are the `message` of a TRY_REFRESH_TOKEN or
+  // UNAUTHORISED result, which services report with errorMessage().
+  SESSION_PROTECTED_CLAIM: { status: 400, message: () => 'The user payload contains protected field' },
+  ACCESS_TOKEN_VALIDITY_RANGE: {
+    status: 400,
+    message: (maxMs: number) => `accessTokenValidity must be greater than 0 and at most the configured access_token_validity (${maxMs} ms)`,
+  },
+  SESSION_REMOVE_ONE_OF: { status: 400, message: () => 'Invalid JSON input - use one of userId or sessionHandles array' },
+  SESSION_REMOVE_FLAG_WITHOUT_USER: {
+    status: 400,
+    message: (flag: 'revokeAcrossAllTenants' | 'revokeSessionsForLinkedAccounts') =>
+      `Invalid JSON input - ${flag} can only be set if userId is set`,
+  },
+  JWT_VALIDITY_NOT_POSITIVE: { status: 400, message: () => 'validity must be greater than or equal to 0' },
+  ACCESS_TOKEN_EXPIRED: { status: 200, message: () => 'Access token expired' },
+  ACCESS_TOKEN_KEY_NOT_FOUND: { status: 200, message: () => 'Key not found' },
+  ACCESS_TOKEN_ANTI_CSRF_FAILED: { status: 200, message: () => 'anti-csrf check failed' },
+  ACCESS_TOKEN_CLAIM_MISSING: {
+    status: 200,
+    message: (claim: string) => `Access token does not contain all the information. Maybe the structure has changed? ${claim}`,
+  },
+  ACCESS_TOKEN_INVALID_JWT: { status: 200, message: () => 'Invalid JWT' },
+  ACCESS_TOKEN_SIGNATURE_FAILED: { status: 200, message: () => 'JWT verification failed' },
+  ACCESS_TOKEN_INVALID: { status: 200, message: () => 'Invalid access token' },
+  SESSION_ENDED: { status: 200, message: () => 'Either the session has ended or has been blacklisted' },
+  SESSION_MISSING_IN_DB: { status: 200, message: () => 'Session missing in db' },
+  SESSION_ROTATED_OUT: { status: 200, message: () => 'rotated-out token branch; refresh required' },
+  REFRESH_ANTI_CSRF_FAILED: { status: 200, message: () => 'Anti CSRF token missing, or not matching' },
+  SESSION_MISSING_OR_EXPIRED: { status: 200, message: () => 'Session missing in db or has expired' },
+  REFRESH_TOKEN_REUSED: { status: 200, message: () => 'refresh token reuse detected' },
+  SESSION_DOES_NOT_EXIST: { status: 200, message: () => 'Session does not exist.' },
+  REFRESH_TOKEN_INVALID: { status: 200, message: () => 'Invalid refresh token' },
 
   CDI_VERSION_INVALID: { status: 400, message: () => 'cdi-version header is invalid' },
   CDI_VERSION_NOT_SUPPORTED: { status: 400, message: (version: string) => `cdi-version ${version} not supported` },

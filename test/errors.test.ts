@@ -59,6 +59,9 @@ const sampleArgs: Partial<Record<ErrorCode, unknown[]>> = {
   RECOVERY_CODE_ALGORITHM: [''],
   RECOVERY_CODE_LENGTH: [''],
   RECOVERY_CODES_TOO_MANY: [32],
+  ACCESS_TOKEN_VALIDITY_RANGE: [3600000],
+  SESSION_REMOVE_FLAG_WITHOUT_USER: ['revokeAcrossAllTenants'],
+  ACCESS_TOKEN_CLAIM_MISSING: ['rsub'],
 };
 
 // Answered as JSON bodies, which carry the message under `error` (or per-user messages under `errors`).
