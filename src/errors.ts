@@ -159,6 +159,11 @@ const catalog = {
     status: 400,
     message: (externalUserId: string) => `E031: A user with externalId ${externalUserId} already exists`,
   },
+  // id-rules.ts: the external id is another user's id (the reference's E030 around the mapping route's 400).
+  IMPORT_EXTERNAL_ID_IS_USER_ID: {
+    status: 400,
+    message: () => 'E030: Cannot create a userId mapping where the externalId is also a SuperTokens userID',
+  },
   IMPORT_ROLE_UNKNOWN: {
     status: 400,
     message: () => 'E034: Role does not exist! You need to pre-create the role before assigning it to the user.',
@@ -271,6 +276,10 @@ const catalog = {
   },
   INTERNAL: { status: 500, message: () => 'Internal Error' },
   LEGACY_VERIFY_UNAVAILABLE: { status: 503, message: () => 'Legacy password verification is unavailable; try again later' },
+  DATABASE_BUSY: {
+    status: 503,
+    message: (retryAfterSeconds: number) => `The database is busy, retry after ${retryAfterSeconds} seconds`,
+  },
   VERIFICATION_BUSY: {
     status: 503,
     message: (retryAfterSeconds: number) => `Password verification is busy, retry after ${retryAfterSeconds} seconds`,
@@ -343,6 +352,14 @@ export function errorMessage<C extends ErrorCode>(code: C, ...args: MessageArgs<
 /** 503 with Retry-After: the password-verification queue is full, its wait ran out, or the core is stopping. */
 export function busyError(retryAfterSeconds: number): CoreError {
   const error = coreError('VERIFICATION_BUSY', retryAfterSeconds);
+  error.retryAfterSeconds = retryAfterSeconds;
+  return error;
+}
+
+/** 503 with Retry-After: every database connection stayed busy for as long as a request may wait for one. */
+export function databaseBusyError(): CoreError {
+  const retryAfterSeconds = 1;
+  const error = coreError('DATABASE_BUSY', retryAfterSeconds);
   error.retryAfterSeconds = retryAfterSeconds;
   return error;
 }
