@@ -15,12 +15,11 @@ import { resolveUserId } from './repository.js';
 export async function removeUser(db: Queryable, id: string, removeAllLinkedAccounts: boolean): Promise<boolean> {
   const userId = await resolveUserId(db, id);
   if (userId === undefined) return false;
+  // Every id of the group: removing its last login method also removes a retained group id (migration 0011).
   const { rows: keys } = await db.query<{ user_id: string; external_user_id: string | null }>(
     `SELECT i.user_id, m.external_user_id FROM user_ids i LEFT JOIN user_id_mappings m ON m.user_id = i.user_id
-      WHERE i.user_id = ANY(CASE WHEN $2 THEN ARRAY(
-              SELECT g.user_id FROM user_ids g WHERE g.group_id = (SELECT group_id FROM user_ids WHERE user_id = $1))
-            ELSE ARRAY[$1] END)`,
-    [userId, removeAllLinkedAccounts],
+      WHERE i.group_id = (SELECT group_id FROM user_ids WHERE user_id = $1)`,
+    [userId],
   );
   // The sessions of each removed login method go in the same statement (S-6.4), matched by its id and by its
   // external id: a session stores the form it was created with.
