@@ -7,6 +7,9 @@ import { cpuRatioOf, loadFigure, skippedRow, spreadNote, type Row } from '../lib
 import { alternate } from '../lib/rounds.js';
 import { postJson, routeExists, type BenchContext, type Scenario } from '../lib/scenario.js';
 import type { ServerProcess } from '../lib/server-process.js';
+import { makeCredentials, type Credential } from '../lib/credentials.js';
+import { insertEmailPasswordUsers } from '../lib/seed.js';
+import { signinLoad, signinPath } from '../lib/signin-load.js';
 
 const connections = 64;
 const createPath = '/recipe/session';
@@ -104,6 +107,35 @@ function load(databaseUrl: string, server: ServerProcess, requests: Request[], s
   return withCpu(databaseUrl, server, () =>
     runLoad({ url: server.url, connections, seconds, maxRequests: seconds * 50_000, requests, verifyBody }),
   );
+}
+
+const signinConnections = 16;
+
+/** A bcrypt sign-in, then a session for the user it answered: what an app's sign-in API costs the core. */
+function signinThenCreate(credentials: Credential[]): Request[] {
+  let counter = 0;
+  return [
+    {
+      method: 'POST',
+      path: signinPath,
+      setupRequest: (request) => {
+        const { email, password } = credentials[counter++ % credentials.length];
+        return { ...request, body: JSON.stringify({ email, password }) };
+      },
+      onResponse: (_status, body, context) => {
+        try {
+          context.userId = (JSON.parse(body) as { recipeUserId?: string }).recipeUserId;
+        } catch {
+          context.userId = undefined;
+        }
+      },
+    },
+    {
+      method: 'POST',
+      path: createPath,
+      setupRequest: (request, context) => (context.userId ? { ...request, body: createBody(context.userId as string) } : undefined),
+    },
+  ];
 }
 
 type Timed = LoadResult & { cpuPerRequest?: CpuPerRequest };
@@ -222,6 +254,30 @@ export const sessionScenario: Scenario = {
             body.startsWith('{"keys":['),
           ),
         notes: ['the JWKS is answered from memory; /hello reads the database'],
+      }),
+    );
+    const credentials = await makeCredentials('bcrypt', 64, 8, 'session');
+    await insertEmailPasswordUsers(core.pool, credentials);
+    const perFlow = (result: Timed): Timed => ({ ...result, perSecond: result.perSecond / 2 });
+    rows.push(
+      await measure(context, 'session-signin', core.server, {
+        label: `POST ${signinPath} + ${createPath}, bcrypt cost 10 (${signinConnections} conn.) vs the sign-in alone`,
+        goal: 'reported',
+        ceiling: async () => withCpu(databaseUrl, core.server, () => signinLoad(core.server.url, credentials, signinConnections, seconds)),
+        core: async () =>
+          perFlow(
+            await withCpu(databaseUrl, core.server, () =>
+              runLoad({
+                url: core.server.url,
+                connections: signinConnections,
+                seconds,
+                maxRequests: seconds * 4000,
+                requests: signinThenCreate(credentials),
+                verifyBody: isOk,
+              }),
+            ),
+          ),
+        notes: ['throughput in sign-ins (a flow is a sign-in and a session create); 64 users over 8 distinct bcrypt hashes'],
       }),
     );
     return rows;

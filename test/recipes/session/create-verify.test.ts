@@ -254,3 +254,35 @@ describe('session tokens in the log', () => {
     }
   });
 });
+
+describe('older cdi-versions mint older access tokens (S-4.9)', () => {
+  const t = useTestApp();
+
+  it.each([
+    ['2.21', '3', { handle: expect.any(String), userId: 'u1', userDataInJWT: {} }],
+    ['3.0', '4', { handle: expect.any(String), userId: 'u1', userDataInJWT: {}, tenantId: 'public' }],
+    ['4.0', '5', { handle: expect.any(String), userId: 'u1', recipeUserId: 'u1', userDataInJWT: {}, tenantId: 'public' }],
+  ])('cdi %s: version %s', async (cdi, version, session) => {
+    const api = sessionApi(t.app, cdi);
+    const reply = await api.create();
+    expect(reply.json.session).toEqual(session);
+    const { header, payload } = decodeJwt(created(reply).accessToken);
+    expect(header.version).toBe(version);
+    expect('tId' in payload).toBe(version !== '3');
+    expect('rsub' in payload).toBe(version === '5');
+    expect((await api.verify(created(reply).accessToken)).json).toEqual({ session, status: 'OK' });
+    const info = await api.info(reply.json.session.handle);
+    expect(Object.keys(info.json).sort()).toEqual(
+      [
+        'sessionHandle',
+        'userId',
+        'userDataInDatabase',
+        'expiry',
+        'userDataInJWT',
+        'timeCreated',
+        'status',
+        ...Object.keys(session).filter((key) => key === 'recipeUserId' || key === 'tenantId'),
+      ].sort(),
+    );
+  });
+});
