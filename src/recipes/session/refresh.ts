@@ -3,7 +3,7 @@ import { cdiAtLeast, type CdiVersion } from '../../http/cdi-version.js';
 import { withTransaction } from '../../db/transaction.js';
 import { accessTokenVersionFor, type JsonObject } from './access-token.js';
 import { newAntiCsrfToken, sha256Hex } from './handles.js';
-import { openRefreshToken, type RefreshTokenContent } from './refresh-token.js';
+import { openRefreshToken } from './refresh-token.js';
 import * as repo from './repository.js';
 import type { RefreshSessionResult } from './schemas.js';
 import type { SessionServiceDeps } from './service.js';
@@ -45,7 +45,8 @@ export async function refreshSession(deps: SessionServiceDeps, minter: TokenMint
   const hash2 = sha256Hex(hash1);
   const parentHash2 = content.parentRefreshTokenHash1 === null ? undefined : sha256Hex(content.parentRefreshTokenHash1);
 
-  return withTransaction(pool, async (client) => {
+  // The access token is signed after the commit: the row lock and the connection are not held for a signature.
+  const outcome = await withTransaction(pool, async (client): Promise<RefreshSessionResult | Signing> => {
     const now = clock();
     const row = await repo.findSessionWithPrimary(client, content.tenantId, content.sessionHandle, true);
     if (!row || row.expires_at <= now) return { status: 'UNAUTHORISED' as const, message: errorMessage('SESSION_MISSING_OR_EXPIRED') };
@@ -61,7 +62,7 @@ export async function refreshSession(deps: SessionServiceDeps, minter: TokenMint
       use_static_key: useStaticKey,
     };
     const mint = (parentOfAccessToken: string | null) =>
-      mintPair(minter, { content, row, session, useStaticKey, validityMs, cdi: input.cdi, now, hash1, parentOfAccessToken, input });
+      mintPair(minter, { row, session, useStaticKey, validityMs, cdi: input.cdi, now, hash1, parentOfAccessToken, input });
 
     if (!rotation) {
       if (!isCurrent && !isChildOfCurrent) return theft(session, input.cdi);
@@ -75,7 +76,7 @@ export async function refreshSession(deps: SessionServiceDeps, minter: TokenMint
       }
       if (isChildOfCurrent || useStaticKey !== row.use_static_key)
         await repo.updateSessionTokens(client, row.tenant_id, row.session_handle, hashes);
-      return (await mint(hash1)).result;
+      return (await mint(hash1)).sign;
     }
 
     const withinGrace =
@@ -94,7 +95,7 @@ export async function refreshSession(deps: SessionServiceDeps, minter: TokenMint
             expires_at: now + minter.refreshTokenValidityMs,
           };
       await repo.updateSessionTokens(client, row.tenant_id, row.session_handle, rotated);
-      return minted.result;
+      return minted.sign;
     }
     const subtype: ReuseSubtype =
       hash2 === row.prev_refresh_token_hash_2
@@ -108,7 +109,10 @@ export async function refreshSession(deps: SessionServiceDeps, minter: TokenMint
     }
     return { status: 'UNAUTHORISED' as const, message: errorMessage('REFRESH_TOKEN_REUSED'), recentTokenReuseSubtype: subtype };
   });
+  return typeof outcome === 'function' ? outcome() : outcome;
 }
+
+type Signing = () => Promise<RefreshSessionResult>;
 
 function theft(session: { handle: string; userId: string; recipeUserId: string }, cdi: CdiVersion) {
   return {
@@ -122,7 +126,6 @@ function theft(session: { handle: string; userId: string; recipeUserId: string }
 }
 
 interface MintContext {
-  content: RefreshTokenContent;
   row: repo.SessionRow;
   session: { handle: string; userId: string; recipeUserId: string };
   useStaticKey: boolean;
@@ -150,30 +153,30 @@ async function mintPair(minter: TokenMinter, context: MintContext) {
     now,
   );
   const payload = JSON.parse(row.jwt_user_payload) as JsonObject;
-  const access = await minter.accessToken(
-    {
-      version: accessTokenVersionFor(cdi),
-      sub: session.userId,
-      tId: row.tenant_id,
-      rsub: row.user_id,
-      sessionHandle: row.session_handle,
-      refreshTokenHash1: refresh.hash1,
-      parentRefreshTokenHash1: context.parentOfAccessToken,
-      antiCsrfToken,
-      custom: payload,
-    },
-    context.useStaticKey,
-    { kind: 'jittered', validityMs: context.validityMs },
-    now,
-  );
-  return {
-    hash2: refresh.hash2,
-    result: {
+  const sign = async (): Promise<RefreshSessionResult> => {
+    const access = await minter.accessToken(
+      {
+        version: accessTokenVersionFor(cdi),
+        sub: session.userId,
+        tId: row.tenant_id,
+        rsub: row.user_id,
+        sessionHandle: row.session_handle,
+        refreshTokenHash1: refresh.hash1,
+        parentRefreshTokenHash1: context.parentOfAccessToken,
+        antiCsrfToken,
+        custom: payload,
+      },
+      context.useStaticKey,
+      { kind: 'jittered', validityMs: context.validityMs },
+      now,
+    );
+    return {
       session: toWireSession({ ...session, userDataInJWT: payload, tenantId: row.tenant_id }, cdi),
       accessToken: access.token,
       refreshToken: refresh.token,
       ...(antiCsrfToken !== null && { antiCsrfToken }),
       status: 'OK' as const,
-    },
+    };
   };
+  return { hash2: refresh.hash2, sign };
 }

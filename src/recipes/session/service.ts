@@ -2,25 +2,24 @@ import type pg from 'pg';
 import type { Config } from '../../config/config.js';
 import { coreError, errorMessage } from '../../errors.js';
 import { cdiAtLeast, type CdiVersion } from '../../http/cdi-version.js';
-import { withTransaction } from '../../db/transaction.js';
 import type { SigningKeys } from '../../keys/signing-keys.js';
 import {
   accessTokenVersionFor,
   findProtectedClaim,
   readAccessTokenUnverified,
-  verifyAccessToken,
-  type AccessTokenClaims,
   type AccessTokenVersion,
   type JsonObject,
 } from './access-token.js';
-import { newAntiCsrfToken, newSessionHandle, sha256Hex, tenantOfHandle } from './handles.js';
+import { newAntiCsrfToken, newSessionHandle, tenantOfHandle } from './handles.js';
 import * as repo from './repository.js';
 import { refreshSession, type RefreshInput } from './refresh.js';
+import { verifySession, type VerifyInput } from './verify.js';
 import type { RegenerateResult, RefreshSessionResult, SessionInfoResult, VerifySessionResult, WireSession, WireToken } from './schemas.js';
-import { sameJson, TokenMinter } from './token-minter.js';
+import { TokenMinter } from './token-minter.js';
 import { sessionOfClaims, toWireSession, type Session } from './session-object.js';
 
 export { toWireSession };
+export type { VerifyInput };
 
 export interface SessionServiceDeps {
   pool: pg.Pool;
@@ -46,15 +45,6 @@ export interface CreateResult {
   refreshToken: WireToken;
   antiCsrfToken?: string;
   status: 'OK';
-}
-
-export interface VerifyInput {
-  accessToken: string;
-  antiCsrfToken: string | undefined;
-  doAntiCsrfCheck: boolean;
-  enableAntiCsrf: boolean;
-  checkDatabase: boolean;
-  cdi: CdiVersion;
 }
 
 type Unauthorised = { status: 'UNAUTHORISED'; message: string };
@@ -143,76 +133,7 @@ export class SessionService {
   }
 
   async verify(input: VerifyInput): Promise<VerifySessionResult> {
-    const { pool, clock, keys } = this.deps;
-    const read = await verifyAccessToken(input.accessToken, (kid) => keys.findVerificationKey(kid), clock());
-    if ('status' in read) return read;
-    const { claims } = read;
-    if (input.doAntiCsrfCheck && input.enableAntiCsrf) {
-      if (claims.antiCsrfToken === null) return { status: 'TRY_REFRESH_TOKEN', message: errorMessage('ACCESS_TOKEN_ANTI_CSRF_FAILED') };
-      if (input.antiCsrfToken !== claims.antiCsrfToken) {
-        return { status: 'TRY_REFRESH_TOKEN', message: errorMessage('ACCESS_TOKEN_ANTI_CSRF_FAILED') };
-      }
-    }
-    const fromToken = { session: toWireSession(sessionOfClaims(claims), input.cdi), status: 'OK' as const };
-    let stored: repo.SessionRow | undefined;
-    if (input.checkDatabase) {
-      // Existence only, whatever the row's expiry: a legacy refresh extends it only at promotion (S-4.2 step 3).
-      stored = await repo.findSession(pool, claims.tId, claims.sessionHandle);
-      if (!stored) return unauthorised(errorMessage('SESSION_ENDED'));
-    }
-    if (cdiAtLeast(input.cdi, '5.6')) {
-      if (!stored) return fromToken;
-      const lineage = [stored.refresh_token_hash_2, stored.prev_refresh_token_hash_2];
-      const inLineage =
-        lineage.includes(sha256Hex(claims.refreshTokenHash1)) ||
-        (claims.parentRefreshTokenHash1 !== null && lineage.includes(sha256Hex(claims.parentRefreshTokenHash1)));
-      if (!inLineage) return unauthorised(errorMessage('SESSION_ROTATED_OUT'));
-      return { ...fromToken, payloadUpdateAvailable: !sameJson(claims.custom, JSON.parse(stored.jwt_user_payload)), status: 'OK' };
-    }
-    const needsUpdate = stored !== undefined && !sameJson(claims.custom, JSON.parse(stored.jwt_user_payload));
-    if (claims.parentRefreshTokenHash1 === null && !needsUpdate) return fromToken;
-    return this.promote(claims, needsUpdate, input.cdi, fromToken);
-  }
-
-  // S-4.2 steps 6: the first use of an access token from a legacy refresh moves the stored hash to its refresh
-  // token, and a token whose claims are behind the stored payload is re-minted.
-  private async promote(
-    claims: AccessTokenClaims,
-    needsUpdate: boolean,
-    cdi: CdiVersion,
-    fromToken: VerifySessionResult,
-  ): Promise<VerifySessionResult> {
-    const { pool, clock } = this.deps;
-    return withTransaction(pool, async (client) => {
-      const row = await repo.findSession(client, claims.tId, claims.sessionHandle, true);
-      if (!row) return unauthorised(errorMessage('SESSION_MISSING_IN_DB'));
-      const now = clock();
-      const promote = claims.parentRefreshTokenHash1 !== null && sha256Hex(claims.parentRefreshTokenHash1) === row.refresh_token_hash_2;
-      const ownHash2 = sha256Hex(claims.refreshTokenHash1);
-      if (promote) {
-        await repo.updateSessionTokens(client, row.tenant_id, row.session_handle, {
-          refresh_token_hash_2: ownHash2,
-          prev_refresh_token_hash_2: row.refresh_token_hash_2,
-          refresh_token_rotated_at: now,
-          expires_at: now + this.minter.refreshTokenValidityMs,
-          use_static_key: row.use_static_key,
-        });
-      } else if (ownHash2 !== row.refresh_token_hash_2 && !needsUpdate) {
-        return fromToken;
-      }
-      const payload = JSON.parse(row.jwt_user_payload) as JsonObject;
-      const access = await this.minter.accessToken(
-        { ...claims, parentRefreshTokenHash1: null, custom: payload },
-        row.use_static_key,
-        { kind: 'full' },
-        now,
-      );
-      return {
-        session: toWireSession({ ...sessionOfClaims(claims), userDataInJWT: payload }, cdi),
-        accessToken: access.token,
-        status: 'OK' as const,
-      };
-    });
+    return verifySession(this.deps, this.minter, input);
   }
 
   async refresh(input: RefreshInput): Promise<RefreshSessionResult> {
@@ -232,23 +153,29 @@ export class SessionService {
     if ('status' in read) return unauthorised(read.message);
     const { claims } = read;
     const { pool, clock } = this.deps;
-    return withTransaction(pool, async (client) => {
-      const now = clock();
-      const row = await repo.findSession(client, claims.tId, claims.sessionHandle, true);
-      if (!row || row.expires_at <= now) return sessionDoesNotExist();
-      const payload = userDataInJWT ?? (JSON.parse(row.jwt_user_payload) as JsonObject);
-      assertNoProtectedClaim(payload, claims.version);
-      await repo.updateSessionPayload(client, 'jwt_user_payload', row.tenant_id, row.session_handle, JSON.stringify(payload), now);
-      const session = toWireSession({ ...sessionOfClaims(claims), userDataInJWT: payload }, cdi);
-      if (claims.exp * 1000 < now) return { session, status: 'OK' as const };
-      const access = await this.minter.accessToken(
-        { ...claims, custom: payload },
-        row.use_static_key,
-        { kind: 'until', exp: claims.exp },
-        now,
-      );
-      return { session, accessToken: access.token, status: 'OK' as const };
-    });
+    const now = clock();
+    const row = await repo.findSession(pool, claims.tId, claims.sessionHandle);
+    if (!row || row.expires_at <= now) return sessionDoesNotExist();
+    const payload = userDataInJWT ?? (JSON.parse(row.jwt_user_payload) as JsonObject);
+    assertNoProtectedClaim(payload, claims.version);
+    const stored = await repo.updateSessionPayload(
+      pool,
+      'jwt_user_payload',
+      row.tenant_id,
+      row.session_handle,
+      JSON.stringify(payload),
+      now,
+    );
+    if (!stored) return sessionDoesNotExist();
+    const session = toWireSession({ ...sessionOfClaims(claims), userDataInJWT: payload }, cdi);
+    if (claims.exp * 1000 < now) return { session, status: 'OK' };
+    const access = await this.minter.accessToken(
+      { ...claims, custom: payload },
+      row.use_static_key,
+      { kind: 'until', exp: claims.exp },
+      now,
+    );
+    return { session, accessToken: access.token, status: 'OK' };
   }
 
   async getSessionInformation(handle: string, cdi: CdiVersion): Promise<SessionInfoResult> {

@@ -134,6 +134,31 @@ describe('rotation at cdi 5.6 (vectors 8 and 9)', () => {
   });
 });
 
+describe('accessTokenValidity at cdi 5.6 (S-4.1, S-4.3)', () => {
+  const t = useTestApp({ access_token_validity_jitter: 0 });
+
+  it('shortens the access token of a create and a refresh, within the configured validity', async () => {
+    const api = sessionApi(t.app, '5.6');
+    const s0 = created(await api.create({ accessTokenValidity: 60_000 }));
+    const at0 = decodeJwt(s0.accessToken).payload;
+    expect((at0.exp as number) - (at0.iat as number)).toBe(60);
+    const s1 = created(await api.refresh(s0.refreshToken, { accessTokenValidity: 120_000 }));
+    const at1 = decodeJwt(s1.accessToken).payload;
+    expect((at1.exp as number) - (at1.iat as number)).toBe(120);
+    const message = 'accessTokenValidity must be greater than 0 and at most the configured access_token_validity (3600000 ms)';
+    for (const accessTokenValidity of [0, 3_600_001]) {
+      const create = await api.create({ accessTokenValidity });
+      expect([create.statusCode, expectText(create)]).toEqual([400, message]);
+      const refresh = await api.refresh(s1.refreshToken, { accessTokenValidity });
+      expect([refresh.statusCode, expectText(refresh)]).toEqual([400, message]);
+    }
+    // Below 5.6 the field is not read.
+    const legacy = created(await sessionApi(t.app, '5.4').create({ accessTokenValidity: 0 }));
+    const at2 = decodeJwt(legacy.accessToken).payload;
+    expect((at2.exp as number) - (at2.iat as number)).toBe(3600);
+  });
+});
+
 describe('rotation without grace (vector 8, second half)', () => {
   const t = useTestApp({ refresh_token_rotation_grace_period: 0, recent_token_reuse_behaviour: 'UNAUTHORISED' });
 
@@ -161,5 +186,31 @@ describe('rotation without grace (vector 8, second half)', () => {
       session: { handle: s0.handle, userId: 'u1', recipeUserId: 'u1' },
       recentTokenReuseSubtype: 'STALE_LINEAGE',
     });
+  });
+});
+
+describe('concurrent refreshes of one token (the row lock)', () => {
+  const t = useTestApp();
+
+  it('cdi 5.6: all succeed within the grace period and the last rotation is the one stored', async () => {
+    const api = sessionApi(t.app, '5.6');
+    const s0 = created(await api.create());
+    const replies = await Promise.all(Array.from({ length: 8 }, () => api.refresh(s0.refreshToken)));
+    expect(replies.map((reply) => reply.json.status)).toEqual(Array(8).fill('OK'));
+    const stored = await storedHashes(t, s0.handle);
+    expect(stored.prev_refresh_token_hash_2).toBe(sha(sha(s0.refreshToken)));
+    const current = replies.filter((reply) => sha(sha(reply.json.refreshToken.token)) === stored.refresh_token_hash_2);
+    expect(current).toHaveLength(1);
+    expect((await api.refresh(current[0].json.refreshToken.token)).json.status).toBe('OK');
+  });
+
+  it('cdi 5.4: a child refreshed eight times at once is promoted once and every answer is OK', async () => {
+    const api = sessionApi(t.app, '5.4');
+    const s0 = created(await api.create());
+    const s1 = created(await api.refresh(s0.refreshToken));
+    const replies = await Promise.all(Array.from({ length: 8 }, () => api.refresh(s1.refreshToken)));
+    expect(replies.map((reply) => reply.json.status)).toEqual(Array(8).fill('OK'));
+    expect((await storedHashes(t, s0.handle)).refresh_token_hash_2).toBe(sha(sha(s1.refreshToken)));
+    expect((await api.refresh(s0.refreshToken)).json.status).toBe('TOKEN_THEFT_DETECTED');
   });
 });
