@@ -21,6 +21,10 @@ import { LazyMigrationService, type LazyMigrationObserver } from './lazy-migrati
 import { SessionBridgeService, type SessionBridgeObserver } from './session-bridge/service.js';
 import { MigrationSupportService } from './bulk-import/migration-support-service.js';
 import type { VerificationScheduler } from './hashing/verification-scheduler.js';
+import { UserMetadataService } from './recipes/usermetadata/service.js';
+import { UserRolesService } from './recipes/userroles/service.js';
+import { TotpService } from './recipes/totp/service.js';
+import { RecoveryCodeService } from './recipes/totp/recovery-codes.js';
 import { SigningKeys } from './keys/signing-keys.js';
 import { SessionService } from './recipes/session/service.js';
 import { JwtService } from './recipes/jwt/service.js';
@@ -64,6 +68,10 @@ export interface Services {
   // Old providers' tokens exchanged once for the imported users they name (docs/session-bridge.md).
   sessionBridge: SessionBridgeService;
   migrationSupport: MigrationSupportService;
+  userMetadata: UserMetadataService;
+  userRoles: UserRolesService;
+  totp: TotpService;
+  recoveryCodes: RecoveryCodeService;
   // The access-token and JWT signing keys, shared through the database by every core on it.
   keys: SigningKeys;
   session: SessionService;
@@ -75,6 +83,9 @@ export interface Services {
   // Stops them and waits for their work in flight, before the pool closes.
   stop(): Promise<void>;
 }
+
+// Used TOTP codes past their lifetime and cooldown are deleted hourly, as the reference does (contract M-5.6).
+const TOTP_CLEANUP_INTERVAL_MS = 3_600_000;
 
 export function createServices(base: Omit<ServiceDependencies, 'hasher'>): Services {
   const deps = { ...base, hasher: new PasswordHasher(hashingOptionsFromConfig(base.config), base.metrics) };
@@ -98,6 +109,8 @@ export function createServices(base: Omit<ServiceDependencies, 'hasher'>): Servi
     clock: deps.clock,
     observer: deps.metrics,
   });
+  const totp = new TotpService(deps);
+  let totpCleanup: CleanupJob | undefined;
   const keys = new SigningKeys({
     pool: deps.pool,
     clock: deps.clock,
@@ -126,6 +139,10 @@ export function createServices(base: Omit<ServiceDependencies, 'hasher'>): Servi
     lazyMigration,
     sessionBridge,
     migrationSupport: new MigrationSupportService(deps),
+    userMetadata: new UserMetadataService(deps),
+    userRoles: new UserRolesService(deps),
+    totp,
+    recoveryCodes: new RecoveryCodeService(deps),
     keys,
     session,
     jwt: new JwtService(keys, deps.clock),
@@ -139,12 +156,14 @@ export function createServices(base: Omit<ServiceDependencies, 'hasher'>): Servi
       deps.hasher.verifyDecoy('').catch(() => undefined);
       const cleanupMs = deps.config.passwordless_cleanup_interval_seconds * 1000;
       cleanup ??= startCleanupJob(cleanupMs, () => passwordless.deleteExpiredDevices(), deps.log);
+      totpCleanup ??= startCleanupJob(TOTP_CLEANUP_INTERVAL_MS, () => totp.deleteExpiredCodes(), deps.log, 'used TOTP codes');
       if (deps.config.bulk_import_worker) bulkImportWorker.start();
       sessionBridge.start();
     },
     async stop() {
       await Promise.all([
         cleanup?.stop(),
+        totpCleanup?.stop(),
         sessionCleanup?.stop(),
         keysLoading,
         bulkImportWorker.stop(),

@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import type { Queryable } from '../db/pool.js';
 import { withTransaction } from '../db/transaction.js';
-import { foreignKeyViolationOf } from '../db/pg-errors.js';
+import { mergeUserMetadata } from '../recipes/usermetadata/repository.js';
 
 /** The mark of docs/mfa-re-enrolment.md: the user had a second factor at the old provider and must enrol one here. */
 export interface ReEnrolmentMark {
@@ -90,39 +90,15 @@ export async function adoptPassword(
 
 /**
  * Merges `mfaReEnrolment` shallowly into the metadata the app reads for this user: under the user's external id
- * when one is mapped (the id the SDK knows), else under the primary user's id. The row is created empty first, so
- * the read-merge-write holds its lock against a concurrent metadata update.
+ * when one is mapped (the id the SDK knows), else under the primary user's id.
  */
 async function markReEnrolment(client: pg.PoolClient, userId: string, mark: ReEnrolmentMark): Promise<void> {
-  const { rows } = await client.query<{ app_user_id: string; group_id: string }>(
-    `SELECT coalesce(m.external_user_id, i.group_id) AS app_user_id, i.group_id
+  const { rows } = await client.query<{ app_user_id: string }>(
+    `SELECT coalesce(m.external_user_id, i.group_id) AS app_user_id
      FROM user_ids i LEFT JOIN user_id_mappings m ON m.user_id = i.group_id WHERE i.user_id = $1`,
     [userId],
   );
-  const appUserId = rows[0]?.app_user_id ?? userId;
-  await client.query('SAVEPOINT mark_re_enrolment');
-  try {
-    await mergeMark(client, appUserId, mark);
-  } catch (error) {
-    // Where the schema still ties metadata to internal ids, an external id cannot key it: the primary id then does.
-    if (foreignKeyViolationOf(error) !== 'user_metadata__user_id_fkey' || appUserId === rows[0]?.group_id) throw error;
-    await client.query('ROLLBACK TO SAVEPOINT mark_re_enrolment');
-    await mergeMark(client, rows[0].group_id, mark);
-  }
-}
-
-async function mergeMark(client: pg.PoolClient, metadataUserId: string, mark: ReEnrolmentMark): Promise<void> {
-  await client.query(`INSERT INTO user_metadata (user_id, metadata) VALUES ($1, '{}') ON CONFLICT (user_id) DO NOTHING`, [metadataUserId]);
-  const { rows } = await client.query<{ metadata: Record<string, unknown> }>(
-    'SELECT metadata FROM user_metadata WHERE user_id = $1 FOR UPDATE',
-    [metadataUserId],
-  );
-  // A replaced key moves last, as the metadata update route orders it.
-  const { mfaReEnrolment: _replaced, ...kept } = rows[0]?.metadata ?? {};
-  await client.query('UPDATE user_metadata SET metadata = $2 WHERE user_id = $1', [
-    metadataUserId,
-    JSON.stringify({ ...kept, mfaReEnrolment: mark }),
-  ]);
+  await mergeUserMetadata(client, rows[0]?.app_user_id ?? userId, JSON.stringify({ mfaReEnrolment: mark }));
 }
 
 export interface SourceProgress {

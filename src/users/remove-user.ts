@@ -7,10 +7,20 @@ import { resolveUserId } from './repository.js';
  * only the named login method goes; a primary login method's id then stays as the retained group id, mapping and
  * data included, while other login methods remain. A retained id named alone has nothing left to delete.
  * The sessions of every removed login method are deleted with it.
+ *
+ * Metadata, roles, TOTP devices, the used-code ledger and recovery codes are keyed by whichever id the app used
+ * (the external one when mapped, M-2.1) and hang off no foreign key, so they are deleted here for every id that is
+ * gone, under it and under its external id (contract M-0, C-Del). The caller runs this in one transaction.
  */
 export async function removeUser(db: Queryable, id: string, removeAllLinkedAccounts: boolean): Promise<boolean> {
   const userId = await resolveUserId(db, id);
   if (userId === undefined) return false;
+  // Every id of the group: removing its last login method also removes a retained group id (migration 0011).
+  const { rows: keys } = await db.query<{ user_id: string; external_user_id: string | null }>(
+    `SELECT i.user_id, m.external_user_id FROM user_ids i LEFT JOIN user_id_mappings m ON m.user_id = i.user_id
+      WHERE i.group_id = (SELECT group_id FROM user_ids WHERE user_id = $1)`,
+    [userId],
+  );
   // The sessions of each removed login method go in the same statement (S-6.4), matched by its id and by its
   // external id: a session stores the form it was created with.
   const doomed = removeAllLinkedAccounts
@@ -25,5 +35,19 @@ export async function removeUser(db: Queryable, id: string, removeAllLinkedAccou
      DELETE FROM users WHERE user_id = ANY(ARRAY(SELECT user_id FROM doomed))`,
     [userId],
   );
+  await removeDataOfGoneIds(db, keys);
   return (rowCount ?? 0) > 0;
+}
+
+async function removeDataOfGoneIds(db: Queryable, keys: { user_id: string; external_user_id: string | null }[]): Promise<void> {
+  const { rows: kept } = await db.query<{ user_id: string }>('SELECT user_id FROM user_ids WHERE user_id = ANY($1::text[])', [
+    keys.map((key) => key.user_id),
+  ]);
+  const stillThere = new Set(kept.map((row) => row.user_id));
+  const gone = keys.filter((key) => !stillThere.has(key.user_id));
+  const ids = gone.flatMap((key) => (key.external_user_id === null ? [key.user_id] : [key.user_id, key.external_user_id]));
+  if (ids.length === 0) return;
+  for (const table of ['user_metadata', 'user_roles', 'totp_devices', 'totp_used_codes', 'recovery_codes']) {
+    await db.query(`DELETE FROM ${table} WHERE user_id = ANY($1::text[])`, [ids]);
+  }
 }

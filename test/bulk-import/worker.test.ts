@@ -348,6 +348,8 @@ describe('worker lifecycle', () => {
   it('stop() waits for the batch in flight and leaves every row either imported or queued', async () => {
     const t = await createTestApp({ bulk_migration_batch_size: 20, bulk_migration_parallelism: 2, bulk_import_worker: false });
     try {
+      // The signing keys are made in a transaction of their own at start; the locks counted below are the worker's.
+      await t.app.services.keys.ready();
       await enqueue(
         t,
         Array.from({ length: 200 }, (_, n) => emailPasswordUser(n)),

@@ -16,7 +16,7 @@ afterAll(async () => {
 const tablesBefore = ['users', 'user_id_mappings', 'email_verifications', 'user_metadata', 'user_roles', 'emailpassword_reset_tokens'];
 
 async function snapshot(table: string): Promise<unknown[]> {
-  const { rows } = await pool.query(`SELECT * FROM ${table} ORDER BY 1, 2`);
+  const { rows } = await pool.query(`SELECT * FROM ${table} t ORDER BY 1, t::text`);
   return rows;
 }
 
