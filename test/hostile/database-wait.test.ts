@@ -11,6 +11,8 @@ describe('a request that waits too long for a database connection', () => {
   beforeAll(async () => {
     small = createPool({ connectionString: databaseUrl, schema: db.schema, size: 2, connectionTimeoutMs: 300 });
     t = await createTestApp({ bulk_import_worker: false, log_level: 'WARN' }, { ...db, pool: small });
+    // The signing keys are made at start in a transaction of their own; the test holds the pool after that.
+    await t.app.services.keys.ready();
   });
   afterAll(async () => {
     await t.close();

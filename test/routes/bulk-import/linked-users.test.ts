@@ -4,7 +4,8 @@ import { bcryptHash, bcryptPassword, queueRows } from '../../bulk-import/fixture
 
 // AL-11: a user with several login methods is imported as one primary user, through the queue, at once and in the
 // dry run alike.
-const t = useTestApp();
+// The worker stays off: each test reads the queue before it imports the queue itself.
+const t = useTestApp({ bulk_import_worker: false });
 beforeEach(async () => {
   await truncateAll(t.db);
   await t.db.pool.query("INSERT INTO roles (role) VALUES ('admin')");
