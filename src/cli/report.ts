@@ -59,6 +59,7 @@ export function buildReport(results: Results, context: ReportContext) {
     ...(results.weakHashes > 0 && { weakHashes: results.weakHashes }),
     notImported: [...results.notImported].sort((a, b) => a.record - b.record),
     collisions: results.collisions,
+    carried: results.carried,
     notCarried: results.notCarried,
     canary: results.canary,
   };
@@ -148,10 +149,16 @@ export function formatSummary(report: Report, reportPath: string | undefined): s
     }
     if (report.collisions.length > MAX_LISTED) lines.push(`  ... and ${report.collisions.length - MAX_LISTED} more in the report`);
   }
+  if (report.carried.length > 0) {
+    lines.push('', 'Carried beyond login methods (roles, second factors, recovery codes, re-enrolment marks):');
+    for (const entry of report.carried.slice(0, MAX_LISTED))
+      lines.push(`  ${entry.user} (record ${entry.record}): ${entry.items.join('; ')}`);
+    if (report.carried.length > MAX_LISTED) lines.push(`  ... and ${report.carried.length - MAX_LISTED} more in the report`);
+  }
   if (report.notCarried.length > 0) {
-    lines.push('', 'Data not carried (the core has no place for it):');
+    lines.push('', 'Data not carried, and why:');
     for (const entry of report.notCarried.slice(0, MAX_LISTED))
-      lines.push(`  ${entry.user} (record ${entry.record}): ${entry.fields.join(', ')}`);
+      lines.push(`  ${entry.user} (record ${entry.record}): ${entry.fields.join('; ')}`);
     if (report.notCarried.length > MAX_LISTED) lines.push(`  ... and ${report.notCarried.length - MAX_LISTED} more in the report`);
   }
   if (reportPath !== undefined) lines.push('', `Report: ${reportPath}`);
