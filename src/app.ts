@@ -30,6 +30,9 @@ import accountLinkingRoutes from './account-linking/routes/index.js';
 import userIdMappingRoutes from './users/id-mapping/routes/index.js';
 import bulkImportRoutes from './bulk-import/routes/index.js';
 import lazyMigrationRoutes from './lazy-migration/routes.js';
+import userMetadataRoutes from './recipes/usermetadata/routes/index.js';
+import userRolesRoutes from './recipes/userroles/routes/index.js';
+import totpRoutes from './recipes/totp/routes/index.js';
 
 export interface AppOptions {
   config: Readonly<Config>;
@@ -131,6 +134,9 @@ export async function buildApp({ config, pool, logger, clock = Date.now }: AppOp
   await app.register(userIdMappingRoutes);
   await app.register(bulkImportRoutes);
   await app.register(lazyMigrationRoutes);
+  await app.register(userMetadataRoutes);
+  await app.register(userRolesRoutes);
+  await app.register(totpRoutes);
   return app;
 }
 

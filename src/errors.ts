@@ -165,6 +165,58 @@ const catalog = {
     message: () => 'E034: Role does not exist! You need to pre-create the role before assigning it to the user.',
   },
 
+  // User metadata, roles, TOTP, recovery codes (contract-metadata-roles-totp M-3..M-8). `suffix` is '' on a route
+  // and the bulk-import part's suffix (' for a totp device.', ' for a recovery code.') in a user's `errors`.
+  BULK_QUERY_TOO_MANY_USERS: { status: 400, message: (max: number) => `You can only query up to ${max} users at a time.` },
+  USER_IDS_NOT_STRINGS: { status: 400, message: () => 'userIds array must contain only strings' },
+  ARRAY_EMPTY_STRING: { status: 400, message: (field: string) => `Field name '${field}' cannot contain an empty string` },
+  ROLE_TOO_LONG: {
+    status: 400,
+    message: (kind: 'role' | 'permission', value: string, max: number) => `${kind} ${value} is too long. Max length is ${max}.`,
+  },
+  TOTP_FIELD_EMPTY: { status: 400, message: (field: string) => `${field} cannot be empty` },
+  TOTP_SKEW_BOUND: { status: 400, message: (bound: '>= 0' | '<= 10') => `skew must be ${bound}` },
+  TOTP_PERIOD_BOUND: { status: 400, message: (bound: '> 0' | '<= 3600') => `period must be ${bound}` },
+  TOTP_SECRET_UNDECODABLE: {
+    status: 400,
+    message: (encoding: string, suffix: string) => `secretKey could not be decoded as ${encoding}${suffix}`,
+  },
+  TOTP_SECRET_TOO_SHORT: {
+    status: 400,
+    message: (bits: number, minimum: number, suffix: string) => `secretKey is too short (${bits} bits; minimum ${minimum})${suffix}`,
+  },
+  TOTP_SECRET_TOO_LONG: {
+    status: 400,
+    message: (bytes: number, maximum: number, suffix: string) => `secretKey is too long (${bytes} bytes; maximum ${maximum})${suffix}`,
+  },
+  TOTP_SECRET_TEXT_TOO_LONG: { status: 400, message: () => 'TOTP secretKey is too long. Max length is 256.' },
+  TOTP_OTPAUTH_INVALID: { status: 400, message: (suffix: string) => `secretKey is not a valid otpauth://totp URL${suffix}` },
+  TOTP_OTPAUTH_HOTP: { status: 400, message: (suffix: string) => `only TOTP devices can be imported (otpauth://hotp)${suffix}` },
+  TOTP_OTPAUTH_CONFLICT: {
+    status: 400,
+    message: (param: string, field: string, suffix: string) => `${param} in the otpauth URL conflicts with ${field}${suffix}`,
+  },
+  TOTP_SECRET_ENCODING_INVALID: {
+    status: 400,
+    message: (suffix: string) => `Invalid secretEncoding. Pass one of base32, hex, base64, raw or, otpauth!${suffix}`,
+  },
+  TOTP_ALGORITHM_INVALID: { status: 400, message: (suffix: string) => `Invalid algorithm. Pass one of SHA1, SHA256 or, SHA512!${suffix}` },
+  TOTP_DIGITS_INVALID: { status: 400, message: (suffix: string) => `digits should be 6, 7 or 8${suffix}` },
+  BULK_TOTP_PERIOD: { status: 400, message: (bound: '> 0' | '<= 3600') => `period should be ${bound} for a totp device.` },
+  BULK_TOTP_SKEW: { status: 400, message: (bound: '>= 0' | '<= 10') => `skew should be ${bound} for a totp device.` },
+  BULK_TOTP_NAME_TOO_LONG: { status: 400, message: (name: string) => `TOTP deviceName ${name} is too long. Max length is 256.` },
+  BULK_TOTP_NAME_REPEATED: { status: 400, message: (name: string) => `TOTP deviceName ${name} is not unique for this user.` },
+  BULK_TOTP_START_TIME: { status: 400, message: () => 't0 other than 0 is not supported for a totp device.' },
+  RECOVERY_CODES_NOT_ARRAY: { status: 400, message: () => 'recoveryCodes should be an array of strings or objects.' },
+  RECOVERY_CODE_FORM: { status: 400, message: (suffix: string) => `Either code or (hash, hashingAlgorithm) is required${suffix}` },
+  RECOVERY_CODE_ALGORITHM: {
+    status: 400,
+    message: (suffix: string) => `Invalid hashingAlgorithm. Pass one of bcrypt, sha256 or, sha512!${suffix}`,
+  },
+  RECOVERY_CODE_LENGTH: { status: 400, message: (suffix: string) => `code should be 6 to 64 characters${suffix}` },
+  RECOVERY_CODES_DUPLICATE: { status: 400, message: () => 'recoveryCodes contains duplicate codes' },
+  RECOVERY_CODES_TOO_MANY: { status: 400, message: (max: number) => `recoveryCodes can contain at most ${max} codes` },
+
   CDI_VERSION_INVALID: { status: 400, message: () => 'cdi-version header is invalid' },
   CDI_VERSION_NOT_SUPPORTED: { status: 400, message: (version: string) => `cdi-version ${version} not supported` },
   CDI_VERSION_TOO_LOW: {
@@ -211,6 +263,18 @@ const fieldOf: Partial<Record<ErrorCode, (args: unknown[]) => string>> = {
   HASHING_ALGORITHM_UNSUPPORTED: () => 'hashingAlgorithm',
   EMAIL_VERIFICATION_METHOD: () => 'method',
   EMAIL_VERIFICATION_UNKNOWN_USER: () => 'userId',
+  ARRAY_EMPTY_STRING: firstArgument,
+  TOTP_FIELD_EMPTY: firstArgument,
+  TOTP_SKEW_BOUND: () => 'skew',
+  TOTP_PERIOD_BOUND: () => 'period',
+  TOTP_SECRET_UNDECODABLE: () => 'secretKey',
+  TOTP_SECRET_TOO_SHORT: () => 'secretKey',
+  TOTP_SECRET_TOO_LONG: () => 'secretKey',
+  TOTP_OTPAUTH_INVALID: () => 'secretKey',
+  TOTP_OTPAUTH_HOTP: () => 'secretKey',
+  TOTP_SECRET_ENCODING_INVALID: () => 'secretEncoding',
+  TOTP_ALGORITHM_INVALID: () => 'algorithm',
+  TOTP_DIGITS_INVALID: () => 'digits',
 };
 
 type MessageArgs<C extends ErrorCode> = Parameters<(typeof catalog)[C]['message']>;

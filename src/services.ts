@@ -20,6 +20,9 @@ import { EmailVerificationService } from './recipes/emailverification/service.js
 import { LazyMigrationService, type LazyMigrationObserver } from './lazy-migration/service.js';
 import { MigrationSupportService } from './bulk-import/migration-support-service.js';
 import type { VerificationScheduler } from './hashing/verification-scheduler.js';
+import { UserMetadataService } from './recipes/usermetadata/service.js';
+import { UserRolesService } from './recipes/userroles/service.js';
+import { TotpService } from './recipes/totp/service.js';
 
 export interface ServiceDependencies {
   config: Readonly<Config>;
@@ -54,6 +57,9 @@ export interface Services {
   emailVerification: EmailVerificationService;
   lazyMigration: LazyMigrationService;
   migrationSupport: MigrationSupportService;
+  userMetadata: UserMetadataService;
+  userRoles: UserRolesService;
+  totp: TotpService;
   // Every hash and verify of the process; its getters give queue depth, waits and 503 counts.
   verificationScheduler: VerificationScheduler;
   // Starts the background jobs (the decoy hash, the code cleanup, bulk-import processing) once the app is ready.
@@ -61,6 +67,9 @@ export interface Services {
   // Stops them and waits for their work in flight, before the pool closes.
   stop(): Promise<void>;
 }
+
+// Used TOTP codes past their lifetime and cooldown are deleted hourly, as the reference does (contract M-5.6).
+const TOTP_CLEANUP_INTERVAL_MS = 3_600_000;
 
 export function createServices(base: Omit<ServiceDependencies, 'hasher'>): Services {
   const deps = { ...base, hasher: new PasswordHasher(hashingOptionsFromConfig(base.config), base.metrics) };
@@ -77,7 +86,9 @@ export function createServices(base: Omit<ServiceDependencies, 'hasher'>): Servi
     observer: deps.metrics,
   });
   const emailPassword = new EmailPasswordService(deps, lazyMigration);
+  const totp = new TotpService(deps);
   let cleanup: CleanupJob | undefined;
+  let totpCleanup: CleanupJob | undefined;
   return {
     config: deps.config,
     hasher: deps.hasher,
@@ -94,6 +105,9 @@ export function createServices(base: Omit<ServiceDependencies, 'hasher'>): Servi
     emailVerification: new EmailVerificationService(deps),
     lazyMigration,
     migrationSupport: new MigrationSupportService(deps),
+    userMetadata: new UserMetadataService(deps),
+    userRoles: new UserRolesService(deps),
+    totp,
     verificationScheduler: deps.hasher.scheduler,
     start() {
       // The decoy hash is built now, so the first sign-in of an unknown email costs no more than any other. If this
@@ -101,10 +115,11 @@ export function createServices(base: Omit<ServiceDependencies, 'hasher'>): Servi
       deps.hasher.verifyDecoy('').catch(() => undefined);
       const cleanupMs = deps.config.passwordless_cleanup_interval_seconds * 1000;
       cleanup ??= startCleanupJob(cleanupMs, () => passwordless.deleteExpiredDevices(), deps.log);
+      totpCleanup ??= startCleanupJob(TOTP_CLEANUP_INTERVAL_MS, () => totp.deleteExpiredCodes(), deps.log, 'totp', 'used TOTP codes');
       if (deps.config.bulk_import_worker) bulkImportWorker.start();
     },
     async stop() {
-      await Promise.all([cleanup?.stop(), bulkImportWorker.stop(), emailPassword.stop()]);
+      await Promise.all([cleanup?.stop(), totpCleanup?.stop(), bulkImportWorker.stop(), emailPassword.stop()]);
     },
   };
 }

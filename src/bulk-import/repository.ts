@@ -250,7 +250,7 @@ export async function insertEmailVerifications(db: Queryable, userIds: string[],
 export async function insertUserMetadata(db: Queryable, userIds: string[], metadata: string[]): Promise<void> {
   if (userIds.length === 0) return;
   await db.query(
-    'INSERT INTO user_metadata (user_id, metadata) SELECT m.user_id, m.metadata::jsonb FROM unnest($1::text[], $2::text[]) AS m(user_id, metadata)',
+    'INSERT INTO user_metadata (user_id, metadata) SELECT m.user_id, m.metadata::json FROM unnest($1::text[], $2::text[]) AS m(user_id, metadata)',
     [userIds, metadata],
   );
 }

@@ -38,6 +38,10 @@ export interface Config {
   passwordless_code_lifetime: number;
   passwordless_max_code_input_attempts: number;
   passwordless_cleanup_interval_seconds: number;
+  totp_max_attempts: number;
+  totp_rate_limit_cooldown_sec: number;
+  totp_min_imported_secret_bits: number;
+  bulk_import_totp_requires_factor: boolean;
 
   password_hashing_alg: 'BCRYPT' | 'ARGON2';
   bcrypt_log_rounds: number;

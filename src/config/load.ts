@@ -130,6 +130,10 @@ function validate(raw: RawValues, env: Record<string, string | undefined>): Conf
   };
   positive('passwordless_code_lifetime');
   positive('passwordless_max_code_input_attempts');
+  positive('totp_max_attempts');
+  positive('totp_rate_limit_cooldown_sec');
+  const minSecretBits = get<number>('totp_min_imported_secret_bits');
+  if (minSecretBits < 64 || minSecretBits > 160) throw new ConfigError(`'totp_min_imported_secret_bits' must be from 64 to 160`);
   const hashingAlg = get<string>('password_hashing_alg').toUpperCase();
   if (hashingAlg !== 'ARGON2' && hashingAlg !== 'BCRYPT')
     throw new ConfigError(`'password_hashing_alg' must be one of 'ARGON2' or 'BCRYPT'`);

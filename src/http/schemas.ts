@@ -1,4 +1,4 @@
-import { Type, type Static } from '@sinclair/typebox';
+import { Type, type Static, type TOptional, type TString } from '@sinclair/typebox';
 
 const ThirdPartyInfo = Type.Object({ id: Type.String(), userId: Type.String() });
 
@@ -32,3 +32,7 @@ export type WireUser = Static<typeof UserSchema>;
 export const StatusOnly = <S extends string>(status: S) => Type.Object({ status: Type.Literal(status) });
 
 export const OkStatus = StatusOnly('OK');
+
+/** A query string with one optional parameter: the route reports it missing itself (requiredQuery), in its own order. */
+export const OptionalQuery = <N extends string>(name: N) =>
+  Type.Object({ [name]: Type.Optional(Type.String()) } as Record<N, TOptional<TString>>);

@@ -6,10 +6,21 @@ import { resolveUserId } from './repository.js';
  * one the group and everything keyed by its ids (the users triggers of migration 0011 do that part). Without it
  * only the named login method goes; a primary login method's id then stays as the retained group id, mapping and
  * data included, while other login methods remain. A retained id named alone has nothing left to delete.
+ *
+ * Metadata, roles, TOTP devices, the used-code ledger and recovery codes are keyed by whichever id the app used
+ * (the external one when mapped, M-2.1) and hang off no foreign key, so they are deleted here for every id that is
+ * gone, under it and under its external id (contract M-0, C-Del). The caller runs this in one transaction.
  */
 export async function removeUser(db: Queryable, id: string, removeAllLinkedAccounts: boolean): Promise<boolean> {
   const userId = await resolveUserId(db, id);
   if (userId === undefined) return false;
+  const { rows: keys } = await db.query<{ user_id: string; external_user_id: string | null }>(
+    `SELECT i.user_id, m.external_user_id FROM user_ids i LEFT JOIN user_id_mappings m ON m.user_id = i.user_id
+      WHERE i.user_id = ANY(CASE WHEN $2 THEN ARRAY(
+              SELECT g.user_id FROM user_ids g WHERE g.group_id = (SELECT group_id FROM user_ids WHERE user_id = $1))
+            ELSE ARRAY[$1] END)`,
+    [userId, removeAllLinkedAccounts],
+  );
   const { rowCount } = removeAllLinkedAccounts
     ? await db.query(
         `DELETE FROM users WHERE user_id = ANY(ARRAY(
@@ -17,5 +28,19 @@ export async function removeUser(db: Queryable, id: string, removeAllLinkedAccou
         [userId],
       )
     : await db.query('DELETE FROM users WHERE user_id = $1', [userId]);
+  await removeDataOfGoneIds(db, keys);
   return (rowCount ?? 0) > 0;
+}
+
+async function removeDataOfGoneIds(db: Queryable, keys: { user_id: string; external_user_id: string | null }[]): Promise<void> {
+  const { rows: kept } = await db.query<{ user_id: string }>('SELECT user_id FROM user_ids WHERE user_id = ANY($1::text[])', [
+    keys.map((key) => key.user_id),
+  ]);
+  const stillThere = new Set(kept.map((row) => row.user_id));
+  const gone = keys.filter((key) => !stillThere.has(key.user_id));
+  const ids = gone.flatMap((key) => (key.external_user_id === null ? [key.user_id] : [key.user_id, key.external_user_id]));
+  if (ids.length === 0) return;
+  for (const table of ['user_metadata', 'user_roles', 'totp_devices', 'totp_used_codes', 'recovery_codes']) {
+    await db.query(`DELETE FROM ${table} WHERE user_id = ANY($1::text[])`, [ids]);
+  }
 }

@@ -1,6 +1,7 @@
 import { coreError } from '../errors.js';
 import { findUserById, type StoredUser } from './repository.js';
 import { removeUser } from './remove-user.js';
+import { withTransaction } from '../db/transaction.js';
 import {
   countUsers,
   findUsersByAccountInfo,
@@ -95,7 +96,7 @@ export class UserService {
   }
 
   async removeUser(id: string, removeAllLinkedAccounts: boolean): Promise<{ status: 'OK' }> {
-    const removed = await removeUser(this.deps.pool, id, removeAllLinkedAccounts);
+    const removed = await withTransaction(this.deps.pool, (client) => removeUser(client, id, removeAllLinkedAccounts));
     if (removed) this.deps.log.info({ userId: id, removeAllLinkedAccounts }, 'user removed');
     return { status: 'OK' };
   }

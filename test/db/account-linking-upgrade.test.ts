@@ -51,7 +51,7 @@ describe('the account-linking migration', () => {
     );
     const before = await Promise.all(tablesBefore.map(snapshot));
 
-    expect(await migrate(pool, schema)).toEqual([
+    expect(await migrate(pool, schema, 13)).toEqual([
       '0011_account_linking',
       '0012_email_verification_tokens',
       '0013_account_groups_refresh_by_key',

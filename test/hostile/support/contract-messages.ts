@@ -70,6 +70,32 @@ const badRequest: RegExp[] = [
   text("Field name 'ids' cannot contain an empty string"),
   // [BEYOND] POST /bulk-import/users?dryRun=<bool>
   text("'dryRun' should be either 'true' or 'false'"),
+  // Metadata, roles, TOTP and recovery codes (contract-metadata-roles-totp M-3..M-8), with the bulk-import suffixes.
+  text('userIds array must contain only strings'),
+  /^You can only query up to \d+ users at a time\.$/,
+  /^Field name '.*' cannot contain an empty string$/s,
+  /^(role|permission) .* is too long\. Max length is 255\.$/s,
+  /^(userId|deviceName|existingDeviceName|newDeviceName|secretKey) cannot be empty$/,
+  /^skew (must be|should be) (>= 0|<= 10)( for a totp device\.)?$/,
+  /^period (must be|should be) (> 0|<= 3600)( for a totp device\.)?$/,
+  /^secretKey could not be decoded as (base32|hex|base64|raw|otpauth)( for a totp device\.)?$/,
+  /^secretKey is too short \(\d+ bits; minimum \d+\)( for a totp device\.)?$/,
+  /^secretKey is too long \(\d+ bytes; maximum 160\)( for a totp device\.)?$/,
+  text('TOTP secretKey is too long. Max length is 256.'),
+  /^secretKey is not a valid otpauth:\/\/totp URL( for a totp device\.)?$/,
+  /^only TOTP devices can be imported \(otpauth:\/\/hotp\)( for a totp device\.)?$/,
+  /^(secret|algorithm|digits|period) in the otpauth URL conflicts with [a-zA-Z]+( for a totp device\.)?$/,
+  /^Invalid secretEncoding\. Pass one of base32, hex, base64, raw or, otpauth!( for a totp device\.)?$/,
+  /^Invalid algorithm\. Pass one of SHA1, SHA256 or, SHA512!( for a totp device\.)?$/,
+  /^digits should be 6, 7 or 8( for a totp device\.)?$/,
+  /^TOTP deviceName .* is (too long\. Max length is 256|not unique for this user)\.$/s,
+  text('t0 other than 0 is not supported for a totp device.'),
+  text('recoveryCodes should be an array of strings or objects.'),
+  /^Either code or \(hash, hashingAlgorithm\) is required( for a recovery code\.)?$/,
+  /^Invalid hashingAlgorithm\. Pass one of bcrypt, sha256 or, sha512!( for a recovery code\.)?$/,
+  /^code should be 6 to 64 characters( for a recovery code\.)?$/,
+  text('recoveryCodes contains duplicate codes'),
+  text('recoveryCodes can contain at most 32 codes'),
 ];
 
 const byStatus: Record<number, RegExp[]> = {
