@@ -23,6 +23,7 @@ import type { VerificationScheduler } from './hashing/verification-scheduler.js'
 import { UserMetadataService } from './recipes/usermetadata/service.js';
 import { UserRolesService } from './recipes/userroles/service.js';
 import { TotpService } from './recipes/totp/service.js';
+import { RecoveryCodeService } from './recipes/totp/recovery-codes.js';
 
 export interface ServiceDependencies {
   config: Readonly<Config>;
@@ -60,6 +61,7 @@ export interface Services {
   userMetadata: UserMetadataService;
   userRoles: UserRolesService;
   totp: TotpService;
+  recoveryCodes: RecoveryCodeService;
   // Every hash and verify of the process; its getters give queue depth, waits and 503 counts.
   verificationScheduler: VerificationScheduler;
   // Starts the background jobs (the decoy hash, the code cleanup, bulk-import processing) once the app is ready.
@@ -108,6 +110,7 @@ export function createServices(base: Omit<ServiceDependencies, 'hasher'>): Servi
     userMetadata: new UserMetadataService(deps),
     userRoles: new UserRolesService(deps),
     totp,
+    recoveryCodes: new RecoveryCodeService(deps),
     verificationScheduler: deps.hasher.scheduler,
     start() {
       // The decoy hash is built now, so the first sign-in of an unknown email costs no more than any other. If this

@@ -80,7 +80,6 @@ const jsonBodied: Partial<Record<ErrorCode, (message: string) => object>> = {
   BULK_VALUE_TOO_LONG: perUser,
   BULK_CONTACT_REQUIRED: perUser,
   BULK_MULTITENANCY_DISABLED: perUser,
-  BULK_TOTP_DISABLED: perUser,
   BULK_ROLE_MISSING: perUser,
   BULK_EXTERNAL_ID_REPEATED: perUser,
   BULK_TOO_MANY_USERS: (message) => ({ error: message }),

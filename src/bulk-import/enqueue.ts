@@ -7,7 +7,9 @@ import type { PasswordHasher } from '../hashing/registry.js';
 import { javaTrim } from '../normalise/java-trim.js';
 import { detectConflicts } from './conflicts.js';
 import { isJsonObject, type JsonObject } from './fields.js';
-import { validateUser } from './validate/user.js';
+import { validateUser, type SecondFactorSettings } from './validate/user.js';
+import type { RoleDefinition } from './role-definitions.js';
+import type { Queryable } from '../db/pool.js';
 import { primaryLoginMethodOf, type ImportLoginMethod, type ImportUser } from './types.js';
 import type { EnqueuedUser } from './schemas.js';
 
@@ -26,10 +28,27 @@ export interface ValidatedBatch {
   errors: { index: number; errors: string[] }[];
 }
 
-// Validates a whole request; roles are looked up once for all users.
-export async function validateBatch(db: pg.Pool, input: JsonObject[], hasher: PasswordHasher, now: number): Promise<ValidatedBatch> {
+// The configuration's defaults (tests and tools that validate without a running core).
+const defaultSettings = { secondFactors: { minSecretBits: 80, requireTotpFactor: true }, declaredRoles: [] };
+
+// Validates a whole request; roles are looked up once for all users, and those the request declares count as existing.
+export async function validateBatch(
+  db: Queryable,
+  input: JsonObject[],
+  hasher: PasswordHasher,
+  now: number,
+  settings: { secondFactors: SecondFactorSettings; declaredRoles: readonly RoleDefinition[] } = defaultSettings,
+): Promise<ValidatedBatch> {
   const roles = new Set(await findExistingRoles(db, rolesNamedIn(input)));
-  const context = { now, roles, hasher, externalUserIds: new Set<string>(), ids: 'generate' as const };
+  for (const { role } of settings.declaredRoles) roles.add(role);
+  const context = {
+    now,
+    roles,
+    hasher,
+    externalUserIds: new Set<string>(),
+    ids: 'generate' as const,
+    secondFactors: settings.secondFactors,
+  };
   const batch: ValidatedBatch = { users: [], errors: [] };
   input.forEach((user, index) => {
     const result = validateUser(user, context);

@@ -1,18 +1,14 @@
 import type { Queryable } from '../db/pool.js';
 import { violatedConstraintOf } from '../db/pg-errors.js';
-import {
-  insertEmailVerifications,
-  insertUserIdMappings,
-  insertUserMetadata,
-  insertUserRoles,
-  insertUsers,
-  type NewUserRows,
-} from './repository.js';
+import { insertEmailVerifications, insertUserIdMappings, insertUserRoles, insertUsers, type NewUserRows } from './repository.js';
 import type { PasswordHasher } from '../hashing/registry.js';
 import { insertPrimaryGroups } from '../account-linking/repository.js';
 import type { RecipeId } from '../users/repository.js';
 import { detectConflicts, importErrors } from './conflicts.js';
-import { becomesPrimaryUser, type ImportLoginMethod, type ImportOutcome, type ImportUser } from './types.js';
+import { becomesPrimaryUser, outputIdOf, type ImportLoginMethod, type ImportOutcome, type ImportUser } from './types.js';
+import { mergeMetadataOfUsers } from '../recipes/usermetadata/repository.js';
+import { upsertDevices, type NewDevice } from '../recipes/totp/repository.js';
+import { insertRecoveryCodes, type NewRecoveryCode } from '../recipes/totp/recovery-codes-repository.js';
 
 // Imports validated users inside the caller's transaction with one statement per table, and answers one outcome per
 // user. Conflicts with the database and inside the batch are found up front (detectConflicts), so the INSERTs are
@@ -149,6 +145,10 @@ async function insertDependents(db: Queryable, users: ImportUser[]): Promise<voi
   const verified = { ids: [] as string[], emails: [] as string[] };
   const metadata = { ids: [] as string[], values: [] as string[] };
   const roles = { ids: [] as string[], tenants: [] as string[], roles: [] as string[] };
+  const devices: NewDevice[] = [];
+  const recoveryCodes: NewRecoveryCode[] = [];
+  // Informative only (never compared), so the wall clock rather than the request's.
+  const now = Date.now();
   for (const user of users) {
     for (const method of user.loginMethods) {
       if (method.isVerified && method.email !== undefined) {
@@ -156,9 +156,11 @@ async function insertDependents(db: Queryable, users: ImportUser[]): Promise<voi
         verified.emails.push(method.email);
       }
     }
-    // Metadata and roles go to the user's id, which is its primary login method's (AL-11.2 step 6).
+    // Metadata, roles and second factors go under the id the app knows the user by: the external id when given,
+    // else the primary login method's (M-2.1, M-4.3, AL-11.2 step 6); metadata merges into a row already there (M-3).
+    const userId = outputIdOf(user);
     if (user.userMetadata !== undefined) {
-      metadata.ids.push(user.id);
+      metadata.ids.push(userId);
       metadata.values.push(JSON.stringify(user.userMetadata));
     }
     // A role listed twice for one user is one assignment.
@@ -167,13 +169,28 @@ async function insertDependents(db: Queryable, users: ImportUser[]): Promise<voi
       for (const tenantId of tenantIds) {
         if (assigned.has(`${tenantId}\u0000${role}`)) continue;
         assigned.add(`${tenantId}\u0000${role}`);
-        roles.ids.push(user.id);
+        roles.ids.push(userId);
         roles.tenants.push(tenantId);
         roles.roles.push(role);
       }
     }
+    for (const device of user.totpDevices ?? []) {
+      devices.push({ userId, ...device, verified: true, createdAt: now, lastUsedTimeStep: device.lastUsedTimeStep ?? null });
+    }
+    for (const code of user.recoveryCodes ?? []) {
+      recoveryCodes.push({
+        userId,
+        hashingAlgorithm: code.hashingAlgorithm,
+        hash: code.hash,
+        salt: code.salt ?? null,
+        usedAt: code.usedAt ?? null,
+        createdAt: now,
+      });
+    }
   }
   await insertEmailVerifications(db, verified.ids, verified.emails);
-  await insertUserMetadata(db, metadata.ids, metadata.values);
+  await mergeMetadataOfUsers(db, metadata.ids, metadata.values);
   await insertUserRoles(db, roles.ids, roles.tenants, roles.roles);
+  await upsertDevices(db, devices);
+  await insertRecoveryCodes(db, recoveryCodes);
 }

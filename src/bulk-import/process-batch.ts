@@ -6,7 +6,7 @@ import { claimQueueRows, finishQueueRows, findExistingRoles, useKeyDrivenPlans }
 import type { PasswordHasher } from '../hashing/registry.js';
 import { isJsonObject } from './fields.js';
 import { explainImportError, importUsers, inInsertOrder } from './import-users.js';
-import { validateUser } from './validate/user.js';
+import { storedRowSettings, validateUser } from './validate/user.js';
 import { rolesNamedIn } from './enqueue.js';
 import type { ImportOutcome, ImportUser } from './types.js';
 import { describeError, isTransient } from '../db/pg-errors.js';
@@ -64,7 +64,7 @@ function revalidate(
 ): { ok: true; user: ImportUser } | { ok: false; message: string } {
   if (!isJsonObject(raw)) return { ok: false, message: internalFailure };
   try {
-    const result = validateUser(raw, { now, roles, hasher, externalUserIds: new Set(), ids: 'stored' });
+    const result = validateUser(raw, { now, roles, hasher, externalUserIds: new Set(), ids: 'stored', secondFactors: storedRowSettings });
     // Java's List.toString, as the reference stores it.
     return result.ok ? result : { ok: false, message: `[${result.errors.join(', ')}]` };
   } catch (error) {

@@ -247,14 +247,6 @@ export async function insertEmailVerifications(db: Queryable, userIds: string[],
   await db.query('INSERT INTO email_verifications (user_id, email) SELECT * FROM unnest($1::text[], $2::text[])', [userIds, emails]);
 }
 
-export async function insertUserMetadata(db: Queryable, userIds: string[], metadata: string[]): Promise<void> {
-  if (userIds.length === 0) return;
-  await db.query(
-    'INSERT INTO user_metadata (user_id, metadata) SELECT m.user_id, m.metadata::json FROM unnest($1::text[], $2::text[]) AS m(user_id, metadata)',
-    [userIds, metadata],
-  );
-}
-
 export async function insertUserRoles(db: Queryable, userIds: string[], tenantIds: string[], roles: string[]): Promise<void> {
   if (userIds.length === 0) return;
   await db.query('INSERT INTO user_roles (user_id, tenant_id, role) SELECT * FROM unnest($1::text[], $2::text[], $3::text[])', [

@@ -22,6 +22,18 @@ import { importParallelism, type BulkImportWorker } from './worker.js';
 import type { StatisticsRefresher } from './statistics-refresh.js';
 import type { CountResult, ListUsersResult, RemoveUsersResult } from './schemas.js';
 import type { ServiceDependencies } from '../services.js';
+import { parseRoleDefinitions, type RoleDefinition } from './role-definitions.js';
+import type { SecondFactorSettings } from './validate/user.js';
+import { upsertRoles } from '../recipes/userroles/repository.js';
+import type { Queryable } from '../db/pool.js';
+
+async function declareRoles(db: Queryable, roles: readonly RoleDefinition[]): Promise<void> {
+  await upsertRoles(
+    db,
+    roles.map((definition) => definition.role),
+    roles.map((definition) => definition.permissions),
+  );
+}
 
 export interface ListQuery {
   status?: QueueStatus;
@@ -38,6 +50,7 @@ export interface BulkImportParts {
 export class BulkImportService {
   private readonly hasher: PasswordHasher;
   private readonly parallelism: number;
+  private readonly secondFactors: SecondFactorSettings;
 
   constructor(
     private readonly deps: ServiceDependencies,
@@ -45,15 +58,21 @@ export class BulkImportService {
   ) {
     this.hasher = deps.hasher;
     this.parallelism = importParallelism(deps.config);
+    this.secondFactors = {
+      minSecretBits: deps.config.totp_min_imported_secret_bits,
+      requireTotpFactor: deps.config.bulk_import_totp_requires_factor,
+    };
   }
 
   // Validates every user (all errors of all users in one 400), then queues them in one statement and wakes the worker.
+  // Roles the request declares (M-4.3) are created only once every user is valid, so a 400 leaves none behind.
   async addUsers(
     users: JsonObject[],
-    options: { dryRun: boolean; importNow?: boolean },
+    options: { dryRun: boolean; importNow?: boolean; roleDefinitions?: RoleDefinition[] },
   ): Promise<{ status: 'OK'; users?: EnqueuedUser[] }> {
     const now = this.deps.clock();
-    const batch = await validateBatch(this.deps.pool, users, this.hasher, now);
+    const declaredRoles = options.roleDefinitions ?? [];
+    const batch = await validateBatch(this.deps.pool, users, this.hasher, now, { secondFactors: this.secondFactors, declaredRoles });
     if (options.dryRun) {
       await dryRun(this.deps.pool, users, batch);
       return { status: 'OK' };
@@ -61,6 +80,7 @@ export class BulkImportService {
     throwIfInvalid(batch.errors);
     // Before either path: a user that fails is stored as a FAILED queue row, which must not hold a password.
     await hashPlainTextPasswords(batch.users, this.hasher, this.deps.config.password_hashing_alg);
+    await declareRoles(this.deps.pool, declaredRoles);
     if (options.importNow) {
       const answer = batch.users.map(toEnqueuedUser);
       await importNow({ pool: this.deps.pool, hasher: this.hasher, log: this.deps.log, parallelism: this.parallelism }, batch.users, now);
@@ -98,12 +118,18 @@ export class BulkImportService {
   }
 
   // Contract §10.6: one user, validated like a queued one, imported in one transaction (all or nothing).
+  // Roles the user JSON declares (M-4.3) are created in the import's transaction: a refused user leaves none behind.
   async importUser(input: JsonObject): Promise<{ status: 'OK'; user: StoredUser }> {
-    const batch = await validateBatch(this.deps.pool, [input], this.hasher, this.deps.clock());
+    const declaredRoles = parseRoleDefinitions(input.roleDefinitions);
+    const batch = await validateBatch(this.deps.pool, [input], this.hasher, this.deps.clock(), {
+      secondFactors: this.secondFactors,
+      declaredRoles,
+    });
     if (batch.errors.length > 0) throw jsonCoreError('BULK_USER_REJECTED', { errors: batch.errors[0].errors });
     const user = batch.users[0];
     const row = await withTransaction(this.deps.pool, async (client) => {
       await useKeyDrivenPlans(client);
+      await declareRoles(client, declaredRoles);
       let outcome: ImportOutcome;
       try {
         [outcome] = await importUsers(client, [user], this.hasher);

@@ -1,4 +1,6 @@
 import type { RecipeId } from '../users/repository.js';
+import type { TotpAlgorithm } from '../recipes/totp/code.js';
+import type { StoredRecoveryCode } from '../recipes/totp/recovery-code-format.js';
 
 // A login method as validated and stored in the queue (raw_data), field names as on the wire (contract §10.1, §10.4).
 export interface ImportLoginMethod {
@@ -17,6 +19,17 @@ export interface ImportLoginMethod {
   superTokensUserId: string;
 }
 
+// A TOTP device as queued: its secret already normalised to canonical base32 (contract M-5.7, M-6).
+export interface ImportTotpDevice {
+  deviceName: string;
+  secretKey: string;
+  period: number;
+  skew: number;
+  algorithm: TotpAlgorithm;
+  digits: number;
+  lastUsedTimeStep?: number;
+}
+
 export interface ImportUserRole {
   role: string;
   tenantIds: string[];
@@ -29,7 +42,15 @@ export interface ImportUser {
   externalUserId?: string;
   userMetadata?: Record<string, unknown>;
   userRoles?: ImportUserRole[];
+  totpDevices?: ImportTotpDevice[];
+  // Digests only (M-7): codes given in clear are hashed when validated.
+  recoveryCodes?: StoredRecoveryCode[];
   loginMethods: ImportLoginMethod[];
+}
+
+/** The id the app knows the user by, under which metadata, roles and second factors are written (M-2.1). */
+export function outputIdOf(user: ImportUser): string {
+  return user.externalUserId ?? user.id;
 }
 
 // AL-11.2 step 1: the first login method marked isPrimary, else the oldest (ties: the earliest in the array).

@@ -5,6 +5,7 @@ import { assertBatchSize } from '../enqueue.js';
 import { parseDryRun, parseImportNow } from '../queue-query.js';
 import type { JsonObject } from '../fields.js';
 import { countWeakHashes } from '../weak-hashes.js';
+import { parseRoleDefinitions } from '../role-definitions.js';
 
 const addUsers: FastifyPluginAsync = async (app) => {
   defineRoute(app, {
@@ -18,12 +19,13 @@ const addUsers: FastifyPluginAsync = async (app) => {
       const dryRun = parseDryRun(query.dryRun);
       const importNow = parseImportNow(query.importNow);
       if (body.users.length > 0) assertBatchSize(body.users.length);
-      return { users: body.users as JsonObject[], dryRun, importNow };
+      const roleDefinitions = parseRoleDefinitions((body as { roleDefinitions?: unknown }).roleDefinitions);
+      return { users: body.users as JsonObject[], dryRun, importNow, roleDefinitions };
     },
     scope: ({ users }) => (users.length === 0 ? 'any' : 'app'),
-    handle: async ({ users, dryRun, importNow }, _request, reply) => {
+    handle: async ({ users, dryRun, importNow, roleDefinitions }, _request, reply) => {
       if (users.length === 0) return { status: 'OK' as const };
-      const answer = await app.services.bulkImport.addUsers(users, { dryRun, importNow });
+      const answer = await app.services.bulkImport.addUsers(users, { dryRun, importNow, roleDefinitions });
       const weakHashes = countWeakHashes(users, reply.log);
       return weakHashes > 0 ? { ...answer, weakHashes } : answer;
     },

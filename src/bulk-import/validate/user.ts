@@ -4,6 +4,7 @@ import type { PasswordHasher } from '../../hashing/registry.js';
 import { javaTrim } from '../../normalise/java-trim.js';
 import { FieldReader, type JsonObject } from '../fields.js';
 import { checkTenantIds, readLoginMethods } from './login-method.js';
+import { readRecoveryCodes, readTotpDevices, withRequiredTotp } from './second-factors.js';
 import { primaryLoginMethodOf, type ImportUser, type ImportUserRole, type Validation } from '../types.js';
 
 export interface ValidationContext {
@@ -15,7 +16,18 @@ export interface ValidationContext {
   externalUserIds: Set<string>;
   // 'generate' gives new users fresh ids; 'stored' re-validates a queued user with the ids it was given.
   ids: 'generate' | 'stored';
+  secondFactors: SecondFactorSettings;
 }
+
+export interface SecondFactorSettings {
+  // totp_min_imported_secret_bits (M-6).
+  minSecretBits: number;
+  // bulk_import_totp_requires_factor (M-5.8).
+  requireTotpFactor: boolean;
+}
+
+// A queued row was checked when it was queued, its metadata entry added then; re-reading it checks nothing again.
+export const storedRowSettings: SecondFactorSettings = { minSecretBits: 0, requireTotpFactor: false };
 
 // Contract §10.2 and AL-11.1: every error of a user is collected, in the reference's order. Throws only for the missing signer
 // key, which fails the whole request with a 500 (§6.1).
@@ -25,16 +37,20 @@ export function validateUser(input: JsonObject, context: ValidationContext): Val
   const externalUserId = top.read(input, 'externalUserId', 'string');
   const userMetadata = top.read(input, 'userMetadata', 'object');
   const userRoles = readUserRoles(input, errors, context);
-  const totpDevices = top.read(input, 'totpDevices', 'array of object');
-  if (totpDevices !== undefined) errors.push(errorMessage('BULK_TOTP_DISABLED'));
+  const totpDevices = readTotpDevices(input, errors, context);
+  const recoveryCodes = readRecoveryCodes(input, errors, context);
   const loginMethods = readLoginMethods(input, errors, context);
   const trimmedExternalUserId = checkExternalUserId(externalUserId, errors, context);
 
   if (errors.length > 0) return { ok: false, errors };
   const user: ImportUser = { id: primaryLoginMethodOf(loginMethods).superTokensUserId, loginMethods };
   if (trimmedExternalUserId !== undefined) user.externalUserId = trimmedExternalUserId;
-  if (userMetadata !== undefined) user.userMetadata = userMetadata;
+  const withFactor = totpDevices !== undefined && totpDevices.length > 0 && context.secondFactors.requireTotpFactor;
+  if (withFactor) user.userMetadata = withRequiredTotp(userMetadata);
+  else if (userMetadata !== undefined) user.userMetadata = userMetadata;
   if (userRoles !== undefined) user.userRoles = userRoles;
+  if (totpDevices !== undefined && totpDevices.length > 0) user.totpDevices = totpDevices;
+  if (recoveryCodes !== undefined && recoveryCodes.length > 0) user.recoveryCodes = recoveryCodes;
   return { ok: true, user };
 }
 

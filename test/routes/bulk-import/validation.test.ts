@@ -63,9 +63,9 @@ describe('POST /bulk-import/users validation messages', () => {
       () => ['userMetadata should be of type object.'],
     ],
     [
-      'totp devices need MFA, even an empty list',
-      () => ({ totpDevices: [], loginMethods: [ep()] }),
-      () => ['MFA must be enabled to import totp devices.'],
+      'a totp device without a secret, and one whose hex key is sent as base32',
+      () => ({ totpDevices: [{}, { secretKey: '3132333435363738393031323334353637383930' }], loginMethods: [ep()] }),
+      () => ['secretKey is required for a totp device.', 'secretKey could not be decoded as base32 for a totp device.'],
     ],
     ['an empty loginMethods', () => ({ loginMethods: [] }), () => ['At least one loginMethod is required.']],
     [
@@ -259,7 +259,7 @@ describe('POST /bulk-import/users validation messages', () => {
       () => [
         'userMetadata should be of type object.',
         'Role ghost does not exist.',
-        'MFA must be enabled to import totp devices.',
+        'secretKey is required for a totp device.',
         'timeJoined cannot be < 0 for a loginMethod.',
         `externalUserId ${long(129)} is too long. Max length is 128.`,
       ],
