@@ -22,22 +22,13 @@ import { apiKey, migrateArgs, runCommand, signIn, startCore, userById, type Runn
 
 const headers = { 'api-key': apiKey };
 
-// Bulk import writes roles and metadata under the core's own id of the user, while the routes (and so the SDK, which
-// asks with the id the app knows) read them under the id they are given: until the two agree, the core's own id is
-// asked for here. The old id is what an app holds.
-async function internalId(core: RunningCore, userId: string): Promise<string> {
-  const { rows } = await core.t.db.pool.query('SELECT user_id FROM user_id_mappings WHERE external_user_id = $1', [userId]);
-  return rows[0]?.user_id ?? userId;
-}
-
-async function rolesOf(core: RunningCore, externalId: string): Promise<string[]> {
-  const userId = await internalId(core, externalId);
+// Asked with the id the app knows (the old id), as the SDK asks.
+async function rolesOf(core: RunningCore, userId: string): Promise<string[]> {
   const reply = await call(core.t.app, 'GET', '/recipe/user/roles', { query: { userId }, headers });
   return [...(reply.json?.roles as string[])].sort();
 }
 
-async function metadataOf(core: RunningCore, externalId: string): Promise<Record<string, unknown>> {
-  const userId = await internalId(core, externalId);
+async function metadataOf(core: RunningCore, userId: string): Promise<Record<string, unknown>> {
   const reply = await call(core.t.app, 'GET', '/recipe/user/metadata', { query: { userId }, headers });
   return reply.json?.metadata as Record<string, unknown>;
 }
