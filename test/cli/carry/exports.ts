@@ -186,3 +186,36 @@ export function clerkApiUser(id: string, email: string, extra: Record<string, un
     ...extra,
   };
 }
+
+/** RFC 4648 base32 (any case, padding optional), written here so tests do not lean on the core's decoder. */
+export function base32Bytes(text: string): Buffer {
+  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
+  let bits = 0;
+  let value = 0;
+  const out: number[] = [];
+  for (const char of text.toUpperCase().replace(/=+$/, '')) {
+    value = (value << 5) | alphabet.indexOf(char);
+    bits += 5;
+    if (bits >= 8) {
+      out.push((value >>> (bits - 8)) & 0xff);
+      bits -= 8;
+    }
+  }
+  return Buffer.from(out);
+}
+
+/** RFC 6238 with node's HMAC: the code an authenticator app shows for this key at this time. */
+export function authenticatorCode(
+  key: Buffer,
+  options: { algorithm?: 'sha1' | 'sha256' | 'sha512'; digits?: number; period?: number; at?: number } = {},
+) {
+  const counter = Buffer.alloc(8);
+  counter.writeBigUInt64BE(BigInt(Math.floor((options.at ?? Date.now()) / 1000 / (options.period ?? 30))));
+  const mac = crypto
+    .createHmac(options.algorithm ?? 'sha1', key)
+    .update(counter)
+    .digest();
+  const offset = mac[mac.length - 1] & 0x0f;
+  const binary = mac.readUInt32BE(offset) & 0x7fffffff;
+  return String(binary % 10 ** (options.digits ?? 6)).padStart(options.digits ?? 6, '0');
+}
