@@ -194,7 +194,7 @@ describe('migrate auth0: the CSV export job', () => {
       (
         await core.t.db.pool.query(
           `SELECT m.external_user_id, u.recipe_id, u.email, u.phone_number, u.third_party_id, u.third_party_user_id, u.time_joined, md.metadata
-         FROM users u JOIN user_id_mappings m USING (user_id) LEFT JOIN user_metadata md USING (user_id) ORDER BY m.external_user_id`,
+         FROM users u JOIN user_id_mappings m USING (user_id) LEFT JOIN user_metadata md ON md.user_id = m.external_user_id ORDER BY m.external_user_id`,
         )
       ).rows;
     // Each run marks re-enrolment at its own time.

@@ -164,7 +164,7 @@ describe('migrate: exports in their real formats', () => {
       (
         await core.t.db.pool.query(
           `SELECT m.external_user_id, u.recipe_id, u.email, u.third_party_id, u.third_party_user_id, u.time_joined, md.metadata
-         FROM users u JOIN user_id_mappings m USING (user_id) LEFT JOIN user_metadata md USING (user_id) ORDER BY m.external_user_id`,
+         FROM users u JOIN user_id_mappings m USING (user_id) LEFT JOIN user_metadata md ON md.user_id = m.external_user_id ORDER BY m.external_user_id`,
         )
       ).rows;
     expect(await rows(cores[1])).toEqual(await rows(cores[0]));
