@@ -31,13 +31,14 @@ export async function queueRows(db: TestDatabase): Promise<{ id: string; status:
   return rows;
 }
 
+// Metadata and roles are read under the user's external id when it has one (contract M-2.1).
 export async function importedUsers(db: TestDatabase) {
   const { rows } = await db.pool.query(
     `SELECT u.user_id, u.recipe_id, u.time_joined, u.email, u.phone_number, u.third_party_id, u.third_party_user_id, u.password_hash,
        m.external_user_id, md.metadata,
        (SELECT array_agg(ev.email) FROM email_verifications ev WHERE ev.user_id = u.user_id) AS verified,
-       (SELECT array_agg(ur.role ORDER BY ur.role) FROM user_roles ur WHERE ur.user_id = u.user_id) AS roles
-     FROM users u LEFT JOIN user_id_mappings m ON m.user_id = u.user_id LEFT JOIN user_metadata md ON md.user_id = u.user_id
+       (SELECT array_agg(ur.role ORDER BY ur.role) FROM user_roles ur WHERE ur.user_id = COALESCE(m.external_user_id, u.user_id)) AS roles
+     FROM users u LEFT JOIN user_id_mappings m ON m.user_id = u.user_id LEFT JOIN user_metadata md ON md.user_id = COALESCE(m.external_user_id, u.user_id)
      ORDER BY u.email NULLS LAST, u.phone_number`,
   );
   return rows;

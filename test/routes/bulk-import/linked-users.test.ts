@@ -104,8 +104,9 @@ function expectedAliceState(ids: { ep: string; tp: string; pl: string }) {
       { info_type: 'tparty', info_value: 'google::106344558822', group_id: ids.ep },
     ],
     mappings: [{ user_id: ids.ep, external_user_id: 'fb-alice' }],
-    metadata: [{ user_id: ids.ep, metadata: { plan: 'pro' } }],
-    roles: [{ user_id: ids.ep, role: 'admin' }],
+    // Under the id the app knows the user by (contract M-2.1).
+    metadata: [{ user_id: 'fb-alice', metadata: { plan: 'pro' } }],
+    roles: [{ user_id: 'fb-alice', role: 'admin' }],
     verified: [
       { user_id: ids.ep, email: 'alice@example.com' },
       { user_id: ids.tp, email: 'alice@example.com' },
