@@ -688,6 +688,31 @@ describe('migrate: roles, claims, second factors and re-enrolment marks', () => 
     expect(await rolesOf(core, 'kc-nomap')).toEqual([]);
   });
 
+  it('a dry run declares no role and sends no assignment, yet lists the roles a real run would carry', async () => {
+    const file = temp.file(
+      'dry-realm.json',
+      keycloakRealm([
+        {
+          id: 'kc-dry',
+          username: 'dry',
+          enabled: true,
+          email: 'dry@example.com',
+          credentials: [keycloakPbkdf2Credential('dry-pw', 1000)],
+          realmRoles: ['auditor'],
+        },
+      ]),
+    );
+    const mapping = temp.file('dry-mapping.yaml', 'roles:\n  auditor: [logs:read]\n');
+    const report = temp.file('dry-report.json', '');
+    const result = await runCommand(migrateArgs(core, 'keycloak', file, '--mapping', mapping, '--dry-run', '--report', report));
+    expect(result.code).toBe(0);
+    const written = JSON.parse(fs.readFileSync(report, 'utf8'));
+    expect([written.totals.wouldImport, written.carried]).toEqual([1, [{ user: 'kc-dry', record: 1, items: ['roles: auditor'] }]]);
+    const roles = await call(core.t.app, 'GET', '/recipe/roles', { headers });
+    expect(roles.json?.roles).not.toContain('auditor');
+    expect(await userById(core, 'kc-dry')).toBeUndefined();
+  });
+
   it('refuses a mapping that names an undeclared role before anything is sent', async () => {
     const file = temp.file('bad-realm.json', keycloakRealm([]));
     const mapping = temp.file('bad-mapping.yaml', 'roles:\n  admin: []\nmap:\n  app-admin: [admin, root]\n');

@@ -87,10 +87,7 @@ export function assembleRecord(parts: RecordParts): SourceRecord {
     ...(Object.keys(metadata).length > 0 && { userMetadata: metadata }),
     loginMethods: linked.length === 0 ? [primary] : [{ ...primary, isPrimary: true }, ...linked],
   };
-  const extras =
-    parts.extras !== undefined || parts.carry?.mapping !== undefined
-      ? applyExtras(user, parts.extras, parts.carry, phonesCarried)
-      : undefined;
+  const extras = hasExtras(parts, phonesCarried) ? applyExtras(user, parts.extras, parts.carry, phonesCarried) : undefined;
   notCarried.push(...(extras?.notCarried ?? []));
   return {
     index,
@@ -100,6 +97,14 @@ export function assembleRecord(parts: RecordParts): SourceRecord {
     ...(notCarried.length > 0 && { notCarried }),
     ...(extras !== undefined && extras.carried.length > 0 && { carried: extras.carried }),
   };
+}
+
+// Most users of most exports have nothing beyond login methods and profile: they skip the mapping entirely.
+function hasExtras(parts: RecordParts, phonesCarried: string[]): boolean {
+  const { extras } = parts;
+  if (phonesCarried.length > 0 || (parts.carry?.mapping?.roleClaims.length ?? 0) > 0) return true;
+  if (extras === undefined) return false;
+  return [extras.roles, extras.totpDevices, extras.recoveryCodes, extras.reEnrol].some((list) => list !== undefined && list.length > 0);
 }
 
 // Contacts are checked and normalised here, for every reader: a refused one makes its login method unusable
