@@ -150,10 +150,19 @@ export function formatSummary(report: Report, reportPath: string | undefined): s
     if (report.collisions.length > MAX_LISTED) lines.push(`  ... and ${report.collisions.length - MAX_LISTED} more in the report`);
   }
   if (report.carried.length > 0) {
-    lines.push('', 'Carried beyond login methods (roles, second factors, recovery codes, re-enrolment marks):');
-    for (const entry of report.carried.slice(0, MAX_LISTED))
-      lines.push(`  ${entry.user} (record ${entry.record}): ${entry.items.join('; ')}`);
-    if (report.carried.length > MAX_LISTED) lines.push(`  ... and ${report.carried.length - MAX_LISTED} more in the report`);
+    // Counted here, listed per user in the report: on a large export nearly every user may hold a role.
+    const count = (prefix: string) => report.carried.filter((entry) => entry.items.some((item) => item.startsWith(prefix))).length;
+    const parts = [
+      ['roles', count('roles: ')],
+      ['TOTP devices', count('totp device ')],
+      ['recovery codes', count('recovery codes: ')],
+      ['phone second factors', count('second factor otp-phone: ')],
+      ['marked to re-enrol', count('marked to re-enrol ')],
+    ].filter(([, n]) => n !== 0);
+    lines.push(
+      '',
+      `Carried beyond login methods: ${report.carried.length} user${report.carried.length === 1 ? '' : 's'} (${parts.map(([name, n]) => `${name} ${n}`).join(', ')}); each is listed in the report.`,
+    );
   }
   if (report.notCarried.length > 0) {
     lines.push('', 'Data not carried, and why:');
