@@ -74,6 +74,11 @@ export interface SourceRecord {
   notCarried?: string[];
   /** What is carried beyond login methods and profile (roles, second factors, marks), for the report. */
   carried?: string[];
+  /**
+   * Phone numbers linked only as a second factor: a twin of another user's number drops the factor, not the user
+   * (first-record-wins.ts), and marks the user to enrol it again under this source and time.
+   */
+  factorPhones?: { phones: string[]; source: string; markedAt: number };
 }
 
 export function summariseMethod(method: LoginMethod, problem?: string): MethodSummary {

@@ -45,6 +45,8 @@ export function assembleRecord(parts: RecordParts): SourceRecord {
   const held = new Set<string>();
   const factorStart = parts.candidates.length;
   const phonesCarried: string[] = [];
+  // Numbers linked only because they are a second factor (not ones the user also signs in with).
+  const factorOnly: string[] = [];
   const notCarried = [...(parts.notCarried ?? [])];
   candidates.forEach(({ method, problem }, position) => {
     const isFactor = position >= factorStart;
@@ -55,7 +57,10 @@ export function assembleRecord(parts: RecordParts): SourceRecord {
       if (problem !== undefined) notCarried.push(`second factor phone: ${problem}`);
       else if (usable.length > 0) {
         phonesCarried.push(method.phoneNumber as string);
-        if (twin === undefined) usable.push(method);
+        if (twin === undefined) {
+          usable.push(method);
+          factorOnly.push(method.phoneNumber as string);
+        }
       } else notCarried.push('second factor phone: the user has no other login method to add it to');
       for (const methodKey of keys) held.add(methodKey);
       return;
@@ -96,6 +101,8 @@ export function assembleRecord(parts: RecordParts): SourceRecord {
     collisions,
     ...(notCarried.length > 0 && { notCarried }),
     ...(extras !== undefined && extras.carried.length > 0 && { carried: extras.carried }),
+    ...(factorOnly.length > 0 &&
+      parts.carry !== undefined && { factorPhones: { phones: factorOnly, source: parts.carry.source, markedAt: parts.carry.markedAt } }),
   };
 }
 

@@ -1,4 +1,4 @@
-import type { BulkImportUser, LoginMethod, RecoveryCode, TotpDevice } from '../bulk-user.js';
+import type { BulkImportUser, LoginMethod, RecoveryCode, SourceRecord, TotpDevice } from '../bulk-user.js';
 import { resolveRoles, rolesFromClaims, type Mapping } from '../mapping.js';
 
 /** What every reader of a run shares to carry more than login methods: the mapping, the source's name, the run's time. */
@@ -113,4 +113,61 @@ export function asObject(value: unknown): Record<string, unknown> | undefined {
 export function nonEmptyObject(value: unknown): Record<string, unknown> | undefined {
   const object = asObject(value);
   return object !== undefined && Object.keys(object).length > 0 ? object : undefined;
+}
+
+/**
+ * Takes a second-factor phone off a user (another user of the export signs in with that number, or has it as a factor
+ * first): the linked method goes, `otp-phone` leaves the required factors when no such phone is left, and the user is
+ * marked to enrol it again. The rest of the user is imported as it was.
+ */
+export function dropFactorPhone(record: SourceRecord, phone: string, reason: string): SourceRecord {
+  const user = record.user;
+  const factors = record.factorPhones;
+  if (user === undefined || factors === undefined) return record;
+  const methods = user.loginMethods.filter(
+    (method) => !(method.recipeId === 'passwordless' && method.phoneNumber === phone && method.email === undefined),
+  );
+  const [first, ...rest] = methods;
+  if (first === undefined) return record;
+  const loginMethods: BulkImportUser['loginMethods'] = rest.length === 0 ? [withoutPrimaryFlag(first)] : [first, ...rest];
+  const remaining = factors.phones.filter((number) => number !== phone);
+  const metadata = { ...(user.userMetadata ?? {}) };
+  const carried = (record.carried ?? []).filter((item) => item !== `second factor otp-phone: ${phone}`);
+  const stillPhone = carried.some((item) => item.startsWith('second factor otp-phone: '));
+  const internal = asObject(metadata._supertokens);
+  if (!stillPhone && internal !== undefined && Array.isArray(internal.requiredSecondaryFactors)) {
+    const required = (internal.requiredSecondaryFactors as unknown[]).filter((factor) => factor !== 'otp-phone');
+    const index = carried.findIndex((item) => item.startsWith('required second factors: '));
+    if (required.length > 0) {
+      metadata._supertokens = { ...internal, requiredSecondaryFactors: required };
+      if (index !== -1) carried[index] = `required second factors: ${required.join(', ')}`;
+    } else {
+      const { requiredSecondaryFactors: _dropped, ...others } = internal;
+      if (Object.keys(others).length > 0) metadata._supertokens = others;
+      else delete metadata._supertokens;
+      if (index !== -1) carried.splice(index, 1);
+    }
+  }
+  const mark = asObject(metadata[RE_ENROLMENT_KEY]);
+  const marked = Array.isArray(mark?.factors) ? (mark.factors as string[]) : [];
+  if (!marked.includes('otp-phone')) {
+    metadata[RE_ENROLMENT_KEY] = { required: true, factors: [...marked, 'otp-phone'], source: factors.source, markedAt: factors.markedAt };
+    const index = carried.findIndex((item) => item.startsWith(`marked to re-enrol (${RE_ENROLMENT_KEY}): `));
+    const line = `marked to re-enrol (${RE_ENROLMENT_KEY}): ${[...marked, 'otp-phone'].join(', ')}`;
+    if (index === -1) carried.push(line);
+    else carried[index] = line;
+  }
+  const { factorPhones: _factors, carried: _carried, ...rest2 } = record;
+  return {
+    ...rest2,
+    user: { ...user, loginMethods, userMetadata: metadata },
+    notCarried: [...(record.notCarried ?? []), `second factor phone ${phone}: ${reason}; marked to re-enrol`],
+    ...(carried.length > 0 && { carried }),
+    ...(remaining.length > 0 && { factorPhones: { ...factors, phones: remaining } }),
+  };
+}
+
+function withoutPrimaryFlag(method: LoginMethod): LoginMethod {
+  const { isPrimary: _primary, ...rest } = method;
+  return rest;
 }

@@ -262,6 +262,32 @@ describe('phone second factors', () => {
   });
 });
 
+describe('a second-factor phone two users share', () => {
+  it('stays with the first; the second keeps everything else and is marked to enrol a phone again', async () => {
+    const file = temp.file(
+      'shared-phone.json',
+      JSON.stringify({
+        users: [
+          { localId: 's-1', email: 's1@example.com', mfaInfo: [{ mfaEnrollmentId: 'a', phoneInfo: '+14155550166' }] },
+          { localId: 's-2', email: 's2@example.com', mfaInfo: [{ mfaEnrollmentId: 'b', phoneInfo: '+14155550166' }] },
+        ],
+      }),
+    );
+    const [first, second] = await read('firebase', file);
+    expect(first.user?.loginMethods.map((method) => method.phoneNumber ?? method.email)).toEqual(['s1@example.com', '+14155550166']);
+    expect(second.problem).toBeUndefined();
+    expect(second.user).toEqual({
+      externalUserId: 's-2',
+      loginMethods: [{ recipeId: 'passwordless', email: 's2@example.com', isVerified: false }],
+      userMetadata: { mfaReEnrolment: { required: true, factors: ['otp-phone'], source: 'test', markedAt: 1_800_000_000_000 } },
+    });
+    expect(second.carried).toEqual(['marked to re-enrol (mfaReEnrolment): otp-phone']);
+    expect(second.notCarried).toEqual([
+      'second factor phone +14155550166: record 1 signs in with or proves the same number; marked to re-enrol',
+    ]);
+  });
+});
+
 describe('the mapping file', () => {
   it('names what is wrong in it', () => {
     expect(() => parseMapping({ roles: { admin: 'all' } })).toThrow('roles.admin must be a list of permissions (non-empty strings)');
