@@ -3,7 +3,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/', 'node_modules/', 'bench/results/', 'coverage/', 'vitest.config.ts'] },
+  { ignores: ['dist/', 'node_modules/', 'bench/results/', 'coverage/', 'vitest.config.ts', 'vitest.browser.config.ts'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

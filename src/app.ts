@@ -33,6 +33,9 @@ import lazyMigrationRoutes from './lazy-migration/routes.js';
 import userMetadataRoutes from './recipes/usermetadata/routes/index.js';
 import userRolesRoutes from './recipes/userroles/routes/index.js';
 import totpRoutes from './recipes/totp/routes/index.js';
+import sessionRoutes from './recipes/session/routes/index.js';
+import jwtRoutes from './recipes/jwt/routes/index.js';
+import tenantRoutes from './recipes/multitenancy/routes/index.js';
 
 export interface AppOptions {
   config: Readonly<Config>;
@@ -137,6 +140,9 @@ export async function buildApp({ config, pool, logger, clock = Date.now }: AppOp
   await app.register(userMetadataRoutes);
   await app.register(userRolesRoutes);
   await app.register(totpRoutes);
+  await app.register(sessionRoutes);
+  await app.register(jwtRoutes);
+  await app.register(tenantRoutes);
   return app;
 }
 

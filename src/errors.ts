@@ -159,6 +159,11 @@ const catalog = {
     status: 400,
     message: (externalUserId: string) => `E031: A user with externalId ${externalUserId} already exists`,
   },
+  // id-rules.ts: the external id is another user's id (the reference's E030 around the mapping route's 400).
+  IMPORT_EXTERNAL_ID_IS_USER_ID: {
+    status: 400,
+    message: () => 'E030: Cannot create a userId mapping where the externalId is also a SuperTokens userID',
+  },
   IMPORT_ROLE_UNKNOWN: {
     status: 400,
     message: () => 'E034: Role does not exist! You need to pre-create the role before assigning it to the user.',
@@ -215,6 +220,38 @@ const catalog = {
   RECOVERY_CODE_LENGTH: { status: 400, message: (suffix: string) => `code should be 6 to 64 characters${suffix}` },
   RECOVERY_CODES_DUPLICATE: { status: 400, message: () => 'recoveryCodes contains duplicate codes' },
   RECOVERY_CODES_TOO_MANY: { status: 400, message: (max: number) => `recoveryCodes can contain at most ${max} codes` },
+  // Sessions (S-4.10). The 400s refuse input; the 200 entries are the `message` of a TRY_REFRESH_TOKEN or
+  // UNAUTHORISED result, which services report with errorMessage().
+  SESSION_PROTECTED_CLAIM: { status: 400, message: () => 'The user payload contains protected field' },
+  ACCESS_TOKEN_VALIDITY_RANGE: {
+    status: 400,
+    message: (maxMs: number) => `accessTokenValidity must be greater than 0 and at most the configured access_token_validity (${maxMs} ms)`,
+  },
+  SESSION_REMOVE_ONE_OF: { status: 400, message: () => 'Invalid JSON input - use one of userId or sessionHandles array' },
+  SESSION_REMOVE_FLAG_WITHOUT_USER: {
+    status: 400,
+    message: (flag: 'revokeAcrossAllTenants' | 'revokeSessionsForLinkedAccounts') =>
+      `Invalid JSON input - ${flag} can only be set if userId is set`,
+  },
+  JWT_VALIDITY_NOT_POSITIVE: { status: 400, message: () => 'validity must be greater than or equal to 0' },
+  ACCESS_TOKEN_EXPIRED: { status: 200, message: () => 'Access token expired' },
+  ACCESS_TOKEN_KEY_NOT_FOUND: { status: 200, message: () => 'Key not found' },
+  ACCESS_TOKEN_ANTI_CSRF_FAILED: { status: 200, message: () => 'anti-csrf check failed' },
+  ACCESS_TOKEN_CLAIM_MISSING: {
+    status: 200,
+    message: (claim: string) => `Access token does not contain all the information. Maybe the structure has changed? ${claim}`,
+  },
+  ACCESS_TOKEN_INVALID_JWT: { status: 200, message: () => 'Invalid JWT' },
+  ACCESS_TOKEN_SIGNATURE_FAILED: { status: 200, message: () => 'JWT verification failed' },
+  ACCESS_TOKEN_INVALID: { status: 200, message: () => 'Invalid access token' },
+  SESSION_ENDED: { status: 200, message: () => 'Either the session has ended or has been blacklisted' },
+  SESSION_MISSING_IN_DB: { status: 200, message: () => 'Session missing in db' },
+  SESSION_ROTATED_OUT: { status: 200, message: () => 'rotated-out token branch; refresh required' },
+  REFRESH_ANTI_CSRF_FAILED: { status: 200, message: () => 'Anti CSRF token missing, or not matching' },
+  SESSION_MISSING_OR_EXPIRED: { status: 200, message: () => 'Session missing in db or has expired' },
+  REFRESH_TOKEN_REUSED: { status: 200, message: () => 'refresh token reuse detected' },
+  SESSION_DOES_NOT_EXIST: { status: 200, message: () => 'Session does not exist.' },
+  REFRESH_TOKEN_INVALID: { status: 200, message: () => 'Invalid refresh token' },
 
   CDI_VERSION_INVALID: { status: 400, message: () => 'cdi-version header is invalid' },
   CDI_VERSION_NOT_SUPPORTED: { status: 400, message: (version: string) => `cdi-version ${version} not supported` },
@@ -239,6 +276,10 @@ const catalog = {
   },
   INTERNAL: { status: 500, message: () => 'Internal Error' },
   LEGACY_VERIFY_UNAVAILABLE: { status: 503, message: () => 'Legacy password verification is unavailable; try again later' },
+  DATABASE_BUSY: {
+    status: 503,
+    message: (retryAfterSeconds: number) => `The database is busy, retry after ${retryAfterSeconds} seconds`,
+  },
   VERIFICATION_BUSY: {
     status: 503,
     message: (retryAfterSeconds: number) => `Password verification is busy, retry after ${retryAfterSeconds} seconds`,
@@ -311,6 +352,14 @@ export function errorMessage<C extends ErrorCode>(code: C, ...args: MessageArgs<
 /** 503 with Retry-After: the password-verification queue is full, its wait ran out, or the core is stopping. */
 export function busyError(retryAfterSeconds: number): CoreError {
   const error = coreError('VERIFICATION_BUSY', retryAfterSeconds);
+  error.retryAfterSeconds = retryAfterSeconds;
+  return error;
+}
+
+/** 503 with Retry-After: every database connection stayed busy for as long as a request may wait for one. */
+export function databaseBusyError(): CoreError {
+  const retryAfterSeconds = 1;
+  const error = coreError('DATABASE_BUSY', retryAfterSeconds);
   error.retryAfterSeconds = retryAfterSeconds;
   return error;
 }

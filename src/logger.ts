@@ -23,6 +23,15 @@ const redactPaths = [
   'userInputCode',
   'deviceId',
   'signerKey',
+  // Session tokens: request bodies are never logged, but nothing that holds one may be either.
+  '*.accessToken',
+  '*.refreshToken',
+  '*.antiCsrfToken',
+  '*.jwt',
+  'accessToken',
+  'refreshToken',
+  'antiCsrfToken',
+  'jwt',
   // PostgreSQL's detail quotes the failing row or key (a check violation prints the whole row, hash included).
   'err.detail',
   'err.cause.detail',

@@ -24,6 +24,13 @@ import { UserMetadataService } from './recipes/usermetadata/service.js';
 import { UserRolesService } from './recipes/userroles/service.js';
 import { TotpService } from './recipes/totp/service.js';
 import { RecoveryCodeService } from './recipes/totp/recovery-codes.js';
+import { SigningKeys } from './keys/signing-keys.js';
+import { SessionService } from './recipes/session/service.js';
+import { JwtService } from './recipes/jwt/service.js';
+
+// Expired sessions and signing keys past their listing window are swept this often (S-5), the first time one
+// interval after start.
+const sessionCleanupIntervalMs = 12 * 60 * 60 * 1000;
 
 export interface ServiceDependencies {
   config: Readonly<Config>;
@@ -62,6 +69,10 @@ export interface Services {
   userRoles: UserRolesService;
   totp: TotpService;
   recoveryCodes: RecoveryCodeService;
+  // The access-token and JWT signing keys, shared through the database by every core on it.
+  keys: SigningKeys;
+  session: SessionService;
+  jwt: JwtService;
   // Every hash and verify of the process; its getters give queue depth, waits and 503 counts.
   verificationScheduler: VerificationScheduler;
   // Starts the background jobs (the decoy hash, the code cleanup, bulk-import processing) once the app is ready.
@@ -89,8 +100,18 @@ export function createServices(base: Omit<ServiceDependencies, 'hasher'>): Servi
   });
   const emailPassword = new EmailPasswordService(deps, lazyMigration);
   const totp = new TotpService(deps);
-  let cleanup: CleanupJob | undefined;
   let totpCleanup: CleanupJob | undefined;
+  const keys = new SigningKeys({
+    pool: deps.pool,
+    clock: deps.clock,
+    log: deps.log,
+    updateIntervalMs: deps.config.access_token_dynamic_signing_key_update_interval * 3_600_000,
+    accessTokenValidityMs: deps.config.access_token_validity * 1000,
+  });
+  const session = new SessionService({ pool: deps.pool, config: deps.config, clock: deps.clock, keys });
+  let cleanup: CleanupJob | undefined;
+  let sessionCleanup: CleanupJob | undefined;
+  let keysLoading: Promise<void> | undefined;
   return {
     config: deps.config,
     hasher: deps.hasher,
@@ -111,18 +132,31 @@ export function createServices(base: Omit<ServiceDependencies, 'hasher'>): Servi
     userRoles: new UserRolesService(deps),
     totp,
     recoveryCodes: new RecoveryCodeService(deps),
+    keys,
+    session,
+    jwt: new JwtService(keys, deps.clock),
     verificationScheduler: deps.hasher.scheduler,
     start() {
+      // The keys are made (or read) now, so the first session or JWKS request does not wait for an RSA key.
+      keysLoading ??= keys.ready().catch((err: unknown) => deps.log.error({ err }, 'loading the signing keys failed'));
+      sessionCleanup ??= startCleanupJob(sessionCleanupIntervalMs, () => session.deleteExpired(), deps.log, 'sessions');
       // The decoy hash is built now, so the first sign-in of an unknown email costs no more than any other. If this
       // is refused (the app closing at once), the decoy is simply built on first use.
       deps.hasher.verifyDecoy('').catch(() => undefined);
       const cleanupMs = deps.config.passwordless_cleanup_interval_seconds * 1000;
       cleanup ??= startCleanupJob(cleanupMs, () => passwordless.deleteExpiredDevices(), deps.log);
-      totpCleanup ??= startCleanupJob(TOTP_CLEANUP_INTERVAL_MS, () => totp.deleteExpiredCodes(), deps.log, 'totp', 'used TOTP codes');
+      totpCleanup ??= startCleanupJob(TOTP_CLEANUP_INTERVAL_MS, () => totp.deleteExpiredCodes(), deps.log, 'used TOTP codes');
       if (deps.config.bulk_import_worker) bulkImportWorker.start();
     },
     async stop() {
-      await Promise.all([cleanup?.stop(), totpCleanup?.stop(), bulkImportWorker.stop(), emailPassword.stop()]);
+      await Promise.all([
+        cleanup?.stop(),
+        totpCleanup?.stop(),
+        sessionCleanup?.stop(),
+        keysLoading,
+        bulkImportWorker.stop(),
+        emailPassword.stop(),
+      ]);
     },
   };
 }

@@ -59,6 +59,9 @@ const sampleArgs: Partial<Record<ErrorCode, unknown[]>> = {
   RECOVERY_CODE_ALGORITHM: [''],
   RECOVERY_CODE_LENGTH: [''],
   RECOVERY_CODES_TOO_MANY: [32],
+  ACCESS_TOKEN_VALIDITY_RANGE: [3600000],
+  SESSION_REMOVE_FLAG_WITHOUT_USER: ['revokeAcrossAllTenants'],
+  ACCESS_TOKEN_CLAIM_MISSING: ['rsub'],
 };
 
 // Answered as JSON bodies, which carry the message under `error` (or per-user messages under `errors`).
@@ -90,6 +93,7 @@ const jsonBodied: Partial<Record<ErrorCode, (message: string) => object>> = {
   IMPORT_PASSWORDLESS_PHONE_EXISTS: (message) => ({ errors: [message] }),
   IMPORT_ACCOUNT_INFO_CONFLICT: (message) => ({ errors: [message] }),
   IMPORT_EXTERNAL_ID_EXISTS: (message) => ({ errors: [message] }),
+  IMPORT_EXTERNAL_ID_IS_USER_ID: (message) => ({ errors: [message] }),
   IMPORT_ROLE_UNKNOWN: (message) => ({ errors: [message] }),
   BULK_USER_REJECTED: () => ({
     errors: ['E027: there is a conflicting account info'],
@@ -130,6 +134,7 @@ describe('error catalog', () => {
     ['IMPORT_PASSWORDLESS_PHONE_EXISTS', 'E007', '+14155552671'],
     ['IMPORT_ACCOUNT_INFO_CONFLICT', 'E027', 'conflicting account info'],
     ['IMPORT_EXTERNAL_ID_EXISTS', 'E031', 'old-1'],
+    ['IMPORT_EXTERNAL_ID_IS_USER_ID', 'E030', 'externalId is also a SuperTokens userID'],
     ['IMPORT_ROLE_UNKNOWN', 'E034', 'Role does not exist'],
   ] as const)('%s is the coded import error %s', (code, contractCode, named) => {
     const message = messageOf(code, ...(sampleArgs[code] ?? []));

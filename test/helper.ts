@@ -143,6 +143,7 @@ const userTables = [
   'passwordless_devices',
   'passwordless_codes',
   'bulk_import_users',
+  'session_info',
 ];
 
 export async function truncateAll(db: TestDatabase): Promise<void> {

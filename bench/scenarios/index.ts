@@ -6,6 +6,7 @@ import { importScenario } from './import.js';
 import { lazySigninScenario } from './lazy-signin.js';
 import { passwordlessScenario } from './passwordless.js';
 import { signinScenarios } from './signin.js';
+import { sessionScenario } from './session.js';
 import { startupScenario } from './startup.js';
 
 // In the order of the README table.
@@ -14,6 +15,7 @@ export const scenarios: Scenario[] = [
   ...signinScenarios,
   helloUnderStormScenario,
   passwordlessScenario,
+  sessionScenario,
   bulkImportScenario,
   lazySigninScenario,
   startupScenario,

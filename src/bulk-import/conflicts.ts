@@ -1,6 +1,7 @@
 import { findImportConflicts, type ConflictKind, type ConflictProbe } from './repository.js';
 import type { Queryable } from '../db/pool.js';
 import { errorMessage } from '../errors.js';
+import { findIdClashesOf } from '../users/id-mapping/id-rules.js';
 import { becomesPrimaryUser, type ImportLoginMethod, type ImportUser } from './types.js';
 
 // The coded import errors of contract §10.5 and AL-11.2, by what collided; their texts are catalog entries.
@@ -11,13 +12,19 @@ export const importErrors = {
   passwordlessEmail: (email: string) => errorMessage('IMPORT_PASSWORDLESS_EMAIL_EXISTS', email),
   passwordlessPhone: (phone: string) => errorMessage('IMPORT_PASSWORDLESS_PHONE_EXISTS', phone),
   externalId: (id: string) => errorMessage('IMPORT_EXTERNAL_ID_EXISTS', id),
+  externalIdIsUserId: errorMessage('IMPORT_EXTERNAL_ID_IS_USER_ID'),
   unknownRole: errorMessage('IMPORT_ROLE_UNKNOWN'),
 };
 
+type ClaimKind = ConflictKind | 'user-id';
+
 interface Claim {
-  kind: ConflictKind;
+  kind: ClaimKind;
   key: string;
   message: string;
+  // Values of another kind that refuse this claim too: one id names one user (id-rules.ts), so an external id may
+  // not be a user id and a user id may not be an external id.
+  clash?: { kind: ClaimKind; message: string };
 }
 
 export type AccountInfoType = 'email' | 'phone' | 'tparty';
@@ -59,7 +66,7 @@ function recipeClaimsOf(method: ImportLoginMethod): Claim[] {
 }
 
 // What a user takes that must stay unique, in the order AL-11.2 checks it: the primary user's reservations, each
-// login method in the order given, the user-id mapping.
+// login method in the order given, the ids of its login methods, the user-id mapping.
 function claimsOf(user: ImportUser): Claim[] {
   const claims: Claim[] = accountInfosOf(user).map(({ type, value }) => ({
     kind: 'account-info',
@@ -67,8 +74,14 @@ function claimsOf(user: ImportUser): Claim[] {
     message: importErrors.accountInfo,
   }));
   for (const method of user.loginMethods) claims.push(...recipeClaimsOf(method));
+  for (const { superTokensUserId: id } of user.loginMethods) {
+    const message = importErrors.externalId(id);
+    claims.push({ kind: 'user-id', key: id, message, clash: { kind: 'external-id', message } });
+  }
   if (user.externalUserId !== undefined) {
-    claims.push({ kind: 'external-id', key: user.externalUserId, message: importErrors.externalId(user.externalUserId) });
+    const { externalUserId } = user;
+    const clash = { kind: 'user-id' as const, message: importErrors.externalIdIsUserId };
+    claims.push({ kind: 'external-id', key: externalUserId, message: importErrors.externalId(externalUserId), clash });
   }
   return claims;
 }
@@ -108,36 +121,45 @@ function probeFor(users: ImportUser[]): ConflictProbe {
   return probe;
 }
 
-// Decides, without writing, which users of a batch cannot be imported: one query finds what already exists, then
-// one pass in batch order finds duplicates inside the batch (the first user keeps the value, later ones fail, as if
-// they were imported one after the other) and inside one user (two login methods with one recipe key). A user
-// fails whole. Returns the failure message per position in `users`.
+// Decides, without writing, which users of a batch cannot be imported: one query finds what already exists and
+// the id rule (id-rules.ts) a second one, then one pass in batch order finds duplicates inside the batch (the first
+// user keeps the value, later ones fail, as if they were imported one after the other; an external id equal to an
+// earlier user's id included) and inside one user (two login methods with one recipe key). A user fails whole.
+// Returns the failure message per position in `users`.
 export async function detectConflicts(db: Queryable, users: ImportUser[]): Promise<Map<number, string>> {
   const failures = new Map<number, string>();
   if (users.length === 0) return failures;
   const taken = new Set<string>();
   const existingRoles = new Set<string>();
-  for (const row of await findImportConflicts(db, probeFor(users))) {
+  const probe = probeFor(users);
+  for (const row of await findImportConflicts(db, probe)) {
     if (row.kind === 'role') existingRoles.add(row.key);
     else taken.add(`${row.kind}\u0000${row.key}`);
   }
+  const userIds = users.flatMap((user) => user.loginMethods.map((method) => method.superTokensUserId));
+  const clashes = await findIdClashesOf(db, { externalUserIds: probe.externalUserIds, userIds });
+  for (const id of clashes.externalIdsNamingUsers) taken.add(`user-id\u0000${id}`);
+  for (const id of clashes.userIdsUsedAsExternalIds) taken.add(`external-id\u0000${id}`);
   users.forEach((user, index) => {
-    const claims = claimsOf(user).map((claim) => ({ ...claim, id: `${claim.kind}\u0000${claim.key}` }));
+    const claims = claimsOf(user);
     const own = new Set<string>();
-    const conflict = claims.find((claim) => {
-      if (taken.has(claim.id) || own.has(claim.id)) return true;
-      own.add(claim.id);
-      return false;
-    });
-    if (conflict) {
-      failures.set(index, conflict.message);
+    const isTaken = (kind: ClaimKind, key: string) => taken.has(`${kind}\u0000${key}`) || own.has(`${kind}\u0000${key}`);
+    let failure: string | undefined;
+    for (const claim of claims) {
+      if (isTaken(claim.kind, claim.key)) failure = claim.message;
+      else if (claim.clash !== undefined && isTaken(claim.clash.kind, claim.key)) failure = claim.clash.message;
+      if (failure !== undefined) break;
+      own.add(`${claim.kind}\u0000${claim.key}`);
+    }
+    if (failure !== undefined) {
+      failures.set(index, failure);
       return;
     }
     if ((user.userRoles ?? []).some((role) => !existingRoles.has(role.role))) {
       failures.set(index, importErrors.unknownRole);
       return;
     }
-    for (const claim of claims) taken.add(claim.id);
+    for (const id of own) taken.add(id);
   });
   return failures;
 }

@@ -66,6 +66,10 @@ export function explainImportError(error: unknown, user: ImportUser): string | u
       return importErrors.passwordlessPhone(method('passwordless', (m) => m.phoneNumber !== undefined).phoneNumber!);
     case 'user_id_mappings__external_user_id_key':
       return importErrors.externalId(user.externalUserId!);
+    case 'user_id_mappings__external_user_id_not_user_id':
+      return importErrors.externalIdIsUserId;
+    case 'user_ids__user_id_not_external_user_id':
+      return importErrors.externalId(user.id);
     case 'user_roles__role_fkey':
       return importErrors.unknownRole;
     default:

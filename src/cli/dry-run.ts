@@ -1,4 +1,4 @@
-import { ALREADY_EXISTS } from './already-exists.js';
+import { HELD_BY_ANOTHER_USER } from './already-exists.js';
 import type { SourceRecord } from './bulk-user.js';
 import { CliError } from './cli-error.js';
 import { asRecord, type CoreClient } from './core-client.js';
@@ -77,7 +77,7 @@ async function dryRunBatch(client: CoreClient, batch: SourceRecord[], results: R
       results.wouldImport++;
       continue;
     }
-    const conflict = errors.every((error) => ALREADY_EXISTS.test(error));
+    const conflict = errors.every((error) => HELD_BY_ANOTHER_USER.test(error));
     results.add({ user: record.key, record: record.index + 1, stage: conflict ? 'conflict' : 'validation', reason: errors.join('; ') });
   }
 }

@@ -69,6 +69,15 @@ export interface Config {
   bulk_import_interval_seconds: number;
   bulk_import_worker: boolean;
 
+  access_token_validity: number;
+  refresh_token_validity: number;
+  access_token_dynamic_signing_key_update_interval: number;
+  access_token_validity_jitter: number;
+  refresh_token_rotation_grace_period: number;
+  recent_token_reuse_behaviour: 'TOKEN_THEFT' | 'UNAUTHORISED';
+  access_token_signing_key_dynamic: boolean;
+  access_token_blacklisting: boolean;
+
   lazy_migration: LazyMigrationConfig;
 }
 

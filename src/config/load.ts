@@ -111,6 +111,7 @@ function unquote(value: string): string {
 function coerce(key: ConfigKey, value: unknown): unknown {
   const type = (key.schema as { type?: string }).type;
   if (typeof value === 'string' && type === 'integer' && /^-?[0-9]+$/.test(value.trim())) return Number(value.trim());
+  if (typeof value === 'string' && type === 'number' && /^-?[0-9]+(\.[0-9]+)?$/.test(value.trim())) return Number(value.trim());
   if (typeof value === 'string' && type === 'boolean' && /^(true|false)$/i.test(value.trim())) return value.trim().toLowerCase() === 'true';
   if (typeof value === 'number' && type === 'string') return String(value);
   return value;
@@ -155,6 +156,7 @@ function validate(raw: RawValues, env: Record<string, string | undefined>): Conf
   const signerKey = get<string | undefined>('idp_password_hashing_signer_key');
   const signerKeyProblem = signerKey ? describeBase64Problem(signerKey) : undefined;
   if (signerKeyProblem) throw new ConfigError(`'idp_password_hashing_signer_key' is not valid base64: ${signerKeyProblem}`);
+  checkSessionSettings(get);
   const logLevel = get<string>('log_level').toUpperCase();
   if (!['DEBUG', 'INFO', 'WARN', 'ERROR', 'NONE'].includes(logLevel)) {
     throw new ConfigError(`'log_level' must be one of 'DEBUG', 'INFO', 'WARN', 'ERROR' or 'NONE'`);
@@ -168,8 +170,32 @@ function validate(raw: RawValues, env: Record<string, string | undefined>): Conf
     ...parseCdiBounds(get('supertokens_max_cdi_version'), get('supertokens_min_cdi_version')),
     ip_allow_regex: compileRegex('ip_allow_regex', get('ip_allow_regex')),
     ip_deny_regex: compileRegex('ip_deny_regex', get('ip_deny_regex')),
+    recent_token_reuse_behaviour: get<string>('recent_token_reuse_behaviour').toUpperCase() as Config['recent_token_reuse_behaviour'],
     lazy_migration: parseLazyBlock(get('lazy_migration'), env),
   };
+}
+
+// The reference core's bounds and texts (contract S-8); they hold for every loaded config.
+function checkSessionSettings(get: <T>(name: string) => T): void {
+  const accessValidity = get<number>('access_token_validity');
+  if (accessValidity < 1 || accessValidity > 86_400_000) {
+    throw new ConfigError(`'access_token_validity' must be between 1 and 86400000 seconds inclusive.`);
+  }
+  if (get<number>('refresh_token_validity') * 60 <= accessValidity) {
+    throw new ConfigError(`'refresh_token_validity' must be strictly greater than 'access_token_validity'.`);
+  }
+  if (get<number>('access_token_dynamic_signing_key_update_interval') < 1) {
+    throw new ConfigError(`'access_token_dynamic_signing_key_update_interval' must be greater than, equal to 1 hour.`);
+  }
+  const jitter = get<number>('access_token_validity_jitter');
+  if (jitter < 0 || jitter > 0.25) throw new ConfigError(`'access_token_validity_jitter' must be between 0 and 0.25 inclusive.`);
+  const grace = get<number>('refresh_token_rotation_grace_period');
+  if (grace < 0 || grace > 300) {
+    throw new ConfigError(`'refresh_token_rotation_grace_period' must be between 0 and 300 seconds inclusive.`);
+  }
+  if (!['TOKEN_THEFT', 'UNAUTHORISED'].includes(get<string>('recent_token_reuse_behaviour').toUpperCase())) {
+    throw new ConfigError(`'recent_token_reuse_behaviour' must be one of 'TOKEN_THEFT' or 'UNAUTHORISED'`);
+  }
 }
 
 function parseLazyBlock(value: unknown, env: Record<string, string | undefined>): LazyMigrationConfig {

@@ -39,7 +39,10 @@ export const constraintNames = [
   'primary_account_infos__info_key',
 ] as const;
 
-export type ConstraintName = (typeof constraintNames)[number];
+// Rules a trigger holds rather than a constraint (migration 0016): it raises unique_violation under these names.
+export const triggerRuleNames = ['user_id_mappings__external_user_id_not_user_id', 'user_ids__user_id_not_external_user_id'] as const;
+
+export type ConstraintName = (typeof constraintNames)[number] | (typeof triggerRuleNames)[number];
 
 const UNIQUE_VIOLATION = '23505';
 const FOREIGN_KEY_VIOLATION = '23503';
@@ -77,10 +80,22 @@ export function describeError(error: unknown): Record<string, unknown> {
   return { code, constraint, message, stack };
 }
 
+// pg-pool gives these no SQLSTATE: every pooled connection stayed busy for the pool's connection timeout, or
+// opening a new one took that long. The server's own "too many connections" (53300) is the same overload.
+const connectionWaitMessages = new Set(['timeout exceeded when trying to connect', 'Connection terminated due to connection timeout']);
+
+/** A request waited too long for a database connection: an overload to retry later, not a failure. */
+export function isConnectionWaitTimeout(error: unknown): boolean {
+  const { code } = fieldsOf(error);
+  if (code === '53300') return true;
+  return error instanceof Error && code === undefined && connectionWaitMessages.has(error.message);
+}
+
 // Connection loss, deadlock/serialization, resource and shutdown errors: the whole batch rolls back and is retried
 // later. Anything else is blamed on the data and only fails the users involved (a lost connection without a
 // SQLSTATE fails again at the next savepoint and so also rolls the batch back).
 export function isTransient(error: unknown): boolean {
   const code = (error as { code?: unknown }).code;
+  if (isConnectionWaitTimeout(error)) return true;
   return typeof code === 'string' && ['08', '40', '53', '57', '58'].includes(code.slice(0, 2));
 }

@@ -12,14 +12,16 @@ export interface PoolOptions {
   schema: string;
   size: number;
   queryTimeoutMs?: number;
+  /** Longest wait for a connection, pooled or new; past it the request answers 503 (error-handler.ts). */
+  connectionTimeoutMs?: number;
 }
 
-export function createPool({ connectionString, schema, size, queryTimeoutMs = 60_000 }: PoolOptions): pg.Pool {
+export function createPool({ connectionString, schema, size, queryTimeoutMs = 60_000, connectionTimeoutMs = 5000 }: PoolOptions): pg.Pool {
   const pool = new pg.Pool({
     connectionString,
     max: size,
     // Fail fast while the database is down instead of queueing requests behind a dead server.
-    connectionTimeoutMillis: 5000,
+    connectionTimeoutMillis: connectionTimeoutMs,
     idleTimeoutMillis: 30000,
     // A server that accepts connections but stops answering (frozen, network split) would hold requests forever.
     query_timeout: queryTimeoutMs,

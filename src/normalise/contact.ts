@@ -46,8 +46,9 @@ export { legacyPhoneNumberKey };
 
 /**
  * Values a lookup tries in order: the normalised value, then the spelling an earlier version would have stored
- * (so rows stored before the rules existed stay reachable). `refusal` is answered when the input breaks the rules
- * and no earlier row matches, so a lookup never misses silently.
+ * (so rows stored before the rules existed stay reachable). `refusal` is set when the input breaks the rules: a
+ * path that writes the value answers it; a lookup or removal does not, since no row can hold such a value unless
+ * an earlier version stored it (found under its old spelling): it answers "not found", as the reference does.
  */
 export interface ContactLookup {
   keys: string[];
@@ -72,7 +73,6 @@ export async function findByContact<T>(
     const found = await find(key);
     if (found) return found;
   }
-  if (lookup.refusal) throw lookup.refusal;
   return undefined;
 }
 

@@ -55,13 +55,21 @@ function checkDomain(domain: string): string | undefined {
   return undefined;
 }
 
+// The SDK makes up an address for a user who has none (the reference's isFakeEmail): '<provider user id>.<provider>'
+// or a phone number at stfakeemail.supertokens.com, or an older '…@<provider>.fakeemail.com'. Nothing is delivered
+// there, and the provider's user id may itself be an email, so the local part may hold an @ and RFC 5322 specials.
+function isSdkPlaceholder(email: string): boolean {
+  return email.endsWith('@stfakeemail.supertokens.com') || email.endsWith('.fakeemail.com');
+}
+
 function syntaxProblem(email: string): string | undefined {
   if (email === '') return 'it is empty';
   const at = email.lastIndexOf('@');
   if (at === -1) return 'it has no @';
-  if (email.indexOf('@') !== at) return 'it has more than one @';
   const local = email.slice(0, at);
   if (local === '') return 'it has nothing before the @';
+  if (isSdkPlaceholder(email)) return checkDomain(email.slice(at + 1));
+  if (email.indexOf('@') !== at) return 'it has more than one @';
   const special = specialsOutsideQuotes.exec(local);
   if (special) return `it contains ${special[0]} before the @`;
   return checkDomain(email.slice(at + 1));

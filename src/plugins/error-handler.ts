@@ -1,8 +1,8 @@
 import fp from 'fastify-plugin';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config/config.js';
-import { CoreError, coreError } from '../errors.js';
-import { describeError } from '../db/pg-errors.js';
+import { CoreError, coreError, databaseBusyError } from '../errors.js';
+import { describeError, isConnectionWaitTimeout } from '../db/pg-errors.js';
 import { jsonContentType, textContentType } from '../http/reply.js';
 import { resolvedPathOf, runPipelineChecks } from './request-pipeline.js';
 
@@ -30,6 +30,7 @@ function toCoreError(error: FastifyError, bodyLimit: number): CoreError | undefi
   if (error.validation) return translateValidationError(error);
   if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return coreError('BODY_TOO_LARGE', bodyLimit);
   if (error.code?.startsWith('FST_ERR_CTP_') || error instanceof SyntaxError) return coreError('INVALID_JSON');
+  if (isConnectionWaitTimeout(error)) return databaseBusyError();
   return undefined;
 }
 

@@ -31,6 +31,8 @@ const EXEMPTIONS: Readonly<Record<string, PathExemption>> = {
   '/': { apiKey: true, cdiVersionMembership: true, publicTenantOnly: true },
   '/hello': { apiKey: true, cdiVersionMembership: true, publicTenantOnly: false },
   '/apiversion': { apiKey: false, cdiVersionMembership: true, publicTenantOnly: false },
+  // The SDK's JWKS client (jose) sends neither an api key nor a cdi-version (S-0, S-3.2).
+  '/.well-known/jwks.json': { apiKey: true, cdiVersionMembership: true, publicTenantOnly: false },
 };
 
 const NONE: PathExemption = { apiKey: false, cdiVersionMembership: false, publicTenantOnly: false };

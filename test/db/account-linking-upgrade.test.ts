@@ -16,7 +16,7 @@ afterAll(async () => {
 const tablesBefore = ['users', 'user_id_mappings', 'email_verifications', 'user_metadata', 'user_roles', 'emailpassword_reset_tokens'];
 
 async function snapshot(table: string): Promise<unknown[]> {
-  const { rows } = await pool.query(`SELECT * FROM ${table} ORDER BY 1, 2`);
+  const { rows } = await pool.query(`SELECT * FROM ${table} t ORDER BY 1, t::text`);
   return rows;
 }
 
@@ -51,10 +51,13 @@ describe('the account-linking migration', () => {
     );
     const before = await Promise.all(tablesBefore.map(snapshot));
 
-    expect(await migrate(pool, schema, 13)).toEqual([
+    // Later migrations follow these; this test is about the account-linking upgrade.
+    expect((await migrate(pool, schema)).slice(0, 3)).toEqual([
       '0011_account_linking',
       '0012_email_verification_tokens',
       '0013_account_groups_refresh_by_key',
+      '0016_one_id_names_one_user',
+      '0017_reset_tokens_end_with_their_reason',
     ]);
 
     expect(await Promise.all(tablesBefore.map(snapshot))).toEqual(before);

@@ -6,6 +6,7 @@ import supertokens from 'supertokens-node';
 import Passwordless from 'supertokens-node/recipe/passwordless/index.js';
 import EmailPassword from 'supertokens-node/recipe/emailpassword/index.js';
 import ThirdParty from 'supertokens-node/recipe/thirdparty/index.js';
+import Session from 'supertokens-node/recipe/session/index.js';
 import { countRows, useTestApp } from '../helper.js';
 import { expectedWireUser, type ExpectedLoginMethod } from '../wire-user.js';
 
@@ -41,6 +42,15 @@ const contractRoutes = new Set([
   'GET /recipe/userid/map',
   'POST /recipe/userid/map/remove',
   'PUT /recipe/userid/external-user-id-info',
+  'POST /recipe/session',
+  'POST /recipe/session/verify',
+  'POST /recipe/session/refresh',
+  'POST /recipe/session/regenerate',
+  'GET /recipe/session',
+  'PUT /recipe/session/data',
+  'PUT /recipe/jwt/data',
+  'GET /recipe/session/user',
+  'POST /recipe/session/remove',
 ]);
 
 interface SdkCall {
@@ -76,6 +86,7 @@ describe('supertokens-node v24 against a listening core', () => {
         Passwordless.init({ contactMethod: 'EMAIL_OR_PHONE', flowType: 'USER_INPUT_CODE_AND_MAGIC_LINK' }),
         EmailPassword.init(),
         ThirdParty.init(),
+        Session.init(),
       ],
     });
   });
@@ -420,6 +431,61 @@ describe('supertokens-node v24 against a listening core', () => {
     expect((await EmailPassword.signIn(tenantId, 'bcrypt@example.com', 'replaced')).status).toBe('WRONG_CREDENTIALS_ERROR');
     expect(await supertokens.getUserCount()).toBe(6);
     expect(await countRows(t.db, 'user_id_mappings')).toBe(0);
+  });
+
+  it('creates, verifies, refreshes, updates and revokes sessions, verifying access tokens against the JWKS', async () => {
+    const callsBefore = sdkCalls.length;
+    const recipeUserId = supertokens.convertToRecipeUserId('session-user');
+    const session = await Session.createNewSessionWithoutRequestResponse(tenantId, recipeUserId, { role: 'admin' }, { d: 1 });
+    const tokens = session.getAllSessionTokensDangerously();
+    expect(session.getUserId()).toBe('session-user');
+    expect(session.getAccessTokenPayload()).toMatchObject({ sub: 'session-user', rsub: 'session-user', tId: 'public', role: 'admin' });
+
+    // Verified locally against the core's JWKS: no core call.
+    const verifiedCalls = sdkCalls.length;
+    const local = await Session.getSessionWithoutRequestResponse(tokens.accessToken);
+    expect(local.getHandle()).toBe(session.getHandle());
+    expect(sdkCalls.length).toBe(verifiedCalls);
+    const checked = await Session.getSessionWithoutRequestResponse(tokens.accessToken, undefined, { checkDatabase: true });
+    expect(checked.getHandle()).toBe(session.getHandle());
+
+    // A refresh, then the first use of its access token goes to the core once and comes back promoted.
+    const refreshed = await Session.refreshSessionWithoutRequestResponse(tokens.refreshToken!);
+    const refreshedTokens = refreshed.getAllSessionTokensDangerously();
+    const promoted = await Session.getSessionWithoutRequestResponse(refreshedTokens.accessToken);
+    expect(promoted.getAllSessionTokensDangerously().accessAndFrontTokenUpdated).toBe(true);
+    expect(sdkCalls.slice(-1).map((entry) => entry.path)).toEqual(['/recipe/session/verify']);
+
+    await promoted.mergeIntoAccessTokenPayload({ plan: 'pro' });
+    expect(promoted.getAccessTokenPayload()).toMatchObject({ role: 'admin', plan: 'pro' });
+    expect(await Session.mergeIntoAccessTokenPayload(session.getHandle(), { team: 'a' })).toBe(true);
+    expect(await Session.updateSessionDataInDatabase(session.getHandle(), { d: 2 })).toBe(true);
+    const info = await Session.getSessionInformation(session.getHandle());
+    expect(info).toMatchObject({
+      sessionHandle: session.getHandle(),
+      userId: 'session-user',
+      sessionDataInDatabase: { d: 2 },
+      customClaimsInAccessTokenPayload: { role: 'admin', plan: 'pro', team: 'a' },
+      tenantId: 'public',
+    });
+    expect(info?.recipeUserId.getAsString()).toBe('session-user');
+
+    // The first refresh token after its child was used is theft.
+    await expect(Session.refreshSessionWithoutRequestResponse(tokens.refreshToken!)).rejects.toMatchObject({
+      type: 'TOKEN_THEFT_DETECTED',
+    });
+
+    const second = await Session.createNewSessionWithoutRequestResponse(tenantId, recipeUserId);
+    expect((await Session.getAllSessionHandlesForUser('session-user')).sort()).toEqual([session.getHandle(), second.getHandle()].sort());
+    expect(await Session.revokeSession(second.getHandle())).toBe(true);
+    expect(await Session.revokeAllSessionsForUser('session-user')).toEqual([session.getHandle()]);
+    expect(await Session.getSessionInformation(session.getHandle())).toBeUndefined();
+    await expect(
+      Session.getSessionWithoutRequestResponse(refreshedTokens.accessToken, undefined, { checkDatabase: true }),
+    ).rejects.toMatchObject({
+      type: 'UNAUTHORISED',
+    });
+    expect(sdkCalls.length).toBeGreaterThan(callsBefore);
   });
 
   it('only reached routes of the contract, with the api key, its cdi-version and rid only on recipe paths', () => {

@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import type { ServiceDependencies } from '../../services.js';
-import { findLoginMethodById } from '../../users/repository.js';
+import { findLoginMethodById, type LoginMethodRow } from '../../users/repository.js';
 import { legacyEmailKey, requireEmail } from '../../normalise/contact.js';
 import { consumeResetToken, insertResetToken } from './password-reset-repository.js';
 import { updateEmailPasswordUser } from './repository.js';
@@ -11,7 +11,11 @@ export type ResetPasswordResult = { status: 'OK'; userId: string } | { status: '
 
 const TOKEN_BYTES = 48;
 
-/** Password reset tokens: made for an email-password user, spent once, stored only as a digest. */
+/**
+ * Password reset tokens: made for an email-password user and one email, spent once, stored only as a digest. A
+ * token ends when the user's email or password changes (migration 0017), and spending one checks that the user
+ * still has the email it was made for, so a token never resets a user who no longer has that address.
+ */
 export class PasswordResetService {
   constructor(private readonly deps: ServiceDependencies) {}
 
@@ -30,23 +34,29 @@ export class PasswordResetService {
   }
 
   async consumeToken(token: string): Promise<ConsumeResetTokenResult> {
-    const spent = await consumeResetToken(this.deps.pool, digest(token), this.deps.clock());
-    const user = spent && (await findLoginMethodById(this.deps.pool, spent.userId));
-    if (!spent || !user) return { status: 'RESET_PASSWORD_INVALID_TOKEN_ERROR' };
+    const user = await this.spend(token);
+    if (!user) return { status: 'RESET_PASSWORD_INVALID_TOKEN_ERROR' };
     // The id the app knows: the external one where a mapping exists.
-    return { status: 'OK', userId: user.external_user_id ?? user.user_id, email: spent.email };
+    return { status: 'OK', userId: user.external_user_id ?? user.user_id, email: user.email };
   }
 
   /** The older one-step form: spends the token and sets the new password. */
   async resetPassword(token: string, newPassword: string): Promise<ResetPasswordResult> {
-    const spent = await consumeResetToken(this.deps.pool, digest(token), this.deps.clock());
-    if (!spent) return { status: 'RESET_PASSWORD_INVALID_TOKEN_ERROR' };
-    const user = await findLoginMethodById(this.deps.pool, spent.userId);
-    if (user?.recipe_id !== 'emailpassword') return { status: 'RESET_PASSWORD_INVALID_TOKEN_ERROR' };
+    const user = await this.spend(token);
+    if (!user) return { status: 'RESET_PASSWORD_INVALID_TOKEN_ERROR' };
     const passwordHash = await this.deps.hasher.hash(newPassword);
-    const updated = await updateEmailPasswordUser(this.deps.pool, user.user_id, { passwordHash });
+    // Only if the email is still the one the token was made for: it may have changed while the password was hashed.
+    const updated = await updateEmailPasswordUser(this.deps.pool, user.user_id, { passwordHash }, user.email);
     if (updated !== 'OK') return { status: 'RESET_PASSWORD_INVALID_TOKEN_ERROR' };
     return { status: 'OK', userId: user.external_user_id ?? user.user_id };
+  }
+
+  // Spends the token; the email-password user it was made for, if that user still has the token's email.
+  private async spend(token: string): Promise<(LoginMethodRow & { email: string }) | undefined> {
+    const spent = await consumeResetToken(this.deps.pool, digest(token), this.deps.clock());
+    const user = spent && (await findLoginMethodById(this.deps.pool, spent.userId));
+    if (!spent || user?.recipe_id !== 'emailpassword' || user.email !== spent.email) return undefined;
+    return { ...user, email: user.email };
   }
 }
 

@@ -107,12 +107,14 @@ export async function updateEmailPasswordUser(
   db: Queryable,
   userId: string,
   changes: { email?: string; passwordHash?: string },
+  // Only while the user still has this email (a password reset); UNKNOWN_USER otherwise.
+  currentEmail?: string,
 ): Promise<UpdateCredentialsResult> {
   try {
     const { rowCount } = await db.query(
       `UPDATE users SET email = coalesce($2, email), password_hash = coalesce($3, password_hash)
-       WHERE user_id = $1 AND recipe_id = 'emailpassword'`,
-      [userId, changes.email ?? null, changes.passwordHash ?? null],
+       WHERE user_id = $1 AND recipe_id = 'emailpassword' AND ($4::text IS NULL OR email = $4)`,
+      [userId, changes.email ?? null, changes.passwordHash ?? null, currentEmail ?? null],
     );
     return rowCount === 1 ? 'OK' : 'UNKNOWN_USER';
   } catch (error) {

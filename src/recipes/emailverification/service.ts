@@ -54,21 +54,22 @@ export class EmailVerificationService {
     return { status: 'OK', userId: spent.userId, email: spent.email };
   }
 
+  // Lookups and removals: an address no pair can hold is simply not verified (see contactLookup).
   async isVerified(userId: string, rawEmail: string): Promise<boolean> {
     const user = await findLoginMethodById(this.deps.pool, userId);
-    const { keys } = pairEmail(user, rawEmail);
+    const { keys } = contactLookup('email', rawEmail);
     return user !== undefined && isEmailVerified(this.deps.pool, user.user_id, keys);
   }
 
   async unverify(userId: string, rawEmail: string): Promise<void> {
     const user = await findLoginMethodById(this.deps.pool, userId);
-    const { keys } = pairEmail(user, rawEmail);
+    const { keys } = contactLookup('email', rawEmail);
     if (user) await deleteEmailVerifications(this.deps.pool, user.user_id, keys);
   }
 
   async revokeTokens(userId: string, rawEmail: string): Promise<void> {
     const user = await findLoginMethodById(this.deps.pool, userId);
-    const { keys } = pairEmail(user, rawEmail);
+    const { keys } = contactLookup('email', rawEmail);
     if (user) await deleteVerificationTokens(this.deps.pool, user.user_id, keys);
   }
 }

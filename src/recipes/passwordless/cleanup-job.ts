@@ -6,20 +6,14 @@ export interface CleanupJob {
 }
 
 // Expired devices are swept on a timer rather than on the request path, so a sign-in never pays for them.
-// `what` and `rows` name the job in the log (the TOTP used-code ledger uses the same timer).
-export function startCleanupJob(
-  intervalMs: number,
-  sweep: () => Promise<number>,
-  log: Logger,
-  what = 'passwordless',
-  rows = 'passwordless devices',
-): CleanupJob {
+// `what` names the swept rows in the log (the session cleanup uses the same job).
+export function startCleanupJob(intervalMs: number, sweep: () => Promise<number>, log: Logger, what = 'passwordless devices'): CleanupJob {
   let running: Promise<void> | undefined;
   const timer = setInterval(() => {
     if (running) return;
     running = sweep()
-      .then((deleted) => log.debug({ deleted }, `expired ${rows} deleted`))
-      .catch((err: unknown) => log.error({ err }, `${what} cleanup failed`))
+      .then((deleted) => log.debug({ deleted }, `expired ${what} deleted`))
+      .catch((err: unknown) => log.error({ err }, `cleanup of expired ${what} failed`))
       .finally(() => {
         running = undefined;
       });

@@ -118,7 +118,9 @@ export class PasswordlessService {
 
   async listDevices(tenantId: string, lookup: DeviceLookup): Promise<DeviceView[]> {
     const codeLifetime = this.deps.config.passwordless_code_lifetime;
-    const devices = await listDevicesWithCodes(this.deps.pool, tenantId, deviceFilterOf(lookup));
+    const filter = deviceFilterOf(lookup);
+    if (filter === undefined) return [];
+    const devices = await listDevicesWithCodes(this.deps.pool, tenantId, filter);
     return devices.map((device) => ({
       preAuthSessionId: device.device_id_hash,
       failedCodeInputAttemptCount: device.failed_attempts,
@@ -133,11 +135,13 @@ export class PasswordlessService {
     await withTransaction(this.deps.pool, (tx) => deleteCodeById(tx, tenantId, target.codeId));
   }
 
+  // A contact that breaks the rules has no devices (create code refuses it), unless an earlier version stored it.
   async removeCodesByContact(tenantId: string, kind: Contact['kind'], value: string): Promise<void> {
-    const contact = normaliseContact(kind, value);
+    const contacts = contactLookup(kind, value).keys.map((key) => ({ kind, value: key }));
+    if (contacts.length === 0) return;
     await withTransaction(this.deps.pool, async (tx) => {
-      await lockContacts(tx, tenantId, [contact]);
-      await deleteDevicesByContacts(tx, tenantId, [contact]);
+      await lockContacts(tx, tenantId, contacts);
+      await deleteDevicesByContacts(tx, tenantId, contacts);
     });
   }
 
@@ -168,8 +172,12 @@ function normaliseContact(kind: Contact['kind'], value: string): Contact {
   return { kind, value: requireContact(kind, value) };
 }
 
-function deviceFilterOf(lookup: DeviceLookup): DeviceFilter {
-  if (lookup.kind === 'email' || lookup.kind === 'phoneNumber') return normaliseContact(lookup.kind, lookup.value);
+// A contact that breaks the rules is looked up under the spelling an earlier version stored (no device otherwise).
+function deviceFilterOf(lookup: DeviceLookup): DeviceFilter | undefined {
+  if (lookup.kind === 'email' || lookup.kind === 'phoneNumber') {
+    const [key] = contactLookup(lookup.kind, lookup.value).keys;
+    return key === undefined ? undefined : { kind: lookup.kind, value: key };
+  }
   if (lookup.kind === 'preAuthSessionId') return { kind: 'deviceIdHash', value: lookup.value };
   const deviceIdBytes = decodeStandardBase64(lookup.value);
   if (!deviceIdBytes) throw coreError('INPUT_ENCODING', 'deviceId');

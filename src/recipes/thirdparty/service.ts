@@ -114,7 +114,6 @@ export class ThirdPartyService {
         users.set(user.group_id, user);
       }
     }
-    if (users.size === 0 && lookup.refusal) throw lookup.refusal;
     return { status: 'OK', users: [...users.values()].sort((a, b) => a.time_joined - b.time_joined) };
   }
 }

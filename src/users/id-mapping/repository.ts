@@ -41,8 +41,9 @@ export async function findMappingsByUserIdOrExternalId(db: Queryable, userId: st
   return rows;
 }
 
-/** INSERTED, or why not: either id already has a mapping, or the user does not exist (any more). */
-export type InsertMappingOutcome = 'INSERTED' | 'MAPPING_EXISTS' | 'UNKNOWN_USER';
+/** INSERTED, or why not: either id already has a mapping, the user does not exist (any more), or the external id
+ * names a user and the mapping is not forced. */
+export type InsertMappingOutcome = 'INSERTED' | 'MAPPING_EXISTS' | 'UNKNOWN_USER' | 'EXTERNAL_ID_NAMES_USER';
 
 const mappingKeys = new Set<ConstraintName>(['user_id_mappings__pkey', 'user_id_mappings__external_user_id_key']);
 
@@ -61,6 +62,7 @@ export async function insertMapping(
     const unique = uniqueViolationOf(error);
     if (unique !== undefined && mappingKeys.has(unique)) return 'MAPPING_EXISTS';
     if (foreignKeyViolationOf(error) === 'user_id_mappings__user_id_fkey') return 'UNKNOWN_USER';
+    if (unique === 'user_id_mappings__external_user_id_not_user_id') return 'EXTERNAL_ID_NAMES_USER';
     throw error;
   }
 }
@@ -88,21 +90,50 @@ export async function updateExternalUserIdInfoByExternalId(db: Queryable, extern
   return rowCount === 1;
 }
 
-export type NonAuthRecipe = 'UserMetadata' | 'UserRoles' | 'EmailVerification';
+export type NonAuthRecipe = 'UserMetadata' | 'UserRoles' | 'EmailVerification' | 'TOTP';
 
-// The non-auth stores holding data for a user id, in the order the reference reports them. Sessions and TOTP
-// do not exist in this core, so they never hold data.
+// The non-auth stores holding data for a user id, in the order the reference reports them; recovery codes count as
+// TOTP (contract-metadata-roles-totp M-0).
 export async function findNonAuthRecipesUsingUserId(db: Queryable, userId: string): Promise<NonAuthRecipe[]> {
-  const { rows } = await db.query<{ metadata: boolean; roles: boolean; verification: boolean }>(
+  const { rows } = await db.query<{ metadata: boolean; roles: boolean; verification: boolean; totp: boolean }>(
     `SELECT EXISTS (SELECT 1 FROM user_metadata WHERE user_id = $1) AS metadata,
             EXISTS (SELECT 1 FROM user_roles WHERE user_id = $1) AS roles,
-            EXISTS (SELECT 1 FROM email_verifications WHERE user_id = $1) AS verification`,
+            EXISTS (SELECT 1 FROM email_verifications WHERE user_id = $1) AS verification,
+            EXISTS (SELECT 1 FROM totp_devices WHERE user_id = $1) OR EXISTS (SELECT 1 FROM recovery_codes WHERE user_id = $1) AS totp`,
     [userId],
   );
-  const { metadata, roles, verification } = rows[0];
+  const { metadata, roles, verification, totp } = rows[0];
   const recipes: NonAuthRecipe[] = [];
   if (metadata) recipes.push('UserMetadata');
   if (roles) recipes.push('UserRoles');
   if (verification) recipes.push('EmailVerification');
+  if (totp) recipes.push('TOTP');
   return recipes;
+}
+
+export type IdClashKind = 'USER_ID' | 'EXTERNAL_ID';
+
+// Of the given would-be external ids, those that are user ids (USER_ID); of the given would-be user ids, those that
+// are external ids (EXTERNAL_ID). Each key probes its own index (see findImportConflicts); sent unprepared, so it
+// is planned for its input whether it runs for one mapping or a batch.
+export async function findIdClashes(
+  db: Queryable,
+  externalUserIds: string[],
+  userIds: string[],
+): Promise<{ kind: IdClashKind; id: string }[]> {
+  if (externalUserIds.length === 0 && userIds.length === 0) return [];
+  const { rows } = await db.query<{ kind: IdClashKind; id: string }>({
+    text: `SELECT 'USER_ID' AS kind, k.id FROM unnest($1::text[]) AS k(id)
+             CROSS JOIN LATERAL (SELECT 1 FROM user_ids i WHERE i.user_id = k.id LIMIT 1) AS hit
+           UNION ALL SELECT 'EXTERNAL_ID', k.id FROM unnest($2::text[]) AS k(id)
+             CROSS JOIN LATERAL (SELECT 1 FROM user_id_mappings m WHERE m.external_user_id = k.id LIMIT 1) AS hit`,
+    values: [externalUserIds, userIds],
+  });
+  return rows;
+}
+
+// A mapping created with `force` may name an existing user as its external id (contract §9.1 step 3); the
+// database refuses it otherwise (migration 0016). The setting ends with the caller's transaction.
+export async function allowExternalIdNamingUser(db: Queryable): Promise<void> {
+  await db.query(`SELECT set_config('identity_core.force_user_id_mapping', 'on', true)`);
 }

@@ -1,6 +1,7 @@
 import { coreError } from '../../errors.js';
 import { userExists } from '../repository.js';
 import {
+  allowExternalIdNamingUser,
   deleteMappingByExternalId,
   deleteMappingByUserId,
   findMappingByEitherId,
@@ -13,6 +14,8 @@ import {
   updateExternalUserIdInfoByUserId,
   type UserIdMappingRow,
 } from './repository.js';
+import { externalIdNamesUser } from './id-rules.js';
+import { withTransaction } from '../../db/transaction.js';
 import { javaTrim } from '../../normalise/java-trim.js';
 import type { ServiceDependencies } from '../../services.js';
 import { assertMaxLength } from '../../normalise/length-limits.js';
@@ -60,7 +63,7 @@ export class UserIdMappingService {
     if (conflict) return conflict;
     if (!(await userExists(db, superTokensUserId))) return { status: 'UNKNOWN_SUPERTOKENS_USER_ID_ERROR' };
     if (!input.force) {
-      if (await userExists(db, externalUserId)) throw coreError('EXTERNAL_ID_IS_USER_ID');
+      if (await externalIdNamesUser(db, externalUserId)) throw coreError('EXTERNAL_ID_IS_USER_ID');
       const recipes = await findNonAuthRecipesUsingUserId(db, superTokensUserId);
       const blocking = input.keepEmailVerification ? recipes.filter((recipe) => recipe !== 'EmailVerification') : recipes;
       if (blocking.length > 0) throw coreError('USER_ID_IN_USE', blocking[0]);
@@ -68,7 +71,12 @@ export class UserIdMappingService {
     const ownConflict = await this.findConflict(superTokensUserId, externalUserId, true);
     if (ownConflict) return ownConflict;
 
-    const inserted = await insertMapping(db, { userId: superTokensUserId, externalUserId, info });
+    const inserted = await withTransaction(db, async (client) => {
+      if (input.force) await allowExternalIdNamingUser(client);
+      return insertMapping(client, { userId: superTokensUserId, externalUserId, info });
+    });
+    // A user with that id was created between the check and the insert.
+    if (inserted === 'EXTERNAL_ID_NAMES_USER') throw coreError('EXTERNAL_ID_IS_USER_ID');
     // The user was removed between the existence check and the insert.
     if (inserted === 'UNKNOWN_USER') return { status: 'UNKNOWN_SUPERTOKENS_USER_ID_ERROR' };
     if (inserted === 'MAPPING_EXISTS') {

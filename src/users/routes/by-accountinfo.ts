@@ -1,13 +1,13 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { coreError } from '../../errors.js';
 import { defineRoute } from '../../http/route.js';
-import { contactLookup, type ContactLookup } from '../../normalise/contact.js';
+import { contactLookup } from '../../normalise/contact.js';
 import type { AccountInfo } from '../listing-repository.js';
 import { UsersByAccountInfoQuery, UsersListResponse } from '../schemas.js';
 import { atLeastCdi4 } from './user-shape.js';
 import { toUserObject } from '../user-object.js';
 
-function parseAccountInfo(query: UsersByAccountInfoQuery): { info: AccountInfo; union: boolean; lookups: ContactLookup[] } {
+function parseAccountInfo(query: UsersByAccountInfoQuery): { info: AccountInfo; union: boolean } {
   const { doUnionOfAccountInfo, thirdPartyId, thirdPartyUserId } = query;
   if (doUnionOfAccountInfo !== 'true' && doUnionOfAccountInfo !== 'false') {
     throw coreError('FLAG_NOT_BOOLEAN', 'doUnionOfAccountInfo');
@@ -23,8 +23,7 @@ function parseAccountInfo(query: UsersByAccountInfoQuery): { info: AccountInfo; 
     ...(thirdPartyId !== undefined && thirdPartyUserId !== undefined && { thirdParty: { id: thirdPartyId, userId: thirdPartyUserId } }),
     ...(query.webauthnCredentialId !== undefined && { webauthnCredentialId: query.webauthnCredentialId }),
   };
-  const lookups = [email, phoneNumber].filter((lookup) => lookup !== undefined);
-  return { info, union: doUnionOfAccountInfo === 'true', lookups };
+  return { info, union: doUnionOfAccountInfo === 'true' };
 }
 
 const byAccountInfo: FastifyPluginAsync = async (app) => {
@@ -34,11 +33,8 @@ const byAccountInfo: FastifyPluginAsync = async (app) => {
     schema: { querystring: UsersByAccountInfoQuery, response: { 200: UsersListResponse } },
     parse: ({ query }) => parseAccountInfo(query),
     scope: 'tenant',
-    handle: async ({ info, union, lookups }, { tenantId, cdiVersion }) => {
+    handle: async ({ info, union }, { tenantId, cdiVersion }) => {
       const result = await app.services.users.listUsersByAccountInfo(tenantId, info, union);
-      // A refused email or phone number that matches no row stored earlier is an error, not an empty answer.
-      const refusal = lookups.find((lookup) => lookup.refusal)?.refusal;
-      if (result.users.length === 0 && refusal) throw refusal;
       return { status: result.status, users: result.users.map((user) => toUserObject(user, atLeastCdi4(cdiVersion))) };
     },
   });

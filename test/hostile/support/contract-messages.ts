@@ -63,6 +63,13 @@ const badRequest: RegExp[] = [
   text("Field name 'userIdType' should be one of 'SUPERTOKENS', 'EXTERNAL' or 'ANY'"),
   text('Cannot create a userId mapping where the externalId is also a SuperTokens userID'),
   /^UserId is already in use in (Session|UserMetadata|UserRoles|EmailVerification|TOTP) recipe$/,
+  // Sessions (S-4.10)
+  text('The user payload contains protected field'),
+  /^accessTokenValidity must be greater than 0 and at most the configured access_token_validity \(\d+ ms\)$/,
+  text('Invalid JSON input - use one of userId or sessionHandles array'),
+  text('Invalid JSON input - revokeAcrossAllTenants can only be set if userId is set'),
+  text('Invalid JSON input - revokeSessionsForLinkedAccounts can only be set if userId is set'),
+  text('validity must be greater than or equal to 0'),
   // Bulk import
   text('Invalid value for status. Pass one of NEW, PROCESSING, or FAILED!'),
   text('Max limit allowed is 500'),
@@ -98,7 +105,27 @@ const badRequest: RegExp[] = [
   text('recoveryCodes can contain at most 32 codes'),
 ];
 
+// The `message` of a session's TRY_REFRESH_TOKEN or UNAUTHORISED result (S-4.10), answered inside a 200 body.
+const sessionResultMessages: RegExp[] = [
+  text('Access token expired'),
+  text('Key not found'),
+  text('anti-csrf check failed'),
+  /^Access token does not contain all the information\. Maybe the structure has changed\? [A-Za-z0-9]+$/,
+  text('Invalid JWT'),
+  text('JWT verification failed'),
+  text('Invalid access token'),
+  text('Either the session has ended or has been blacklisted'),
+  text('Session missing in db'),
+  text('rotated-out token branch; refresh required'),
+  text('Anti CSRF token missing, or not matching'),
+  text('Session missing in db or has expired'),
+  text('refresh token reuse detected'),
+  text('Session does not exist.'),
+  text('Invalid refresh token'),
+];
+
 const byStatus: Record<number, RegExp[]> = {
+  200: sessionResultMessages,
   400: badRequest,
   401: [text('Invalid API key')],
   403: [text('Only public tenantId can call this app specific API')],

@@ -215,3 +215,27 @@ describe('TOTP routes (contract M-5, M-9 items 1–7)', () => {
     expect(await devices()).toEqual([]);
   });
 });
+
+describe('user-id mapping over data already written (contract M-9 item 13)', () => {
+  const t = useTestApp();
+  beforeEach(() => truncateAll(t.db));
+  const signUp = async (email: string) =>
+    (await call(t.app, 'POST', '/recipe/signup', { body: { email, password: 'a password 1' } })).json.user.id as string;
+  const map = (superTokensUserId: string) =>
+    call(t.app, 'POST', '/recipe/userid/map', { body: { superTokensUserId, externalUserId: `ext-${superTokensUserId}` } });
+
+  it('refuses to map an id that already holds metadata or a TOTP device, naming the recipe', async () => {
+    const withMetadata = await signUp('m@example.com');
+    await call(t.app, 'PUT', '/recipe/user/metadata', { body: { userId: withMetadata, metadataUpdate: { a: 1 } } });
+    expect((await map(withMetadata)).body).toBe('UserId is already in use in UserMetadata recipe\n');
+
+    const withDevice = await signUp('d@example.com');
+    await call(t.app, 'POST', '/recipe/totp/device', { body: { userId: withDevice, skew: 1, period: 30 } });
+    const reply = await map(withDevice);
+    expect({ statusCode: reply.statusCode, body: reply.body }).toEqual({
+      statusCode: 400,
+      body: 'UserId is already in use in TOTP recipe\n',
+    });
+    expect((await t.db.pool.query('SELECT count(*)::int AS n FROM user_id_mappings')).rows[0].n).toBe(0);
+  });
+});

@@ -46,7 +46,8 @@ const badEmails: [string, string, string][] = [
   ['a fullwidth @', 'ada\uFF20example.com', 'it contains U+FF20, which would be read as the ASCII "@"'],
 ];
 
-// Each bad value on every route that takes the field: a 400 with the exact message, and nothing written.
+// Each bad value on every route that takes the field: a 400 with the exact message where the value would be written,
+// "not found" where it is only looked up or removed (issue 27), and nothing written either way.
 describe('contacts the rules refuse', () => {
   let existing: Existing;
 

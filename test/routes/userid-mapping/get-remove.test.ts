@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { call, countRows, snapshot, truncateAll, useTestApp } from '../../helper.js';
-import { expectedUser, insertUser, mapUser, type StoredUser } from '../users/fixtures.js';
+import { expectedUser, forceMapUser, insertUser, mapUser, type StoredUser } from '../users/fixtures.js';
 
 const unknownMapping = { status: 'UNKNOWN_MAPPING_ERROR' };
 
@@ -49,7 +49,7 @@ describe('user-id mapping lookup and removal', () => {
 
     it('prefers the mapping whose internal id it is when a forced mapping reuses that id as an external id', async () => {
       const other = await insertUser(t.db);
-      await mapUser(t.db, other.userId, user.userId);
+      await forceMapUser(t.db, other.userId, user.userId);
       expect((await get({ userId: user.userId })).json).toEqual(found());
       expect((await get({ userId: user.userId, userIdType: 'EXTERNAL' })).json).toEqual({
         status: 'OK',
@@ -106,7 +106,7 @@ describe('user-id mapping lookup and removal', () => {
 
     it('removes a mapping whose external id is itself a user id by its internal id, whatever the type says', async () => {
       const other = await insertUser(t.db);
-      await mapUser(t.db, other.userId, user.userId);
+      await forceMapUser(t.db, other.userId, user.userId);
       const reply = await remove({ userId: other.userId, userIdType: 'EXTERNAL' });
       expect(reply.json).toEqual({ status: 'OK', didMappingExist: true });
       expect((await t.db.pool.query('SELECT user_id, external_user_id FROM user_id_mappings')).rows).toEqual([
@@ -116,7 +116,7 @@ describe('user-id mapping lookup and removal', () => {
 
     it('removes by the type given once a mapping is found: ANY finds the own mapping, EXTERNAL then removes the other one', async () => {
       const other = await insertUser(t.db);
-      await mapUser(t.db, other.userId, user.userId);
+      await forceMapUser(t.db, other.userId, user.userId);
       expect((await remove({ userId: user.userId, userIdType: 'EXTERNAL', force: true })).json).toEqual({
         status: 'OK',
         didMappingExist: true,

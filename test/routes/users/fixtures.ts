@@ -63,6 +63,20 @@ export async function mapUser(db: TestDatabase, userId: string, externalUserId: 
   ]);
 }
 
+// A mapping whose external id is another user's id, as POST /recipe/userid/map with `force` stores it (migration 0016
+// refuses it otherwise).
+export async function forceMapUser(db: TestDatabase, userId: string, externalUserId: string): Promise<void> {
+  const client = await db.pool.connect();
+  try {
+    await client.query('BEGIN');
+    await client.query(`SELECT set_config('identity_core.force_user_id_mapping', 'on', true)`);
+    await client.query('INSERT INTO user_id_mappings (user_id, external_user_id) VALUES ($1, $2)', [userId, externalUserId]);
+    await client.query('COMMIT');
+  } finally {
+    client.release();
+  }
+}
+
 export async function verifyEmail(db: TestDatabase, userId: string, email: string): Promise<void> {
   await db.pool.query('INSERT INTO email_verifications (user_id, email) VALUES ($1, $2)', [userId, email]);
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { call, snapshot, useTestApp } from '../../helper.js';
-import { expectedUser, insertUser, mapUser, verifyEmail } from './fixtures.js';
+import { expectedUser, forceMapUser, insertUser, verifyEmail } from './fixtures.js';
 
 describe('GET /user/id', () => {
   const t = useTestApp({}, { truncateEach: true });
@@ -26,7 +26,7 @@ describe('GET /user/id', () => {
   it('accepts the external id and answers with it; the internal id wins when a string is both', async () => {
     const mapped = await insertUser(t.db, { email: 'mapped@example.com' });
     const other = await insertUser(t.db, { email: 'other@example.com' });
-    await mapUser(t.db, mapped.userId, other.userId);
+    await forceMapUser(t.db, mapped.userId, other.userId);
     expect((await getUser(mapped.userId)).json).toEqual({ status: 'OK', user: expectedUser(mapped, { externalId: other.userId }) });
     expect((await getUser(other.userId)).json).toEqual({ status: 'OK', user: expectedUser(other) });
   });

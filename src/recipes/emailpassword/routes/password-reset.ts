@@ -5,7 +5,9 @@ import { defineRoute } from '../../../http/route.js';
 import { TextError } from '../schemas.js';
 
 const TokenBody = Type.Intersect([Type.Object({ userId: Type.String() }), Type.Object({ email: Type.Optional(Type.String()) })]);
-const ConsumeBody = Type.Intersect([Type.Object({ method: Type.String() }), Type.Object({ token: Type.String() })]);
+// supertokens-node v24 sends only the token, at every CDI version it speaks; older SDKs also sent method 'token'.
+// The reference reads only the token; a method other than 'token' is still refused here.
+const ConsumeBody = Type.Intersect([Type.Object({ method: Type.Optional(Type.String()) }), Type.Object({ token: Type.String() })]);
 const ResetBody = Type.Intersect([
   Type.Object({ method: Type.String() }),
   Type.Object({ token: Type.String() }),
@@ -41,7 +43,7 @@ const passwordReset: FastifyPluginAsync = async (app) => {
     url: '/recipe/user/password/reset/token/consume',
     schema: { body: ConsumeBody, response: { 200: ConsumeResponse, 400: TextError } },
     parse: ({ body }) => {
-      assertTokenMethod(body.method);
+      if (body.method !== undefined) assertTokenMethod(body.method);
       return body;
     },
     scope: 'tenant',

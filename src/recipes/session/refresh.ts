@@ -1,0 +1,179 @@
+import { errorMessage } from '../../errors.js';
+import { cdiAtLeast, type CdiVersion } from '../../http/cdi-version.js';
+import { withTransaction } from '../../db/transaction.js';
+import { accessTokenVersionFor, type JsonObject } from './access-token.js';
+import { newAntiCsrfToken, sha256Hex } from './handles.js';
+import { openRefreshToken, type RefreshTokenContent } from './refresh-token.js';
+import * as repo from './repository.js';
+import type { RefreshSessionResult } from './schemas.js';
+import type { SessionServiceDeps } from './service.js';
+import { toWireSession } from './session-object.js';
+import type { TokenMinter } from './token-minter.js';
+
+export interface RefreshInput {
+  refreshToken: string;
+  antiCsrfToken: string | undefined;
+  enableAntiCsrf: boolean;
+  // undefined: keep the session's key family.
+  useDynamicSigningKey: boolean | undefined;
+  // cdi 5.6: the raw field, range-checked after the anti-CSRF check (S-4.3 step 2).
+  accessTokenValidity: unknown;
+  checkAccessTokenValidity: (value: unknown) => number;
+  cdi: CdiVersion;
+}
+
+type ReuseSubtype = 'RECENT_PREV' | 'ORPHANED_BRANCH' | 'STALE_LINEAGE';
+
+/**
+ * POST /recipe/session/refresh (S-4.3). Up to cdi 5.5 the stored hash moves only when a child refresh token is
+ * used (a parent used after its child is theft); from 5.6 every refresh rotates, a just-replaced token is accepted
+ * again within the grace period, and any other reuse ends the session.
+ */
+export async function refreshSession(deps: SessionServiceDeps, minter: TokenMinter, input: RefreshInput): Promise<RefreshSessionResult> {
+  const { pool, clock, keys, config } = deps;
+  const content = openRefreshToken(await keys.refreshTokenSecret(), input.refreshToken);
+  if (!content) return { status: 'UNAUTHORISED', message: errorMessage('REFRESH_TOKEN_INVALID') };
+  if (input.enableAntiCsrf && content.antiCsrfToken !== null && input.antiCsrfToken !== content.antiCsrfToken) {
+    return { status: 'UNAUTHORISED', message: errorMessage('REFRESH_ANTI_CSRF_FAILED') };
+  }
+  const rotation = cdiAtLeast(input.cdi, '5.6');
+  const validityMs =
+    rotation && input.accessTokenValidity !== undefined
+      ? input.checkAccessTokenValidity(input.accessTokenValidity)
+      : minter.accessTokenValidityMs;
+  const hash1 = sha256Hex(input.refreshToken);
+  const hash2 = sha256Hex(hash1);
+  const parentHash2 = content.parentRefreshTokenHash1 === null ? undefined : sha256Hex(content.parentRefreshTokenHash1);
+
+  return withTransaction(pool, async (client) => {
+    const now = clock();
+    const row = await repo.findSessionWithPrimary(client, content.tenantId, content.sessionHandle, true);
+    if (!row || row.expires_at <= now) return { status: 'UNAUTHORISED' as const, message: errorMessage('SESSION_MISSING_OR_EXPIRED') };
+    const useStaticKey = input.useDynamicSigningKey === undefined ? row.use_static_key : !input.useDynamicSigningKey;
+    const session = { handle: row.session_handle, userId: row.primary_user_id, recipeUserId: row.user_id };
+    const isCurrent = hash2 === row.refresh_token_hash_2;
+    const isChildOfCurrent = parentHash2 === row.refresh_token_hash_2;
+    const hashes = {
+      refresh_token_hash_2: row.refresh_token_hash_2,
+      prev_refresh_token_hash_2: row.prev_refresh_token_hash_2,
+      refresh_token_rotated_at: row.refresh_token_rotated_at,
+      expires_at: row.expires_at,
+      use_static_key: useStaticKey,
+    };
+    const mint = (parentOfAccessToken: string | null) =>
+      mintPair(minter, { content, row, session, useStaticKey, validityMs, cdi: input.cdi, now, hash1, parentOfAccessToken, input });
+
+    if (!rotation) {
+      if (!isCurrent && !isChildOfCurrent) return theft(session, input.cdi);
+      if (isChildOfCurrent) {
+        Object.assign(hashes, {
+          refresh_token_hash_2: hash2,
+          prev_refresh_token_hash_2: row.refresh_token_hash_2,
+          refresh_token_rotated_at: now,
+          expires_at: now + minter.refreshTokenValidityMs,
+        });
+      }
+      if (isChildOfCurrent || useStaticKey !== row.use_static_key)
+        await repo.updateSessionTokens(client, row.tenant_id, row.session_handle, hashes);
+      return (await mint(hash1)).result;
+    }
+
+    const withinGrace =
+      hash2 === row.prev_refresh_token_hash_2 &&
+      row.refresh_token_rotated_at !== null &&
+      now <= row.refresh_token_rotated_at + config.refresh_token_rotation_grace_period * 1000;
+    if (isCurrent || isChildOfCurrent || withinGrace) {
+      const minted = await mint(null);
+      const rotated = withinGrace
+        ? { ...hashes, refresh_token_hash_2: minted.hash2 }
+        : {
+            ...hashes,
+            refresh_token_hash_2: minted.hash2,
+            prev_refresh_token_hash_2: hash2,
+            refresh_token_rotated_at: now,
+            expires_at: now + minter.refreshTokenValidityMs,
+          };
+      await repo.updateSessionTokens(client, row.tenant_id, row.session_handle, rotated);
+      return minted.result;
+    }
+    const subtype: ReuseSubtype =
+      hash2 === row.prev_refresh_token_hash_2
+        ? 'RECENT_PREV'
+        : parentHash2 !== undefined && parentHash2 === row.prev_refresh_token_hash_2
+          ? 'ORPHANED_BRANCH'
+          : 'STALE_LINEAGE';
+    await repo.deleteSession(client, row.tenant_id, row.session_handle);
+    if (subtype === 'STALE_LINEAGE' || config.recent_token_reuse_behaviour === 'TOKEN_THEFT') {
+      return { ...theft(session, input.cdi), recentTokenReuseSubtype: subtype };
+    }
+    return { status: 'UNAUTHORISED' as const, message: errorMessage('REFRESH_TOKEN_REUSED'), recentTokenReuseSubtype: subtype };
+  });
+}
+
+function theft(session: { handle: string; userId: string; recipeUserId: string }, cdi: CdiVersion) {
+  return {
+    status: 'TOKEN_THEFT_DETECTED' as const,
+    session: {
+      handle: session.handle,
+      userId: session.userId,
+      ...(cdiAtLeast(cdi, '4.0') && { recipeUserId: session.recipeUserId }),
+    },
+  };
+}
+
+interface MintContext {
+  content: RefreshTokenContent;
+  row: repo.SessionRow;
+  session: { handle: string; userId: string; recipeUserId: string };
+  useStaticKey: boolean;
+  validityMs: number;
+  cdi: CdiVersion;
+  now: number;
+  // H1 of the refresh token presented: the parent of the new one.
+  hash1: string;
+  // The new access token's parentRefreshTokenHash1: H1 of the presented token (legacy) or null (rotation).
+  parentOfAccessToken: string | null;
+  input: RefreshInput;
+}
+
+async function mintPair(minter: TokenMinter, context: MintContext) {
+  const { row, session, now, cdi } = context;
+  const antiCsrfToken = context.input.enableAntiCsrf ? newAntiCsrfToken() : null;
+  const refresh = await minter.refreshToken(
+    {
+      sessionHandle: row.session_handle,
+      userId: row.user_id,
+      parentRefreshTokenHash1: context.hash1,
+      antiCsrfToken,
+      tenantId: row.tenant_id,
+    },
+    now,
+  );
+  const payload = JSON.parse(row.jwt_user_payload) as JsonObject;
+  const access = await minter.accessToken(
+    {
+      version: accessTokenVersionFor(cdi),
+      sub: session.userId,
+      tId: row.tenant_id,
+      rsub: row.user_id,
+      sessionHandle: row.session_handle,
+      refreshTokenHash1: refresh.hash1,
+      parentRefreshTokenHash1: context.parentOfAccessToken,
+      antiCsrfToken,
+      custom: payload,
+    },
+    context.useStaticKey,
+    { kind: 'jittered', validityMs: context.validityMs },
+    now,
+  );
+  return {
+    hash2: refresh.hash2,
+    result: {
+      session: toWireSession({ ...session, userDataInJWT: payload, tenantId: row.tenant_id }, cdi),
+      accessToken: access.token,
+      refreshToken: refresh.token,
+      ...(antiCsrfToken !== null && { antiCsrfToken }),
+      status: 'OK' as const,
+    },
+  };
+}

@@ -1,0 +1,203 @@
+import type { Queryable } from '../../db/pool.js';
+
+export interface SessionRow {
+  tenant_id: string;
+  session_handle: string;
+  user_id: string;
+  refresh_token_hash_2: string;
+  prev_refresh_token_hash_2: string | null;
+  refresh_token_rotated_at: number | null;
+  session_data: string;
+  jwt_user_payload: string;
+  expires_at: number;
+  created_at_time: number;
+  use_static_key: boolean;
+}
+
+const columns = `tenant_id, session_handle, user_id, refresh_token_hash_2, prev_refresh_token_hash_2, refresh_token_rotated_at,
+  session_data, jwt_user_payload, expires_at, created_at_time, use_static_key`;
+const qualifiedColumns = columns
+  .split(',')
+  .map((column) => `s.${column.trim()}`)
+  .join(', ');
+
+export async function insertSession(db: Queryable, row: SessionRow): Promise<void> {
+  await db.query(`INSERT INTO session_info (${columns}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`, [
+    row.tenant_id,
+    row.session_handle,
+    row.user_id,
+    row.refresh_token_hash_2,
+    row.prev_refresh_token_hash_2,
+    row.refresh_token_rotated_at,
+    row.session_data,
+    row.jwt_user_payload,
+    row.expires_at,
+    row.created_at_time,
+    row.use_static_key,
+  ]);
+}
+
+/** The row whatever its expiry; `forUpdate` locks it until the transaction ends (refresh, promotion). */
+export async function findSession(db: Queryable, tenantId: string, handle: string, forUpdate = false): Promise<SessionRow | undefined> {
+  const { rows } = await db.query<SessionRow>(
+    `SELECT ${columns} FROM session_info WHERE tenant_id = $1 AND session_handle = $2${forUpdate ? ' FOR UPDATE' : ''}`,
+    [tenantId, handle],
+  );
+  return rows[0];
+}
+
+export interface SessionRowWithPrimary extends SessionRow {
+  // The primary user id of the stored recipe user id now (S-6.2), external when mapped.
+  primary_user_id: string;
+}
+
+/** findSession and the current primary user id in one statement (refresh, session information). */
+export async function findSessionWithPrimary(
+  db: Queryable,
+  tenantId: string,
+  handle: string,
+  forUpdate = false,
+): Promise<SessionRowWithPrimary | undefined> {
+  const { rows } = await db.query<SessionRowWithPrimary>(
+    `SELECT ${qualifiedColumns}, r.primary_user_id
+       FROM session_info s
+      CROSS JOIN LATERAL (
+        SELECT coalesce((SELECT user_id FROM user_ids WHERE user_id = s.user_id),
+                        (SELECT user_id FROM user_id_mappings WHERE external_user_id = s.user_id), s.user_id) AS st) g
+      CROSS JOIN LATERAL (
+        SELECT coalesce((SELECT m.external_user_id FROM user_ids i JOIN user_id_mappings m ON m.user_id = i.group_id WHERE i.user_id = g.st),
+                        (SELECT i.group_id FROM user_ids i WHERE i.user_id = g.st), s.user_id) AS primary_user_id) r
+      WHERE s.tenant_id = $1 AND s.session_handle = $2${forUpdate ? ' FOR UPDATE OF s' : ''}`,
+    [tenantId, handle],
+  );
+  return rows[0];
+}
+
+export interface TokenHashes {
+  refresh_token_hash_2: string;
+  prev_refresh_token_hash_2: string | null;
+  refresh_token_rotated_at: number | null;
+  expires_at: number;
+  use_static_key: boolean;
+}
+
+export async function updateSessionTokens(db: Queryable, tenantId: string, handle: string, hashes: TokenHashes): Promise<void> {
+  await db.query(
+    `UPDATE session_info SET refresh_token_hash_2 = $3, prev_refresh_token_hash_2 = $4, refresh_token_rotated_at = $5,
+       expires_at = $6, use_static_key = $7 WHERE tenant_id = $1 AND session_handle = $2`,
+    [
+      tenantId,
+      handle,
+      hashes.refresh_token_hash_2,
+      hashes.prev_refresh_token_hash_2,
+      hashes.refresh_token_rotated_at,
+      hashes.expires_at,
+      hashes.use_static_key,
+    ],
+  );
+}
+
+/** Sets one payload column of a live session; false when there is none. */
+export async function updateSessionPayload(
+  db: Queryable,
+  column: 'session_data' | 'jwt_user_payload',
+  tenantId: string,
+  handle: string,
+  value: string,
+  now: number,
+): Promise<boolean> {
+  const { rowCount } = await db.query(
+    `UPDATE session_info SET ${column} = $3 WHERE tenant_id = $1 AND session_handle = $2 AND expires_at > $4`,
+    [tenantId, handle, value, now],
+  );
+  return (rowCount ?? 0) > 0;
+}
+
+export async function deleteSession(db: Queryable, tenantId: string, handle: string): Promise<void> {
+  await db.query('DELETE FROM session_info WHERE tenant_id = $1 AND session_handle = $2', [tenantId, handle]);
+}
+
+export async function deleteSessionsByHandles(db: Queryable, tenantId: string, handles: string[]): Promise<string[]> {
+  const { rows } = await db.query<{ session_handle: string }>(
+    'DELETE FROM session_info WHERE tenant_id = $1 AND session_handle = ANY($2::text[]) RETURNING session_handle',
+    [tenantId, handles],
+  );
+  return rows.map((row) => row.session_handle);
+}
+
+// Every id form a user's sessions may be stored under (S-6.3): each login method (all of its group's with
+// `linked`) by its own id and by its external id, plus the given id itself (a session may name an unknown user).
+// Lookups go through `= ANY(ARRAY(...))` so they stay index probes on tables that were never analysed.
+const storedFormsSql = `WITH given AS (
+    SELECT coalesce((SELECT user_id FROM user_ids WHERE user_id = $1::text),
+                    (SELECT user_id FROM user_id_mappings WHERE external_user_id = $1::text)) AS user_id),
+  members AS (
+    SELECT user_id FROM given WHERE user_id IS NOT NULL
+    UNION
+    SELECT i.user_id FROM user_ids i
+     WHERE $2::boolean AND i.group_id = (SELECT group_id FROM user_ids WHERE user_id = (SELECT user_id FROM given))),
+  forms AS (
+    SELECT user_id AS id FROM members
+    UNION SELECT m.external_user_id FROM user_id_mappings m WHERE m.user_id = ANY(ARRAY(SELECT user_id FROM members))
+    UNION SELECT $1::text)`;
+
+export interface UserSessionsQuery {
+  userId: string;
+  linked: boolean;
+  // undefined: every tenant.
+  tenantId: string | undefined;
+  now: number;
+}
+
+const userSessionsWhere = `user_id = ANY(ARRAY(SELECT id FROM forms)) AND expires_at > $3 AND ($4::text IS NULL OR tenant_id = $4)`;
+
+export async function findHandlesOfUser(db: Queryable, query: UserSessionsQuery): Promise<string[]> {
+  const { rows } = await db.query<{ session_handle: string }>(
+    `${storedFormsSql} SELECT session_handle FROM session_info WHERE ${userSessionsWhere} ORDER BY created_at_time, session_handle`,
+    [query.userId, query.linked, query.now, query.tenantId ?? null],
+  );
+  return rows.map((row) => row.session_handle);
+}
+
+export async function deleteSessionsOfUser(db: Queryable, query: UserSessionsQuery): Promise<string[]> {
+  const { rows } = await db.query<{ session_handle: string }>(
+    `${storedFormsSql} DELETE FROM session_info WHERE ${userSessionsWhere} RETURNING session_handle`,
+    [query.userId, query.linked, query.now, query.tenantId ?? null],
+  );
+  return rows.map((row) => row.session_handle);
+}
+
+export interface SessionUserIds {
+  // The recipe user id in external form when mapped (what sessions store and `rsub` carries).
+  recipe_user_id: string;
+  // The primary user id of its group, external when mapped; the id itself for a standalone or unknown id.
+  primary_user_id: string;
+}
+
+// S-6.1 / S-6.2: either id form in; the recipe and primary ids out, each in its external form where mapped.
+export async function resolveSessionUserIds(db: Queryable, userId: string): Promise<SessionUserIds> {
+  const { rows } = await db.query<SessionUserIds>(
+    `WITH given AS (
+       SELECT coalesce((SELECT user_id FROM user_ids WHERE user_id = $1),
+                       (SELECT user_id FROM user_id_mappings WHERE external_user_id = $1), $1) AS user_id),
+     grp AS (SELECT i.group_id FROM user_ids i WHERE i.user_id = (SELECT user_id FROM given))
+     SELECT coalesce((SELECT m.external_user_id FROM user_id_mappings m WHERE m.user_id = (SELECT user_id FROM given)),
+                     (SELECT user_id FROM given)) AS recipe_user_id,
+            coalesce((SELECT m.external_user_id FROM user_id_mappings m WHERE m.user_id = (SELECT group_id FROM grp)),
+                     (SELECT group_id FROM grp),
+                     (SELECT m.external_user_id FROM user_id_mappings m WHERE m.user_id = (SELECT user_id FROM given)),
+                     (SELECT user_id FROM given)) AS primary_user_id`,
+    [userId],
+  );
+  return rows[0];
+}
+
+/** Deletes up to `limit` sessions that expired; the cleanup job calls it until fewer come back. */
+export async function deleteExpiredSessions(db: Queryable, now: number, limit: number): Promise<number> {
+  const { rowCount } = await db.query(
+    `DELETE FROM session_info WHERE (tenant_id, session_handle) IN (
+       SELECT tenant_id, session_handle FROM session_info WHERE expires_at <= $1 LIMIT $2)`,
+    [now, limit],
+  );
+  return rowCount ?? 0;
+}

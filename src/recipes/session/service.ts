@@ -1,0 +1,325 @@
+import type pg from 'pg';
+import type { Config } from '../../config/config.js';
+import { coreError, errorMessage } from '../../errors.js';
+import { cdiAtLeast, type CdiVersion } from '../../http/cdi-version.js';
+import { withTransaction } from '../../db/transaction.js';
+import type { SigningKeys } from '../../keys/signing-keys.js';
+import {
+  accessTokenVersionFor,
+  findProtectedClaim,
+  readAccessTokenUnverified,
+  verifyAccessToken,
+  type AccessTokenClaims,
+  type AccessTokenVersion,
+  type JsonObject,
+} from './access-token.js';
+import { newAntiCsrfToken, newSessionHandle, sha256Hex, tenantOfHandle } from './handles.js';
+import * as repo from './repository.js';
+import { refreshSession, type RefreshInput } from './refresh.js';
+import type { RegenerateResult, RefreshSessionResult, SessionInfoResult, VerifySessionResult, WireSession, WireToken } from './schemas.js';
+import { sameJson, TokenMinter } from './token-minter.js';
+import { sessionOfClaims, toWireSession, type Session } from './session-object.js';
+
+export { toWireSession };
+
+export interface SessionServiceDeps {
+  pool: pg.Pool;
+  config: Readonly<Config>;
+  clock: () => number;
+  keys: SigningKeys;
+}
+
+export interface CreateInput {
+  userId: string;
+  enableAntiCsrf: boolean;
+  userDataInJWT: JsonObject;
+  userDataInDatabase: JsonObject;
+  accessTokenValidityMs: number | undefined;
+  useStaticKey: boolean;
+  tenantId: string;
+  cdi: CdiVersion;
+}
+
+export interface CreateResult {
+  session: WireSession;
+  accessToken: WireToken;
+  refreshToken: WireToken;
+  antiCsrfToken?: string;
+  status: 'OK';
+}
+
+export interface VerifyInput {
+  accessToken: string;
+  antiCsrfToken: string | undefined;
+  doAntiCsrfCheck: boolean;
+  enableAntiCsrf: boolean;
+  checkDatabase: boolean;
+  cdi: CdiVersion;
+}
+
+type Unauthorised = { status: 'UNAUTHORISED'; message: string };
+const unauthorised = (message: string): Unauthorised => ({ status: 'UNAUTHORISED', message });
+const sessionDoesNotExist = (): Unauthorised => unauthorised(errorMessage('SESSION_DOES_NOT_EXIST'));
+
+/** A handle names its tenant (S-2.1); only `public` exists here, so any other is the contract's unknown-tenant 400. */
+function publicTenantOfHandle(handle: string): string {
+  const tenantId = tenantOfHandle(handle);
+  if (tenantId !== 'public') throw coreError('TENANT_NOT_FOUND', 'public', tenantId);
+  return tenantId;
+}
+
+/** Custom claims must not use a claim of the token version (S-2.2); checked before anything is written. */
+export function assertNoProtectedClaim(payload: JsonObject, version: AccessTokenVersion): void {
+  if (findProtectedClaim(payload, version) !== undefined) throw coreError('SESSION_PROTECTED_CLAIM');
+}
+
+/** The Session recipe: create, verify, refresh (refresh.ts), regenerate, revoke, and the reads and updates by handle. */
+export class SessionService {
+  readonly minter: TokenMinter;
+
+  constructor(private readonly deps: SessionServiceDeps) {
+    this.minter = new TokenMinter(deps.keys, deps.config);
+  }
+
+  get accessTokenValidityMs(): number {
+    return this.minter.accessTokenValidityMs;
+  }
+
+  async create(input: CreateInput): Promise<CreateResult> {
+    const version = accessTokenVersionFor(input.cdi);
+    assertNoProtectedClaim(input.userDataInJWT, version);
+    const { pool, clock } = this.deps;
+    const ids = await repo.resolveSessionUserIds(pool, input.userId);
+    const now = clock();
+    const handle = newSessionHandle();
+    const antiCsrfToken = input.enableAntiCsrf ? newAntiCsrfToken() : null;
+    const refresh = await this.minter.refreshToken(
+      { sessionHandle: handle, userId: ids.recipe_user_id, parentRefreshTokenHash1: null, antiCsrfToken, tenantId: input.tenantId },
+      now,
+    );
+    const access = await this.minter.accessToken(
+      {
+        version,
+        sub: ids.primary_user_id,
+        tId: input.tenantId,
+        rsub: ids.recipe_user_id,
+        sessionHandle: handle,
+        refreshTokenHash1: refresh.hash1,
+        parentRefreshTokenHash1: null,
+        antiCsrfToken,
+        custom: input.userDataInJWT,
+      },
+      input.useStaticKey,
+      { kind: 'jittered', validityMs: input.accessTokenValidityMs ?? this.accessTokenValidityMs },
+      now,
+    );
+    await repo.insertSession(pool, {
+      tenant_id: input.tenantId,
+      session_handle: handle,
+      user_id: ids.recipe_user_id,
+      refresh_token_hash_2: refresh.hash2,
+      prev_refresh_token_hash_2: null,
+      refresh_token_rotated_at: null,
+      session_data: JSON.stringify(input.userDataInDatabase),
+      jwt_user_payload: JSON.stringify(input.userDataInJWT),
+      expires_at: refresh.token.expiry,
+      created_at_time: now,
+      use_static_key: input.useStaticKey,
+    });
+    const session: Session = {
+      handle,
+      userId: ids.primary_user_id,
+      recipeUserId: ids.recipe_user_id,
+      userDataInJWT: input.userDataInJWT,
+      tenantId: input.tenantId,
+    };
+    return {
+      session: toWireSession(session, input.cdi),
+      accessToken: access.token,
+      refreshToken: refresh.token,
+      ...(antiCsrfToken !== null && { antiCsrfToken }),
+      status: 'OK',
+    };
+  }
+
+  async verify(input: VerifyInput): Promise<VerifySessionResult> {
+    const { pool, clock, keys } = this.deps;
+    const read = await verifyAccessToken(input.accessToken, (kid) => keys.findVerificationKey(kid), clock());
+    if ('status' in read) return read;
+    const { claims } = read;
+    if (input.doAntiCsrfCheck && input.enableAntiCsrf) {
+      if (claims.antiCsrfToken === null) return { status: 'TRY_REFRESH_TOKEN', message: errorMessage('ACCESS_TOKEN_ANTI_CSRF_FAILED') };
+      if (input.antiCsrfToken !== claims.antiCsrfToken) {
+        return { status: 'TRY_REFRESH_TOKEN', message: errorMessage('ACCESS_TOKEN_ANTI_CSRF_FAILED') };
+      }
+    }
+    const fromToken = { session: toWireSession(sessionOfClaims(claims), input.cdi), status: 'OK' as const };
+    let stored: repo.SessionRow | undefined;
+    if (input.checkDatabase) {
+      // Existence only, whatever the row's expiry: a legacy refresh extends it only at promotion (S-4.2 step 3).
+      stored = await repo.findSession(pool, claims.tId, claims.sessionHandle);
+      if (!stored) return unauthorised(errorMessage('SESSION_ENDED'));
+    }
+    if (cdiAtLeast(input.cdi, '5.6')) {
+      if (!stored) return fromToken;
+      const lineage = [stored.refresh_token_hash_2, stored.prev_refresh_token_hash_2];
+      const inLineage =
+        lineage.includes(sha256Hex(claims.refreshTokenHash1)) ||
+        (claims.parentRefreshTokenHash1 !== null && lineage.includes(sha256Hex(claims.parentRefreshTokenHash1)));
+      if (!inLineage) return unauthorised(errorMessage('SESSION_ROTATED_OUT'));
+      return { ...fromToken, payloadUpdateAvailable: !sameJson(claims.custom, JSON.parse(stored.jwt_user_payload)), status: 'OK' };
+    }
+    const needsUpdate = stored !== undefined && !sameJson(claims.custom, JSON.parse(stored.jwt_user_payload));
+    if (claims.parentRefreshTokenHash1 === null && !needsUpdate) return fromToken;
+    return this.promote(claims, needsUpdate, input.cdi, fromToken);
+  }
+
+  // S-4.2 steps 6: the first use of an access token from a legacy refresh moves the stored hash to its refresh
+  // token, and a token whose claims are behind the stored payload is re-minted.
+  private async promote(
+    claims: AccessTokenClaims,
+    needsUpdate: boolean,
+    cdi: CdiVersion,
+    fromToken: VerifySessionResult,
+  ): Promise<VerifySessionResult> {
+    const { pool, clock } = this.deps;
+    return withTransaction(pool, async (client) => {
+      const row = await repo.findSession(client, claims.tId, claims.sessionHandle, true);
+      if (!row) return unauthorised(errorMessage('SESSION_MISSING_IN_DB'));
+      const now = clock();
+      const promote = claims.parentRefreshTokenHash1 !== null && sha256Hex(claims.parentRefreshTokenHash1) === row.refresh_token_hash_2;
+      const ownHash2 = sha256Hex(claims.refreshTokenHash1);
+      if (promote) {
+        await repo.updateSessionTokens(client, row.tenant_id, row.session_handle, {
+          refresh_token_hash_2: ownHash2,
+          prev_refresh_token_hash_2: row.refresh_token_hash_2,
+          refresh_token_rotated_at: now,
+          expires_at: now + this.minter.refreshTokenValidityMs,
+          use_static_key: row.use_static_key,
+        });
+      } else if (ownHash2 !== row.refresh_token_hash_2 && !needsUpdate) {
+        return fromToken;
+      }
+      const payload = JSON.parse(row.jwt_user_payload) as JsonObject;
+      const access = await this.minter.accessToken(
+        { ...claims, parentRefreshTokenHash1: null, custom: payload },
+        row.use_static_key,
+        { kind: 'full' },
+        now,
+      );
+      return {
+        session: toWireSession({ ...sessionOfClaims(claims), userDataInJWT: payload }, cdi),
+        accessToken: access.token,
+        status: 'OK' as const,
+      };
+    });
+  }
+
+  async refresh(input: RefreshInput): Promise<RefreshSessionResult> {
+    return refreshSession(this.deps, this.minter, input);
+  }
+
+  /** Checks a refresh request's accessTokenValidity (cdi 5.6), in ms; the caller decides when in the order. */
+  checkAccessTokenValidity(value: unknown): number {
+    if (!Number.isInteger(value)) throw coreError('INVALID_FIELD', 'accessTokenValidity');
+    const ms = value as number;
+    if (ms <= 0 || ms > this.accessTokenValidityMs) throw coreError('ACCESS_TOKEN_VALIDITY_RANGE', this.accessTokenValidityMs);
+    return ms;
+  }
+
+  async regenerate(accessToken: string, userDataInJWT: JsonObject | undefined, cdi: CdiVersion): Promise<RegenerateResult> {
+    const read = readAccessTokenUnverified(accessToken);
+    if ('status' in read) return unauthorised(read.message);
+    const { claims } = read;
+    const { pool, clock } = this.deps;
+    return withTransaction(pool, async (client) => {
+      const now = clock();
+      const row = await repo.findSession(client, claims.tId, claims.sessionHandle, true);
+      if (!row || row.expires_at <= now) return sessionDoesNotExist();
+      const payload = userDataInJWT ?? (JSON.parse(row.jwt_user_payload) as JsonObject);
+      assertNoProtectedClaim(payload, claims.version);
+      await repo.updateSessionPayload(client, 'jwt_user_payload', row.tenant_id, row.session_handle, JSON.stringify(payload), now);
+      const session = toWireSession({ ...sessionOfClaims(claims), userDataInJWT: payload }, cdi);
+      if (claims.exp * 1000 < now) return { session, status: 'OK' as const };
+      const access = await this.minter.accessToken(
+        { ...claims, custom: payload },
+        row.use_static_key,
+        { kind: 'until', exp: claims.exp },
+        now,
+      );
+      return { session, accessToken: access.token, status: 'OK' as const };
+    });
+  }
+
+  async getSessionInformation(handle: string, cdi: CdiVersion): Promise<SessionInfoResult> {
+    const tenantId = publicTenantOfHandle(handle);
+    const { pool, clock } = this.deps;
+    const row = await repo.findSessionWithPrimary(pool, tenantId, handle);
+    if (!row || row.expires_at <= clock()) return sessionDoesNotExist();
+    return {
+      sessionHandle: row.session_handle,
+      userId: row.primary_user_id,
+      ...(cdiAtLeast(cdi, '4.0') && { recipeUserId: row.user_id }),
+      userDataInDatabase: JSON.parse(row.session_data) as JsonObject,
+      expiry: row.expires_at,
+      userDataInJWT: JSON.parse(row.jwt_user_payload) as JsonObject,
+      timeCreated: row.created_at_time,
+      status: 'OK',
+      ...(cdiAtLeast(cdi, '3.0') && { tenantId: row.tenant_id }),
+    };
+  }
+
+  /** The stored payloads of a live session (the deprecated GETs of S-4.8). */
+  async findPayloads(handle: string): Promise<{ userDataInDatabase: JsonObject; userDataInJWT: JsonObject } | undefined> {
+    const tenantId = publicTenantOfHandle(handle);
+    const row = await repo.findSession(this.deps.pool, tenantId, handle);
+    if (!row || row.expires_at <= this.deps.clock()) return undefined;
+    return {
+      userDataInDatabase: JSON.parse(row.session_data) as JsonObject,
+      userDataInJWT: JSON.parse(row.jwt_user_payload) as JsonObject,
+    };
+  }
+
+  async updateSessionData(handle: string, data: JsonObject): Promise<{ status: 'OK' } | Unauthorised> {
+    return this.updatePayload('session_data', handle, data);
+  }
+
+  async updateAccessTokenPayload(handle: string, payload: JsonObject, cdi: CdiVersion): Promise<{ status: 'OK' } | Unauthorised> {
+    assertNoProtectedClaim(payload, accessTokenVersionFor(cdi));
+    return this.updatePayload('jwt_user_payload', handle, payload);
+  }
+
+  private async updatePayload(column: 'session_data' | 'jwt_user_payload', handle: string, value: JsonObject) {
+    const tenantId = publicTenantOfHandle(handle);
+    const updated = await repo.updateSessionPayload(this.deps.pool, column, tenantId, handle, JSON.stringify(value), this.deps.clock());
+    return updated ? { status: 'OK' as const } : sessionDoesNotExist();
+  }
+
+  /** Deletes these sessions whatever their expiry; answers those that existed, in the order given. */
+  async revokeByHandles(handles: string[]): Promise<string[]> {
+    for (const handle of handles) publicTenantOfHandle(handle);
+    if (handles.length === 0) return [];
+    const deleted = new Set(await repo.deleteSessionsByHandles(this.deps.pool, 'public', handles));
+    return [...new Set(handles)].filter((handle) => deleted.has(handle));
+  }
+
+  async revokeByUser(userId: string, linked: boolean, tenantId: string | undefined): Promise<string[]> {
+    return repo.deleteSessionsOfUser(this.deps.pool, { userId, linked, tenantId, now: this.deps.clock() });
+  }
+
+  async handlesOfUser(userId: string, linked: boolean, tenantId: string | undefined): Promise<string[]> {
+    return repo.findHandlesOfUser(this.deps.pool, { userId, linked, tenantId, now: this.deps.clock() });
+  }
+
+  /** One bounded sweep: at most `batches` deletes of `batchSize` expired sessions, then the keys past their window. */
+  async deleteExpired(batchSize = 1000, batches = 100): Promise<number> {
+    let deleted = 0;
+    for (let batch = 0; batch < batches; batch++) {
+      const count = await repo.deleteExpiredSessions(this.deps.pool, this.deps.clock(), batchSize);
+      deleted += count;
+      if (count < batchSize) break;
+    }
+    await this.deps.keys.deleteExpiredKeys();
+    return deleted;
+  }
+}
