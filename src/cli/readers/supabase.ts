@@ -157,7 +157,7 @@ function factorsOf(rows: Record<string, string>[] | undefined) {
   for (const factor of rows ?? []) {
     const type = nonEmpty(factor.factor_type) ?? 'unknown';
     const name = nonEmpty(factor.friendly_name);
-    const where = `mfa_factors ${factor.id ?? ''} ${type}`.replace('  ', ' ');
+    const where = ['mfa_factors', nonEmpty(factor.id), type].filter((part) => part !== undefined).join(' ');
     if (factor.status !== 'verified') {
       notCarried.push(`${where}: never verified, so not carried`);
       continue;
