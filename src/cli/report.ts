@@ -59,13 +59,21 @@ export function buildReport(results: Results, context: ReportContext) {
     ...(results.weakHashes > 0 && { weakHashes: results.weakHashes }),
     notImported: [...results.notImported].sort((a, b) => a.record - b.record),
     collisions: results.collisions,
-    carried: results.carried,
+    carried: carriedByUsersKept(results),
     notCarried: results.notCarried,
     canary: results.canary,
   };
 }
 
 export type Report = ReturnType<typeof buildReport>;
+
+// What a user was sent with means nothing for a user the core refused or that was never sent: those are listed
+// under notImported with the reason instead.
+function carriedByUsersKept(results: Results) {
+  if (results.notImported.length === 0) return results.carried;
+  const notImported = new Set(results.notImported.map((entry) => entry.record));
+  return results.carried.filter((entry) => !notImported.has(entry.record));
+}
 
 /**
  * Writes the report with `created` (what `migrate undo` reads) as its last key, copied from the created list a

@@ -231,6 +231,8 @@ describe('migrate: TOTP seeds and recovery codes', () => {
       { user: 'bad-1', record: 3, stage: 'validation', reason: expect.stringContaining('secretKey could not be decoded as base32') },
     ]);
     expect(JSON.stringify(report)).not.toContain('not base32 at all');
+    // The refused user is listed once, as not imported, not among the users carried.
+    expect(report.carried.map((entry: { user: string }) => entry.user)).toEqual(['dj-1', 'st-1']);
     expect(await verifyTotp(core, 'dj-1', authenticatorCode(Buffer.from(hexKey, 'hex'), { digits: 8 }))).toBe('OK');
     expect(await useRecoveryCode(core, 'dj-1', 'static-token-1')).toBe('OK');
     expect(await verifyTotp(core, 'st-1', authenticatorCode(base32Bytes('JBSWY3DPEHPK3PXP')))).toBe('OK');
