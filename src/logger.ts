@@ -23,6 +23,13 @@ const redactPaths = [
   'userInputCode',
   'deviceId',
   'signerKey',
+  // TOTP keys and codes, recovery codes (contract-metadata-roles-totp): never logged, whatever object holds them.
+  '*.secretKey',
+  '*.secret',
+  '*.totp',
+  '*.recoveryCodes',
+  'secretKey',
+  'totp',
   // Session tokens: request bodies are never logged, but nothing that holds one may be either.
   '*.accessToken',
   '*.refreshToken',

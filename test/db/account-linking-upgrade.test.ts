@@ -56,8 +56,6 @@ describe('the account-linking migration', () => {
       '0011_account_linking',
       '0012_email_verification_tokens',
       '0013_account_groups_refresh_by_key',
-      '0016_one_id_names_one_user',
-      '0017_reset_tokens_end_with_their_reason',
     ]);
 
     expect(await Promise.all(tablesBefore.map(snapshot))).toEqual(before);

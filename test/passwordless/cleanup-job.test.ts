@@ -103,8 +103,8 @@ describe('the cleanup timer', () => {
     await vi.advanceTimersByTimeAsync(2000);
     expect(calls).toBe(2);
     expect(lines.map((line) => [JSON.parse(line).msg, JSON.parse(line).err.message])).toEqual([
-      ['passwordless cleanup failed', 'database down'],
-      ['passwordless cleanup failed', 'database down'],
+      ['cleanup of expired passwordless devices failed', 'database down'],
+      ['cleanup of expired passwordless devices failed', 'database down'],
     ]);
     await job.stop();
   });
