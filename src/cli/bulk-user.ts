@@ -15,10 +15,35 @@ export interface LoginMethod {
   isPrimary?: boolean;
 }
 
+/** A TOTP device as bulk import takes it (contract M-5.7): the secret in the source's own encoding. */
+export interface TotpDevice {
+  secretKey: string;
+  secretEncoding?: 'base32' | 'hex' | 'base64' | 'raw' | 'otpauth';
+  algorithm?: 'SHA1' | 'SHA256' | 'SHA512';
+  digits?: number;
+  period?: number;
+  skew?: number;
+  deviceName?: string;
+  /** Codes of this time step and earlier are refused as replays. */
+  lastUsedTimeStep?: number;
+}
+
+/** A recovery code as bulk import takes it (contract M-7): plain, or the source's digest of it. */
+export type RecoveryCode =
+  string | { code: string; usedAt?: number } | { hash: string; hashingAlgorithm: 'bcrypt' | 'sha256' | 'sha512'; usedAt?: number };
+
+export interface UserRole {
+  role: string;
+  tenantIds: string[];
+}
+
 export interface BulkImportUser {
   externalUserId?: string;
-  /** What the export says about the user beyond the login (names, pictures, claims): see the README's keys. */
+  /** What the export says about the user beyond the login (names, pictures, claims): see docs/migration-mapping.md. */
   userMetadata?: Record<string, unknown>;
+  userRoles?: UserRole[];
+  totpDevices?: TotpDevice[];
+  recoveryCodes?: RecoveryCode[];
   /** The first is the user's primary login method; the core links the others to it (one person, one user). */
   loginMethods: [LoginMethod, ...LoginMethod[]];
 }
@@ -45,8 +70,15 @@ export interface SourceRecord {
   problem?: { kind: 'invalid' | 'skipped' | 'duplicate'; reason: string };
   /** Login methods of this user that are not imported, each with the reason it cannot be. */
   collisions: MethodSummary[];
-  /** Data of the export the core has no place for (MFA enrolments, say), by field name. */
+  /** Data of the export that is not carried, each as `<field>: <why>`. */
   notCarried?: string[];
+  /** What is carried beyond login methods and profile (roles, second factors, marks), for the report. */
+  carried?: string[];
+  /**
+   * Phone numbers linked only as a second factor: a twin of another user's number drops the factor, not the user
+   * (first-record-wins.ts), and marks the user to enrol it again under this source and time.
+   */
+  factorPhones?: { phones: string[]; source: string; markedAt: number };
 }
 
 export function summariseMethod(method: LoginMethod, problem?: string): MethodSummary {

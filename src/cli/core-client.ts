@@ -130,12 +130,26 @@ export class CoreClient {
     return { rows: body.users as QueueRow[], next };
   }
 
+  /** Declares a role with its permissions (PUT /recipe/role adds permissions, never removes them); true when it is new. */
+  async putRole(role: string, permissions: string[]): Promise<boolean> {
+    const reply = await this.send('PUT', '/recipe/role', { body: { role, permissions } });
+    const body = asRecord(reply.json);
+    if (reply.status === 200 && body.status === 'OK') return body.createdNewRole === true;
+    if (reply.status === 404)
+      throw new RouteMissingError(`the core at ${this.baseUrl} has no PUT /recipe/role (404), so the mapping's roles cannot be declared`);
+    throw this.unexpected('PUT', '/recipe/role', reply);
+  }
+
   async removeQueueRows(ids: string[]): Promise<void> {
     const reply = await this.send('POST', '/bulk-import/users/remove', { body: { ids } });
     if (reply.status !== 200) throw this.unexpected('POST', '/bulk-import/users/remove', reply);
   }
 
-  async send(method: 'GET' | 'POST', path: string, request: { query?: Record<string, string>; body?: unknown } = {}): Promise<CoreReply> {
+  async send(
+    method: 'GET' | 'POST' | 'PUT',
+    path: string,
+    request: { query?: Record<string, string>; body?: unknown } = {},
+  ): Promise<CoreReply> {
     const url = `${this.baseUrl}${path}${request.query ? `?${new URLSearchParams(request.query)}` : ''}`;
     const attempts = this.options.attempts ?? 5;
     for (let attempt = 1; ; attempt++) {

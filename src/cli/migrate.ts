@@ -10,6 +10,10 @@ import type { MigrateOptions } from './options.js';
 import { Progress } from './progress.js';
 import { waitForQueue } from './queue.js';
 import { openSource, loadAuth0Hashes, type ReaderOptions } from './readers/index.js';
+import { RoleDeclarer, withoutRoles } from './declare-roles.js';
+import { loadMapping } from './mapping.js';
+import { loadClerkApi } from './readers/clerk.js';
+import { loadSupabaseTables } from './readers/supabase.js';
 import { HashConfigError, readHashConfig, type HashConfig } from './readers/hash-config.js';
 import { buildReport, formatSummary, writeReport } from './report.js';
 import { CreatedInMemory, Results } from './results.js';
@@ -41,9 +45,16 @@ export async function runMigrate(options: MigrateOptions, io: CliIo): Promise<nu
     includeDisabled: options.includeDisabled,
     providerOverrides: options.providerOverrides,
     lazySource: options.lazySource,
+    ...(await carryOptions(options, startedAt)),
   };
-  const open = () => openSource(options.source, options.file, readerOptions);
   const client = new CoreClient({ baseUrl: options.coreUrl, apiKey: options.apiKey, attempts: options.retries + 1, signal: io.signal });
+  const roles = new RoleDeclarer(client, readerOptions.carry?.mapping);
+  // A pass that sends users declares their roles first; a dry run sends none; a tally after a lost core asks nothing.
+  const open = (purpose: 'send' | 'tally' = 'send') => {
+    const opened = openSource(options.source, options.file, readerOptions);
+    if (purpose === 'tally') return opened;
+    return options.dryRun ? withoutRoles(opened) : roles.declaring(opened);
+  };
   await client.checkConnection();
   const identity = await runIdentity(client, options);
 
@@ -84,6 +95,10 @@ export async function runMigrate(options: MigrateOptions, io: CliIo): Promise<nu
   const state = loaded.state ?? newState(options.source, options.file, identity, now());
   saveState(statePath, state, now());
   if (state.recordsDone > 0) log(`resuming: ${state.recordsDone} users of the export were handled by an earlier invocation of this run`);
+  if (readerOptions.carry?.mapping !== undefined) {
+    const created = await roles.declareMapped();
+    log(`roles: ${readerOptions.carry.mapping.roles.size} declared by the mapping (${created} new to the core)`);
+  }
 
   if (options.checks.length > 0) {
     const { created, outcomes } = await canary(false);
@@ -158,7 +173,7 @@ export async function runMigrate(options: MigrateOptions, io: CliIo): Promise<nu
     local.canary.push(...results.canary);
     const sentBefore = sentLog.reader();
     try {
-      await tallyFromState({ source: open(), state, sentBefore, results: local });
+      await tallyFromState({ source: open('tally'), state, sentBefore, results: local });
     } finally {
       sentBefore.close();
     }
@@ -209,6 +224,18 @@ async function waitUntilImported(
       );
     },
   });
+}
+
+/** The mapping, the joined files of a source, and what marks carry: read before anything is sent. */
+async function carryOptions(options: MigrateOptions, startedAt: Date): Promise<Partial<ReaderOptions>> {
+  const mapping = options.mappingPath === undefined ? undefined : loadMapping(options.mappingPath);
+  return {
+    carry: { ...(mapping !== undefined && { mapping }), source: options.source, markedAt: startedAt.getTime() },
+    ...(options.clerkApiPath !== undefined && { clerkApi: await loadClerkApi(options.clerkApiPath) }),
+    ...((options.identitiesPath !== undefined || options.mfaFactorsPath !== undefined) && {
+      supabaseTables: await loadSupabaseTables(options.identitiesPath, options.mfaFactorsPath),
+    }),
+  };
 }
 
 function hashConfigFrom(path: string): HashConfig {

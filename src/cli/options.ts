@@ -31,6 +31,13 @@ export interface MigrateOptions {
   restart: boolean;
   /** Password users without a hash are imported pending, to be verified by this source of the core at first sign-in. */
   lazySource?: string;
+  /** The declared mapping of roles, groups and claims (docs/migration-mapping.md). */
+  mappingPath?: string;
+  /** clerk: the Backend API's users, joined by id with the Dashboard CSV. */
+  clerkApiPath?: string;
+  /** supabase: the auth.identities and auth.mfa_factors tables as CSV. */
+  identitiesPath?: string;
+  mfaFactorsPath?: string;
 }
 
 export const MAX_BATCH = 10_000;
@@ -44,6 +51,9 @@ Sources (files may be gzipped):
   auth0      user export (NDJSON or CSV), joined by email with --password-hashes
   cognito    aws cognito-idp list-users output (JSON); needs --lazy-source
   okta       Okta users API answer (JSON array); needs --lazy-source
+  keycloak   realm export (kc.sh export), JSON
+  clerk      Dashboard user export (CSV), joined with the Backend API's users by --clerk-api
+  supabase   auth.users as CSV (psql \\copy, format csv with header), with --identities and --mfa-factors
   csv        generic CSV with a header row
   ndjson     generic NDJSON, one user per line
 
@@ -56,6 +66,11 @@ Options:
                                 anything else NDJSON)
   --lazy-source <name>          import password users without a hash as pending: the core's lazy_migration
                                 source <name> verifies each password at the user's first sign-in
+  --mapping <file>              roles, groups and claims: which core roles they become (YAML or JSON;
+                                see docs/migration-mapping.md); without it roles are reported, not carried
+  --clerk-api <file>            clerk: the Backend API's users (GET /v1/users pages as one JSON array)
+  --identities <file>           supabase: auth.identities as CSV
+  --mfa-factors <file>          supabase: auth.mfa_factors as CSV
   --dry-run                     ask the core what would happen; write nothing
   --check-password <email:pw>   canary: import this user first and sign in (repeatable)
   --report <file>               JSON report (default <file>.migrate-report.json)
@@ -95,6 +110,10 @@ export function parseMigrateArgs(argv: string[], env: Readonly<Record<string, st
         retries: { type: 'string' },
         restart: { type: 'boolean' },
         'lazy-source': { type: 'string' },
+        mapping: { type: 'string' },
+        'clerk-api': { type: 'string' },
+        identities: { type: 'string' },
+        'mfa-factors': { type: 'string' },
       },
     });
   } catch (error) {
@@ -111,6 +130,9 @@ export function parseMigrateArgs(argv: string[], env: Readonly<Record<string, st
     throw new CliError('--format only applies to the firebase and auth0 sources');
   if (values.format !== undefined && !['json', 'csv', ...(source === 'auth0' ? ['ndjson'] : [])].includes(values.format.toLowerCase()))
     throw new CliError(`--format takes json or csv${source === 'auth0' ? ' (or ndjson)' : ''}`);
+  if (values['clerk-api'] !== undefined && source !== 'clerk') throw new CliError('--clerk-api only applies to the clerk source');
+  if ((values.identities !== undefined || values['mfa-factors'] !== undefined) && source !== 'supabase')
+    throw new CliError('--identities and --mfa-factors only apply to the supabase source');
   const lazySource = values['lazy-source'];
   if (lazySource !== undefined && !SOURCE_NAME.test(lazySource))
     throw new CliError('--lazy-source takes a source name: 1 to 32 of a-z, 0-9, _ and -');
@@ -139,6 +161,10 @@ export function parseMigrateArgs(argv: string[], env: Readonly<Record<string, st
     providerOverrides: new Map((values['map-provider'] ?? []).map(parseMapping)),
     restart: values.restart ?? false,
     ...(lazySource !== undefined && { lazySource }),
+    ...(values.mapping !== undefined && { mappingPath: values.mapping }),
+    ...(values['clerk-api'] !== undefined && { clerkApiPath: values['clerk-api'] }),
+    ...(values.identities !== undefined && { identitiesPath: values.identities }),
+    ...(values['mfa-factors'] !== undefined && { mfaFactorsPath: values['mfa-factors'] }),
   };
 }
 

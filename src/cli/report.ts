@@ -59,12 +59,21 @@ export function buildReport(results: Results, context: ReportContext) {
     ...(results.weakHashes > 0 && { weakHashes: results.weakHashes }),
     notImported: [...results.notImported].sort((a, b) => a.record - b.record),
     collisions: results.collisions,
+    carried: carriedByUsersKept(results),
     notCarried: results.notCarried,
     canary: results.canary,
   };
 }
 
 export type Report = ReturnType<typeof buildReport>;
+
+// What a user was sent with means nothing for a user the core refused or that was never sent: those are listed
+// under notImported with the reason instead.
+function carriedByUsersKept(results: Results) {
+  if (results.notImported.length === 0) return results.carried;
+  const notImported = new Set(results.notImported.map((entry) => entry.record));
+  return results.carried.filter((entry) => !notImported.has(entry.record));
+}
 
 /**
  * Writes the report with `created` (what `migrate undo` reads) as its last key, copied from the created list a
@@ -148,10 +157,25 @@ export function formatSummary(report: Report, reportPath: string | undefined): s
     }
     if (report.collisions.length > MAX_LISTED) lines.push(`  ... and ${report.collisions.length - MAX_LISTED} more in the report`);
   }
+  if (report.carried.length > 0) {
+    // Counted here, listed per user in the report: on a large export nearly every user may hold a role.
+    const count = (prefix: string) => report.carried.filter((entry) => entry.items.some((item) => item.startsWith(prefix))).length;
+    const parts = [
+      ['roles', count('roles: ')],
+      ['TOTP devices', count('totp device ')],
+      ['recovery codes', count('recovery codes: ')],
+      ['phone second factors', count('second factor otp-phone: ')],
+      ['marked to re-enrol', count('marked to re-enrol ')],
+    ].filter(([, n]) => n !== 0);
+    lines.push(
+      '',
+      `Carried beyond login methods: ${report.carried.length} user${report.carried.length === 1 ? '' : 's'} (${parts.map(([name, n]) => `${name} ${n}`).join(', ')}); each is listed in the report.`,
+    );
+  }
   if (report.notCarried.length > 0) {
-    lines.push('', 'Data not carried (the core has no place for it):');
+    lines.push('', 'Data not carried, and why:');
     for (const entry of report.notCarried.slice(0, MAX_LISTED))
-      lines.push(`  ${entry.user} (record ${entry.record}): ${entry.fields.join(', ')}`);
+      lines.push(`  ${entry.user} (record ${entry.record}): ${entry.fields.join('; ')}`);
     if (report.notCarried.length > MAX_LISTED) lines.push(`  ... and ${report.notCarried.length - MAX_LISTED} more in the report`);
   }
   if (reportPath !== undefined) lines.push('', `Report: ${reportPath}`);

@@ -25,11 +25,18 @@ export interface Collision {
   notImported: MethodSummary[];
 }
 
-/** A user imported without some of the export's data, which the core has no place for. */
+/** A user imported without some of the export's data: each entry is `<field>: <why>`. */
 export interface NotCarried {
   user: string;
   record: number;
   fields: string[];
+}
+
+/** What a user was sent with beyond login methods and profile: roles, second factors, recovery codes, marks. */
+export interface Carried {
+  user: string;
+  record: number;
+  items: string[];
 }
 
 /** A user this run created: what `migrate undo` removes. */
@@ -79,6 +86,7 @@ export class Results {
   readonly notImported: NotImported[] = [];
   readonly collisions: Collision[] = [];
   readonly notCarried: NotCarried[] = [];
+  readonly carried: Carried[] = [];
   readonly canary: CanaryOutcome[] = [];
   private readonly stageCounts = new Map<Stage, number>();
 
@@ -106,6 +114,7 @@ export class Results {
       this.collisions.push({ user: record.key, record: record.index + 1, imported, notImported: record.collisions });
     }
     if (record.notCarried) this.notCarried.push({ user: record.key, record: record.index + 1, fields: record.notCarried });
+    if (record.carried) this.carried.push({ user: record.key, record: record.index + 1, items: record.carried });
   }
 
   noteCreated(entry: CreatedUser): void {

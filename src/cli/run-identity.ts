@@ -22,6 +22,7 @@ export async function runIdentity(client: CoreClient, options: MigrateOptions): 
       providerOverrides: [...options.providerOverrides.entries()].sort(),
       hashConfig: options.hashConfigPath === undefined ? null : await fileDigest(options.hashConfigPath),
       passwordHashes: options.passwordHashesPath === undefined ? null : await fileDigest(options.passwordHashesPath),
+      ...(await sideFileDigests(options)),
     }),
   );
   return { coreId, exportDigest: await fileDigest(options.file), optionsDigest };
@@ -33,9 +34,22 @@ export function identityMismatch(saved: RunIdentity, current: RunIdentity): stri
     saved.coreId !== current.coreId && 'another core (its database id differs)',
     saved.exportDigest !== current.exportDigest && 'another version of the export',
     saved.optionsDigest !== current.optionsDigest &&
-      'other options (hash config, password hashes, --include-disabled, --map-provider or --format)',
+      'other options (hash config, password hashes, --include-disabled, --map-provider, --format, or a mapping or joined file)',
   ].filter((reason): reason is string => typeof reason === 'string');
   return reasons.length === 0 ? undefined : reasons.join(', ');
+}
+
+// Keys appear only when their option is given, so a run started before these options existed keeps its progress.
+async function sideFileDigests(options: MigrateOptions): Promise<Record<string, string>> {
+  const files = {
+    mapping: options.mappingPath,
+    clerkApi: options.clerkApiPath,
+    identities: options.identitiesPath,
+    mfaFactors: options.mfaFactorsPath,
+  };
+  const digests: Record<string, string> = {};
+  for (const [name, path] of Object.entries(files)) if (path !== undefined) digests[name] = await fileDigest(path);
+  return digests;
 }
 
 function sha256(text: string): string {

@@ -26,10 +26,10 @@ describe('identity-core command line', () => {
     });
     expect(await runCommand([])).toMatchObject({ code: 2 });
     expect((await runCommand(['export'])).stderr).toContain('identity-core export: unknown command "export"');
-    const unknownSource = await runCommand(['migrate', 'keycloak', file]);
+    const unknownSource = await runCommand(['migrate', 'workos', file]);
     expect([unknownSource.code, unknownSource.stderr.trim()]).toEqual([
       2,
-      'identity-core migrate: unknown source "keycloak": use one of firebase, auth0, cognito, okta, csv, ndjson',
+      'identity-core migrate: unknown source "workos": use one of firebase, auth0, cognito, okta, keycloak, clerk, supabase, csv, ndjson',
     ]);
     expect((await runCommand(['migrate', 'csv'])).stderr).toContain('expected <source> and <file>');
     expect((await runCommand(['migrate', 'csv', file, '--bogus'])).stderr).toContain("Unknown option '--bogus'");

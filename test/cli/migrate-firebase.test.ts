@@ -112,6 +112,7 @@ describe('migrate firebase', () => {
         },
       ],
       collisions: [],
+      carried: [],
       notCarried: [],
       canary: [{ email: 'alice@example.com', result: 'imported and signed in' }],
       created: ['fb-alice', 'fb-bob', 'fb-carol', 'fb-google', 'fb-phone'].map((user, i) => ({

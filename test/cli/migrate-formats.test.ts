@@ -164,7 +164,7 @@ describe('migrate: exports in their real formats', () => {
       (
         await core.t.db.pool.query(
           `SELECT m.external_user_id, u.recipe_id, u.email, u.third_party_id, u.third_party_user_id, u.time_joined, md.metadata
-         FROM users u JOIN user_id_mappings m USING (user_id) LEFT JOIN user_metadata md USING (user_id) ORDER BY m.external_user_id`,
+         FROM users u JOIN user_id_mappings m USING (user_id) LEFT JOIN user_metadata md ON md.user_id = m.external_user_id ORDER BY m.external_user_id`,
         )
       ).rows;
     expect(await rows(cores[1])).toEqual(await rows(cores[0]));
@@ -183,7 +183,7 @@ describe('migrate: exports in their real formats', () => {
     expect(ann.metadata).toEqual({
       displayName: 'Ann, "the" Admin',
       photoUrl: 'https://example.com/ann.png',
-      customClaims: { role: 'admin', tier: 2 },
+      appMetadata: { role: 'admin', tier: 2 },
     });
     const linkedin = (await rows(cores[1])).find((row) => row.external_user_id === 'fb-linkedin.com');
     expect(linkedin.metadata).toEqual({
@@ -191,7 +191,7 @@ describe('migrate: exports in their real formats', () => {
     });
   });
 
-  it('lists MFA enrolments per user as not carried', async () => {
+  it('carries a phone second factor as a linked phone login method the user must also prove', async () => {
     const file = temp.file(
       'mfa.json',
       firebaseJsonExport([
@@ -201,9 +201,14 @@ describe('migrate: exports in their real formats', () => {
     const result = await runCommand(migrateArgs(cores[2], 'firebase', file, '--hash-config', hashConfig));
     expect(result.code).toBe(0);
     const report = JSON.parse(fs.readFileSync(`${file}.migrate-report.json`, 'utf8'));
-    expect([report.totals.withDataNotCarried, report.notCarried]).toEqual([1, [{ user: 'fb-mfa', record: 1, fields: ['mfaInfo'] }]]);
-    expect(result.stdout).toContain('Data not carried (the core has no place for it):\n  fb-mfa (record 1): mfaInfo');
+    expect([report.totals.withDataNotCarried, report.notCarried, report.carried]).toEqual([
+      0,
+      [],
+      [{ user: 'fb-mfa', record: 1, items: ['second factor otp-phone: +14155552671', 'required second factors: otp-phone'] }],
+    ]);
+    expect(result.stdout).toContain('Carried beyond login methods: 1 user (phone second factors 1); each is listed in the report.');
     expect(await signIn(cores[2], 'mfa@example.com', 'ann-pw')).toBe('OK');
+    expect(await userById(cores[2], 'fb-mfa')).toMatchObject({ emails: ['mfa@example.com'], phoneNumbers: ['+14155552671'] });
   });
 
   it('case twins: the first record wins, the dry run says so exactly, and the loser names the winner', async () => {

@@ -1,6 +1,7 @@
 import { methodKeys } from '../account-keys.js';
-import { summariseMethod, type LoginMethod, type MethodSummary, type SourceRecord } from '../bulk-user.js';
+import { summariseMethod, type BulkImportUser, type LoginMethod, type MethodSummary, type SourceRecord } from '../bulk-user.js';
 import { checkEmail, checkPhoneNumber } from '../contact-rules.js';
+import { applyExtras, phoneFactorMethods, type CarryContext, type Extras } from './carry.js';
 
 /** A login method found in the export; `problem` says why it cannot be imported. */
 export interface Candidate {
@@ -19,8 +20,11 @@ export interface RecordParts {
   invalidReason?: string;
   /** Carried into the user's metadata; empty values are left out. */
   metadata?: Record<string, unknown>;
-  /** Fields of the export that are not imported, for the report. */
+  /** Fields of the export that are not imported, each as `<field>: <why>`, for the report. */
   notCarried?: string[];
+  /** Roles, second factors and marks found beyond login methods (carry.ts). */
+  extras?: Extras;
+  carry?: CarryContext;
 }
 
 // Every usable login method of a person is imported, as one user: the first (the readers list password first, the
@@ -28,23 +32,47 @@ export interface RecordParts {
 // that cannot be imported (no email, a refused phone number, the same account as an earlier method) is reported.
 export function assembleRecord(parts: RecordParts): SourceRecord {
   const { index, externalUserId } = parts;
-  const candidates = parts.candidates.map(applyContactRules);
+  // A phone second factor is a login method of its own, linked to the user, but never the one it is primary by.
+  const factorMethods = phoneFactorMethods(
+    parts.extras,
+    compact({ timeJoinedInMSSinceEpoch: parts.candidates[0]?.method.timeJoinedInMSSinceEpoch }),
+  );
+  const candidates = [...parts.candidates, ...factorMethods.map((method) => ({ method }))].map(applyContactRules);
   const firstMethod = candidates[0]?.method;
   const key = externalUserId ?? firstMethod?.email ?? firstMethod?.phoneNumber ?? `record ${index + 1}`;
   const usable: LoginMethod[] = [];
   const collisions: MethodSummary[] = [];
   const held = new Set<string>();
-  for (const { method, problem } of candidates) {
+  const factorStart = parts.candidates.length;
+  const phonesCarried: string[] = [];
+  // Numbers linked only because they are a second factor (not ones the user also signs in with).
+  const factorOnly: string[] = [];
+  const notCarried = [...(parts.notCarried ?? [])];
+  candidates.forEach(({ method, problem }, position) => {
+    const isFactor = position >= factorStart;
     const keys = problem === undefined ? methodKeys(method) : [];
     const twin = keys.find((methodKey) => held.has(methodKey));
+    if (isFactor) {
+      // A number the user already signs in with is that factor already; a refused one is reported, not linked.
+      if (problem !== undefined) notCarried.push(`second factor phone: ${problem}`);
+      else if (usable.length > 0) {
+        phonesCarried.push(method.phoneNumber as string);
+        if (twin === undefined) {
+          usable.push(method);
+          factorOnly.push(method.phoneNumber as string);
+        }
+      } else notCarried.push('second factor phone: the user has no other login method to add it to');
+      for (const methodKey of keys) held.add(methodKey);
+      return;
+    }
     const reason = problem ?? (twin === undefined ? undefined : `same ${twin} as another login method of this user`);
     if (reason !== undefined) {
       collisions.push(summariseMethod(method, reason));
-      continue;
+      return;
     }
     for (const methodKey of keys) held.add(methodKey);
     usable.push(method);
-  }
+  });
 
   if (parts.skipReason !== undefined) {
     return { index, key, problem: { kind: 'skipped', reason: parts.skipReason }, collisions: [] };
@@ -54,22 +82,36 @@ export function assembleRecord(parts: RecordParts): SourceRecord {
   }
   const [primary, ...linked] = usable;
   if (primary === undefined) {
-    const reasons = candidates.map((candidate) => candidate.problem);
+    const reasons = candidates.slice(0, factorStart).map((candidate) => candidate.problem);
     const reason = reasons.length === 0 ? 'no login method (no email, phone number or identity provider)' : reasons.join('; ');
     return { index, key, problem: { kind: 'invalid', reason }, collisions: [] };
   }
   const metadata = parts.metadata === undefined ? {} : compact(parts.metadata);
+  const user: BulkImportUser = {
+    ...(externalUserId !== undefined && { externalUserId }),
+    ...(Object.keys(metadata).length > 0 && { userMetadata: metadata }),
+    loginMethods: linked.length === 0 ? [primary] : [{ ...primary, isPrimary: true }, ...linked],
+  };
+  const extras = hasExtras(parts, phonesCarried) ? applyExtras(user, parts.extras, parts.carry, phonesCarried) : undefined;
+  notCarried.push(...(extras?.notCarried ?? []));
   return {
     index,
     key,
-    user: {
-      ...(externalUserId !== undefined && { externalUserId }),
-      ...(Object.keys(metadata).length > 0 && { userMetadata: metadata }),
-      loginMethods: linked.length === 0 ? [primary] : [{ ...primary, isPrimary: true }, ...linked],
-    },
+    user,
     collisions,
-    ...(parts.notCarried !== undefined && parts.notCarried.length > 0 && { notCarried: parts.notCarried }),
+    ...(notCarried.length > 0 && { notCarried }),
+    ...(extras !== undefined && extras.carried.length > 0 && { carried: extras.carried }),
+    ...(factorOnly.length > 0 &&
+      parts.carry !== undefined && { factorPhones: { phones: factorOnly, source: parts.carry.source, markedAt: parts.carry.markedAt } }),
   };
+}
+
+// Most users of most exports have nothing beyond login methods and profile: they skip the mapping entirely.
+function hasExtras(parts: RecordParts, phonesCarried: string[]): boolean {
+  const { extras } = parts;
+  if (phonesCarried.length > 0 || (parts.carry?.mapping?.roleClaims.length ?? 0) > 0) return true;
+  if (extras === undefined) return false;
+  return [extras.roles, extras.totpDevices, extras.recoveryCodes, extras.reEnrol].some((list) => list !== undefined && list.length > 0);
 }
 
 // Contacts are checked and normalised here, for every reader: a refused one makes its login method unusable

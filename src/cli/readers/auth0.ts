@@ -4,6 +4,7 @@ import { assembleRecord, compact, nonEmpty, parseBoolean, parseTime, type Candid
 import type { Auth0PasswordHashes } from './auth0-hashes.js';
 import type { FileSource } from './file-source.js';
 import { pendingMethod } from './pending-method.js';
+import type { CarryContext } from './carry.js';
 import { auth0ThirdPartyId, type ProviderOverrides } from './provider-names.js';
 
 export interface Auth0Options {
@@ -13,6 +14,7 @@ export interface Auth0Options {
   providerOverrides: ProviderOverrides;
   /** Database users without a hash are imported pending for this lazy-migration source. */
   lazySource?: string;
+  carry?: CarryContext;
 }
 
 interface Identity {
@@ -69,8 +71,25 @@ export function auth0Record(user: Record<string, unknown>, index: number, option
       familyName: nonEmpty(user.family_name),
       picture: nonEmpty(user.picture),
     },
-    notCarried: Array.isArray(user.multifactor) && user.multifactor.length > 0 ? ['multifactor'] : [],
+    notCarried: hasMultifactor(user)
+      ? [`multifactor ${JSON.stringify(user.multifactor)}: the user export holds no second-factor secret; marked to re-enrol`]
+      : [],
+    extras: { roles: rolesOf(user.roles), reEnrol: hasMultifactor(user) ? ['totp'] : [] },
+    carry: options.carry,
   });
+}
+
+function hasMultifactor(user: Record<string, unknown>): boolean {
+  return Array.isArray(user.multifactor) && user.multifactor.length > 0;
+}
+
+// Roles are not in Auth0's user export: a `roles` list added to each user from the Management API
+// (`GET /api/v2/users/{id}/roles`: objects with `name`) or as names, as SuperTokens' Auth0 guide writes them.
+function rolesOf(value: unknown): string[] {
+  if (!Array.isArray(value)) return [];
+  return value
+    .map((role) => (typeof role === 'string' ? role : nonEmpty((role as Record<string, unknown> | null)?.name)))
+    .filter((role): role is string => typeof role === 'string' && role.trim() !== '');
 }
 
 function objectOrUndefined(value: unknown): Record<string, unknown> | undefined {

@@ -6,6 +6,7 @@ import type { HashConfig } from './hash-config.js';
 import { CSV_PROVIDER_COLUMNS } from './firebase-csv-layout.js';
 import { firebaseThirdPartyId, type ProviderOverrides } from './provider-names.js';
 import { pendingMethod } from './pending-method.js';
+import type { CarryContext, Extras, FactorId } from './carry.js';
 
 /** One user of the platform's export, whichever file format it came from. */
 export interface FirebaseAccount {
@@ -24,6 +25,14 @@ export interface FirebaseAccount {
   /** Fields present in the export that the core cannot hold. */
   notCarried: string[];
   providers: FirebaseProvider[];
+  /** Second factors enrolled at the platform (`mfaInfo`, or the Admin SDK's `multiFactor.enrolledFactors`). */
+  secondFactors?: FirebaseSecondFactor[];
+}
+
+/** A phone factor carries its number; a TOTP factor never carries its secret (the platform does not export it). */
+export interface FirebaseSecondFactor {
+  kind: 'phone' | 'totp' | 'unknown';
+  phoneNumber?: string;
 }
 
 export interface FirebaseProvider {
@@ -40,6 +49,7 @@ export interface FirebaseOptions {
   providerOverrides: ProviderOverrides;
   /** Password users are imported pending for this lazy-migration source when the export or --hash-config lacks hashes. */
   lazySource?: string;
+  carry?: CarryContext;
 }
 
 // Password and phone sign-in show up as provider entries in Admin SDK dumps; the top-level fields
@@ -102,6 +112,7 @@ export function firebaseRecord(account: FirebaseAccount, index: number, options:
   const timeProblem =
     timeJoined !== undefined && Number.isNaN(timeJoined) ? `createdAt ${String(account.createdAt)} is not a time` : undefined;
   const claims = parseClaims(account.customAttributes);
+  const factors = secondFactorsOf(account);
   return assembleRecord({
     index,
     externalUserId: nonEmpty(account.localId),
@@ -116,11 +127,32 @@ export function firebaseRecord(account: FirebaseAccount, index: number, options:
     metadata: {
       displayName: nonEmpty(account.displayName),
       photoUrl: nonEmpty(account.photoUrl),
-      customClaims: claims.value,
+      // Custom claims are set by the app's servers only: trusted.
+      appMetadata: claims.value,
       providers: providers.length === 0 ? undefined : providers.map((provider) => compact({ ...provider })),
     },
-    notCarried: [...account.notCarried, ...(claims.notCarried ? ['customAttributes (not a JSON object)'] : [])],
+    notCarried: [...account.notCarried, ...(claims.notCarried ? ['customAttributes: not a JSON object'] : []), ...factors.notCarried],
+    extras: factors.extras,
+    carry: options.carry,
   });
+}
+
+/** Phone factors are carried (their number is in the export); TOTP factors are marked to re-enrol, never dropped. */
+function secondFactorsOf(account: FirebaseAccount): { extras: Extras; notCarried: string[] } {
+  const phoneFactors: string[] = [];
+  const reEnrol: FactorId[] = [];
+  const notCarried: string[] = [];
+  (account.secondFactors ?? []).forEach((factor, position) => {
+    if (factor.kind === 'phone' && factor.phoneNumber !== undefined) phoneFactors.push(factor.phoneNumber);
+    else if (factor.kind === 'totp') {
+      reEnrol.push('totp');
+      notCarried.push(`mfaInfo[${position}] totp: the platform never exports TOTP secrets; marked to re-enrol`);
+    } else {
+      reEnrol.push('totp');
+      notCarried.push(`mfaInfo[${position}]: a second factor of an unknown kind; marked to re-enrol`);
+    }
+  });
+  return { extras: { phoneFactors, reEnrol }, notCarried };
 }
 
 function parseClaims(text: string | undefined): { value?: Record<string, unknown>; notCarried?: true } {
@@ -183,7 +215,8 @@ export function fromJsonUser(raw: unknown): FirebaseAccount {
     displayName: nonEmpty(user.displayName),
     photoUrl: nonEmpty(user.photoUrl),
     customAttributes: nonEmpty(user.customAttributes),
-    notCarried: NOT_CARRIED_JSON_FIELDS.filter((field) => isPresent(user[field])),
+    notCarried: [],
+    secondFactors: secondFactorsFromJson(user),
     providers: providers
       .filter((p) => p !== null && typeof p === 'object' && typeof p.providerId === 'string')
       .map((p) => ({
@@ -196,14 +229,31 @@ export function fromJsonUser(raw: unknown): FirebaseAccount {
   };
 }
 
-// MFA enrolments (second factors) have no place in the core; Admin SDK dumps call them either way.
-const NOT_CARRIED_JSON_FIELDS = ['mfaInfo', 'multiFactor'];
-
-function isPresent(value: unknown): boolean {
-  if (value === undefined || value === null || value === '') return false;
-  if (Array.isArray(value)) return value.length > 0;
-  if (typeof value === 'object') return Object.keys(value).length > 0;
-  return true;
+// `auth:export` and the REST API write `mfaInfo: [{mfaEnrollmentId, displayName, phoneInfo: "+1…", enrolledAt}]` (a
+// TOTP factor as `totpInfo: {}`); Admin SDK dumps write `multiFactor: {enrolledFactors: [{factorId: "phone"|"totp",
+// phoneNumber}]}`.
+function secondFactorsFromJson(user: Record<string, unknown>): FirebaseSecondFactor[] {
+  const factors: FirebaseSecondFactor[] = [];
+  if (Array.isArray(user.mfaInfo)) {
+    for (const entry of user.mfaInfo as Record<string, unknown>[]) {
+      if (entry === null || typeof entry !== 'object') continue;
+      const phone = nonEmpty(entry.phoneInfo);
+      if (phone !== undefined) factors.push({ kind: 'phone', phoneNumber: phone });
+      else if (entry.totpInfo !== undefined) factors.push({ kind: 'totp' });
+      else factors.push({ kind: 'unknown' });
+    }
+  }
+  const enrolled = (user.multiFactor as { enrolledFactors?: unknown } | undefined)?.enrolledFactors;
+  if (factors.length === 0 && Array.isArray(enrolled)) {
+    for (const entry of enrolled as Record<string, unknown>[]) {
+      if (entry === null || typeof entry !== 'object') continue;
+      const phone = nonEmpty(entry.phoneNumber);
+      if (entry.factorId === 'phone' && phone !== undefined) factors.push({ kind: 'phone', phoneNumber: phone });
+      else if (entry.factorId === 'totp') factors.push({ kind: 'totp' });
+      else factors.push({ kind: 'unknown' });
+    }
+  }
+  return factors;
 }
 
 export function fromCsvRow(row: string[]): FirebaseAccount {

@@ -1,6 +1,15 @@
 import type { SourceRecord } from '../bulk-user.js';
 import { uniqueKeys } from '../account-keys.js';
 import { KeyDigestTable } from './key-digest-table.js';
+import { dropFactorPhone } from './carry.js';
+
+function firstClash(keys: string[], winners: KeyDigestTable): { clash?: string; winner: number } {
+  for (const key of keys) {
+    const winner = winners.get(key);
+    if (winner !== 0) return { clash: key, winner };
+  }
+  return { winner: 0 };
+}
 
 /**
  * Two users of one export that share an old id, an email (in any letter case), a phone number or a provider
@@ -10,20 +19,22 @@ import { KeyDigestTable } from './key-digest-table.js';
  */
 export async function* firstRecordWins(records: AsyncIterable<SourceRecord>): AsyncGenerator<SourceRecord> {
   const winners = new KeyDigestTable();
-  for await (const record of records) {
+  for await (let record of records) {
     if (!record.user) {
       yield record;
       continue;
     }
-    const keys = uniqueKeys(record.user);
-    let clash: string | undefined;
-    let winner = 0;
-    for (const key of keys) {
-      winner = winners.get(key);
-      if (winner !== 0) {
-        clash = key;
-        break;
-      }
+    let keys = uniqueKeys(record.user);
+    let { clash, winner } = firstClash(keys, winners);
+    // A number the user only proves as a second factor is dropped instead of the user (carry.ts).
+    while (clash !== undefined && record.user !== undefined && record.factorPhones !== undefined) {
+      const phone = record.factorPhones.phones.find(
+        (number) => clash === `phone number ${number}` || clash === `linked phone number ${number}`,
+      );
+      if (phone === undefined) break;
+      record = dropFactorPhone(record, phone, `record ${winner} signs in with or proves the same number`);
+      keys = uniqueKeys(record.user!);
+      ({ clash, winner } = firstClash(keys, winners));
     }
     if (clash === undefined) {
       for (const key of keys) winners.set(key, record.index + 1);

@@ -1,4 +1,5 @@
-import type { LoginMethod, SourceRecord } from '../bulk-user.js';
+import type { LoginMethod, RecoveryCode, SourceRecord, TotpDevice } from '../bulk-user.js';
+import { asObject, type CarryContext, type Extras } from './carry.js';
 import { CliError } from '../cli-error.js';
 import { assembleRecord, compact, nonEmpty, parseBoolean, type Candidate } from './assemble.js';
 import { readStrictTime } from './strict-time.js';
@@ -23,7 +24,14 @@ export const GENERIC_FIELDS = [
   'customPasswordHash',
 ] as const;
 
-type GenericRow = Partial<Record<(typeof GENERIC_FIELDS)[number], unknown>>;
+/**
+ * NDJSON only: what a SuperTokens export or a script over django-otp's tables writes in bulk import's own shape
+ * (contract M-5.7, M-7): metadata as is, roles (names, or `{role}` objects) through the mapping, TOTP devices with
+ * their `secretEncoding`, recovery codes.
+ */
+export const GENERIC_NDJSON_FIELDS = ['userMetadata', 'userRoles', 'totpDevices', 'recoveryCodes'] as const;
+
+type GenericRow = Partial<Record<(typeof GENERIC_FIELDS)[number] | (typeof GENERIC_NDJSON_FIELDS)[number], unknown>>;
 
 type Column = (typeof GENERIC_FIELDS)[number];
 
@@ -74,6 +82,7 @@ export async function* readGenericNdjson(
   source: FileSource,
   warn: (message: string) => void,
   lazySource?: string,
+  carry?: CarryContext,
 ): AsyncGenerator<SourceRecord> {
   let index = 0;
   const unknown = new Set<string>();
@@ -87,12 +96,13 @@ export async function* readGenericNdjson(
     }
     if (row === null || typeof row !== 'object' || Array.isArray(row))
       throw new CliError(`${source.path} record ${index + 1} is not a JSON object`);
-    const fresh = Object.keys(row).filter((key) => !(GENERIC_FIELDS as readonly string[]).includes(key) && !unknown.has(key));
+    const known: readonly string[] = [...GENERIC_FIELDS, ...GENERIC_NDJSON_FIELDS];
+    const fresh = Object.keys(row).filter((key) => !known.includes(key) && !unknown.has(key));
     if (fresh.length > 0) {
       fresh.forEach((key) => unknown.add(key));
       warnUnknown(fresh, source.path, warn);
     }
-    yield genericRecord(row as GenericRow, index++, lazySource);
+    yield genericRecord(row as GenericRow, index++, lazySource, carry);
   }
 }
 
@@ -104,7 +114,7 @@ function warnUnknown(names: string[], path: string, warn: (message: string) => v
 }
 
 /** With `lazySource`, a row with an email and no hash nor third-party account is a password user to adopt lazily. */
-export function genericRecord(row: GenericRow, index: number, lazySource?: string): SourceRecord {
+export function genericRecord(row: GenericRow, index: number, lazySource?: string, carry?: CarryContext): SourceRecord {
   const email = nonEmpty(row.email);
   const phoneNumber = nonEmpty(row.phoneNumber);
   const custom = nonEmpty(row.passwordHash) === undefined ? convertCustomHash(row.customPasswordHash) : undefined;
@@ -156,7 +166,36 @@ export function genericRecord(row: GenericRow, index: number, lazySource?: strin
     nonEmpty(row.emailVerified) !== undefined && verified === undefined
       ? `emailVerified ${String(row.emailVerified)} is not true or false`
       : undefined;
-  return assembleRecord({ index, externalUserId: nonEmpty(row.externalUserId), candidates, invalidReason: timeProblem ?? verifiedProblem });
+  const extra = ndjsonExtras(row);
+  return assembleRecord({
+    index,
+    externalUserId: nonEmpty(row.externalUserId),
+    candidates,
+    invalidReason: timeProblem ?? verifiedProblem ?? extra.problem,
+    metadata: asObject(row.userMetadata),
+    extras: extra.extras,
+    carry,
+  });
+}
+
+/** The bulk-import-shaped fields of an NDJSON row; the core validates devices and codes and names what it refuses. */
+function ndjsonExtras(row: GenericRow): { extras?: Extras; problem?: string } {
+  if (row.userMetadata !== undefined && asObject(row.userMetadata) === undefined) return { problem: 'userMetadata must be an object' };
+  for (const key of ['userRoles', 'totpDevices', 'recoveryCodes'] as const) {
+    if (row[key] !== undefined && !Array.isArray(row[key])) return { problem: `${key} must be an array` };
+  }
+  const roles = ((row.userRoles ?? []) as unknown[]).map((role) => (typeof role === 'string' ? role : asObject(role)?.role));
+  if (roles.some((role) => typeof role !== 'string')) return { problem: 'userRoles must hold role names or {"role": …} objects' };
+  const devices = (row.totpDevices ?? []) as unknown[];
+  if (devices.some((device) => asObject(device) === undefined)) return { problem: 'totpDevices must hold objects' };
+  if (row.userRoles === undefined && row.totpDevices === undefined && row.recoveryCodes === undefined) return {};
+  return {
+    extras: {
+      roles: roles as string[],
+      totpDevices: devices as TotpDevice[],
+      recoveryCodes: (row.recoveryCodes ?? []) as RecoveryCode[],
+    },
+  };
 }
 
 function convertCustomHash(value: unknown): CustomHashConversion | undefined {

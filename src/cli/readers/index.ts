@@ -12,8 +12,12 @@ import { firstRecordWins } from './first-record-wins.js';
 import { readGenericCsv, readGenericNdjson } from './generic.js';
 import type { HashConfig } from './hash-config.js';
 import type { ProviderOverrides } from './provider-names.js';
+import type { CarryContext } from './carry.js';
+import { readClerk, type ClerkApiUsers } from './clerk.js';
+import { readKeycloak } from './keycloak.js';
+import { readSupabase, type SupabaseTables } from './supabase.js';
 
-export const SOURCES = ['firebase', 'auth0', 'cognito', 'okta', 'csv', 'ndjson'] as const;
+export const SOURCES = ['firebase', 'auth0', 'cognito', 'okta', 'keycloak', 'clerk', 'supabase', 'csv', 'ndjson'] as const;
 export type SourceName = (typeof SOURCES)[number];
 
 export interface ReaderOptions {
@@ -26,6 +30,12 @@ export interface ReaderOptions {
   /** Told about what the reader ignores (unknown columns); may be called on every pass. */
   warn?: (message: string) => void;
   lazySource?: string;
+  /** The mapping, the source's name and the run's time, for roles, second factors and re-enrolment marks. */
+  carry?: CarryContext;
+  /** clerk: the Backend API's users (--clerk-api). */
+  clerkApi?: ClerkApiUsers;
+  /** supabase: auth.identities and auth.mfa_factors (--identities, --mfa-factors). */
+  supabaseTables?: SupabaseTables;
 }
 
 export interface OpenedSource {
@@ -50,7 +60,12 @@ export function openSource(source: SourceName, file: string, options: ReaderOpti
 }
 
 function recordsOf(source: SourceName, file: FileSource, options: ReaderOptions): AsyncGenerator<SourceRecord> {
-  const common = { includeDisabled: options.includeDisabled, providerOverrides: options.providerOverrides, lazySource: options.lazySource };
+  const common = {
+    includeDisabled: options.includeDisabled,
+    providerOverrides: options.providerOverrides,
+    lazySource: options.lazySource,
+    carry: options.carry,
+  };
   switch (source) {
     case 'firebase':
       return readFirebase(file, firebaseFormat(file.path, options.format), { ...common, hashConfig: options.hashConfig });
@@ -59,13 +74,19 @@ function recordsOf(source: SourceName, file: FileSource, options: ReaderOptions)
         ? readAuth0Csv(file, { ...common, hashes: options.auth0Hashes })
         : readAuth0(file, { ...common, hashes: options.auth0Hashes });
     case 'cognito':
-      return readCognito(file, { includeDisabled: options.includeDisabled, lazySource: options.lazySource ?? '' });
+      return readCognito(file, { includeDisabled: options.includeDisabled, lazySource: options.lazySource ?? '', carry: options.carry });
     case 'okta':
-      return readOkta(file, { includeDisabled: options.includeDisabled, lazySource: options.lazySource ?? '' });
+      return readOkta(file, { includeDisabled: options.includeDisabled, lazySource: options.lazySource ?? '', carry: options.carry });
+    case 'keycloak':
+      return readKeycloak(file, common);
+    case 'clerk':
+      return readClerk(file, { ...common, api: options.clerkApi });
+    case 'supabase':
+      return readSupabase(file, { ...common, tables: options.supabaseTables });
     case 'csv':
       return readGenericCsv(file, options.warn ?? (() => undefined), options.lazySource);
     case 'ndjson':
-      return readGenericNdjson(file, options.warn ?? (() => undefined), options.lazySource);
+      return readGenericNdjson(file, options.warn ?? (() => undefined), options.lazySource, options.carry);
   }
 }
 

@@ -351,7 +351,7 @@ describe('firebase reader', () => {
         collisions: [],
         user: {
           externalUserId: 'u-alice',
-          userMetadata: { displayName: 'Smith, Alice', customClaims: { admin: true } },
+          userMetadata: { displayName: 'Smith, Alice', appMetadata: { admin: true } },
           loginMethods: [
             {
               recipeId: 'emailpassword',

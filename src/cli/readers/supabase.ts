@@ -1,0 +1,253 @@
+import type { LoginMethod, SourceRecord, TotpDevice } from '../bulk-user.js';
+import { CliError } from '../cli-error.js';
+import { assembleRecord, compact, nonEmpty, type Candidate } from './assemble.js';
+import { asObject, nonEmptyObject, type CarryContext, type FactorId } from './carry.js';
+import { streamCsvRecords } from './csv-records.js';
+import { FileSource } from './file-source.js';
+import type { ProviderOverrides } from './provider-names.js';
+
+export interface SupabaseOptions {
+  includeDisabled: boolean;
+  providerOverrides: ProviderOverrides;
+  /** `auth.identities` and `auth.mfa_factors` rows by user id (`--identities`, `--mfa-factors`). */
+  tables?: SupabaseTables;
+  carry?: CarryContext;
+  /** Now, in milliseconds: a ban that ends after it still holds. */
+  now?: number;
+}
+
+export interface SupabaseTables {
+  identities?: ReadonlyMap<string, Record<string, string>[]>;
+  factors?: ReadonlyMap<string, Record<string, string>[]>;
+}
+
+/**
+ * `auth.users` as `\copy auth.users to 'users.csv' with (format csv, header)` writes it (the Dashboard's table export
+ * writes the same CSV): jsonb columns as JSON text, timestamps as `2024-01-15 10:30:00.123456+00`, booleans `t`/`f`.
+ */
+export async function* readSupabase(source: FileSource, options: SupabaseOptions): AsyncGenerator<SourceRecord> {
+  let index = 0;
+  for await (const row of tableRows(source, ['id', 'email', 'encrypted_password'])) yield supabaseRecord(row, index++, options);
+}
+
+/** The rows of a table's CSV as objects by column name; a row that does not line up with the header has `__fields`. */
+async function* tableRows(source: FileSource, required: string[]): AsyncGenerator<Record<string, string>> {
+  let header: string[] | undefined;
+  try {
+    for await (const cells of streamCsvRecords(source.chunks())) {
+      if (!header) {
+        header = cells.map((name) => name.trim());
+        const missing = required.filter((column) => !header?.includes(column));
+        if (missing.length > 0)
+          throw new CliError(`${source.path}: the header lacks ${missing.join(', ')} (expected \\copy … with (format csv, header))`);
+        continue;
+      }
+      const row: Record<string, string> = {};
+      if (cells.length !== header.length) row.__fields = String(cells.length);
+      else header.forEach((name, i) => (row[name] = cells[i]));
+      yield row;
+    }
+  } catch (error) {
+    if (error instanceof CliError) throw error;
+    throw new CliError(`${source.path}: ${(error as Error).message}`);
+  }
+}
+
+// Managed by the platform in raw_app_meta_data: how the user signed up, not the app's claims.
+const PLATFORM_KEYS = new Set(['provider', 'providers']);
+
+export function supabaseRecord(row: Record<string, string>, index: number, options: SupabaseOptions): SourceRecord {
+  if (row.__fields !== undefined)
+    return assembleRecord({ index, candidates: [], invalidReason: `has ${row.__fields} fields; the header has more or fewer` });
+  const id = nonEmpty(row.id);
+  const email = nonEmpty(row.email);
+  const timeJoined = pgTime(row.created_at);
+  const common = (verified: boolean) => compact({ isVerified: verified, timeJoinedInMSSinceEpoch: timeJoined });
+  const emailVerified = nonEmpty(row.email_confirmed_at) !== undefined;
+  const candidates: Candidate[] = [];
+  const notCarried: string[] = [];
+  const app = json(row.raw_app_meta_data);
+  const user = json(row.raw_user_meta_data);
+  if (app === null) notCarried.push('raw_app_meta_data: not a JSON object');
+  if (user === null) notCarried.push('raw_user_meta_data: not a JSON object');
+
+  const password = nonEmpty(row.encrypted_password);
+  if (password !== undefined) {
+    candidates.push({
+      method: compact({
+        recipeId: 'emailpassword' as const,
+        email,
+        passwordHash: password,
+        hashingAlgorithm: 'bcrypt',
+        ...common(emailVerified),
+      }),
+      problem: email ? undefined : 'password user without an email',
+    });
+  }
+  const identities = id === undefined ? undefined : options.tables?.identities?.get(id);
+  for (const identity of identities ?? []) {
+    const provider = nonEmpty(identity.provider) ?? 'unknown';
+    if (provider === 'email' || provider === 'phone') continue;
+    const data = json(identity.identity_data) ?? {};
+    const method: LoginMethod = compact({
+      recipeId: 'thirdparty' as const,
+      email: nonEmpty(identity.email) ?? nonEmpty(data.email) ?? email,
+      thirdPartyId: options.providerOverrides.get(provider) ?? provider,
+      thirdPartyUserId: nonEmpty(identity.provider_id) ?? nonEmpty(data.sub),
+      ...common(emailVerified),
+    });
+    const problem = provider.startsWith('sso:')
+      ? 'SAML single sign-on: the core has no SAML sign-in'
+      : !method.thirdPartyUserId
+        ? `${provider} identity has no provider_id`
+        : !method.email
+          ? `${provider} identity has no email (the core needs one for third-party users)`
+          : undefined;
+    candidates.push({ method, problem });
+  }
+  if (identities === undefined) {
+    const social = (Array.isArray(app?.providers) ? (app.providers as unknown[]) : []).filter((p) => p !== 'email' && p !== 'phone');
+    if (social.length > 0) notCarried.push(`sign-in with ${social.join(', ')}: pass --identities (auth.identities) to carry it`);
+  }
+  // Email users without a password sign in by magic link or code; phone users by SMS code.
+  if (password === undefined && email !== undefined)
+    candidates.push({ method: compact({ recipeId: 'passwordless' as const, email, ...common(emailVerified) }) });
+  const phone = nonEmpty(row.phone);
+  if (phone !== undefined) {
+    // The column holds digits without the +.
+    const phoneNumber = phone.startsWith('+') ? phone : `+${phone}`;
+    candidates.push({
+      method: compact({ recipeId: 'passwordless' as const, phoneNumber, ...common(nonEmpty(row.phone_confirmed_at) !== undefined) }),
+    });
+  }
+
+  const factors = factorsOf(id === undefined ? undefined : options.tables?.factors?.get(id));
+  notCarried.push(...factors.notCarried);
+  const bannedUntil = pgTime(row.banned_until);
+  const banned = bannedUntil !== undefined && !Number.isNaN(bannedUntil) && bannedUntil > (options.now ?? Date.now());
+  return assembleRecord({
+    index,
+    externalUserId: id,
+    candidates,
+    invalidReason: timeJoined !== undefined && Number.isNaN(timeJoined) ? `created_at ${row.created_at} is not a time` : undefined,
+    skipReason: nonEmpty(row.deleted_at)
+      ? 'deleted in the source (deleted_at is set)'
+      : pgBoolean(row.is_anonymous)
+        ? 'anonymous user: nothing to sign in with'
+        : banned && !options.includeDisabled
+          ? 'banned in the source (pass --include-disabled to import banned users)'
+          : undefined,
+    metadata: {
+      appMetadata: nonEmptyObject(Object.fromEntries(Object.entries(app ?? {}).filter(([key]) => !PLATFORM_KEYS.has(key)))),
+      userMetadata: nonEmptyObject(user),
+    },
+    notCarried,
+    extras: { totpDevices: factors.devices, phoneFactors: factors.phones, reEnrol: factors.reEnrol },
+    carry: options.carry,
+  });
+}
+
+// Supabase's TOTP is SHA1, 6 digits, 30 s with a base32 secret; with column encryption on the secret is an encrypted
+// envelope (JSON) that only the auth server's key opens.
+function factorsOf(rows: Record<string, string>[] | undefined) {
+  const devices: TotpDevice[] = [];
+  const phones: string[] = [];
+  const reEnrol: FactorId[] = [];
+  const notCarried: string[] = [];
+  for (const factor of rows ?? []) {
+    const type = nonEmpty(factor.factor_type) ?? 'unknown';
+    const name = nonEmpty(factor.friendly_name);
+    const where = ['mfa_factors', nonEmpty(factor.id), type].filter((part) => part !== undefined).join(' ');
+    if (factor.status !== 'verified') {
+      notCarried.push(`${where}: never verified, so not carried`);
+      continue;
+    }
+    if (type === 'totp') {
+      const secret = nonEmpty(factor.secret);
+      if (secret === undefined || secret.startsWith('{')) {
+        reEnrol.push('totp');
+        notCarried.push(
+          `${where}: the secret is ${secret === undefined ? 'missing' : 'encrypted (decrypt it with the auth server key first)'}; marked to re-enrol`,
+        );
+        continue;
+      }
+      const deviceName = name !== undefined && !devices.some((device) => device.deviceName === name) ? name : undefined;
+      devices.push(
+        compact({ secretKey: secret, secretEncoding: 'base32' as const, algorithm: 'SHA1' as const, digits: 6, period: 30, deviceName }),
+      );
+    } else if (type === 'phone' && nonEmpty(factor.phone) !== undefined) {
+      const phone = factor.phone.trim();
+      phones.push(phone.startsWith('+') ? phone : `+${phone}`);
+    } else if (type === 'webauthn') {
+      reEnrol.push('webauthn');
+      notCarried.push(`${where}: the core has no passkey import; marked to re-enrol`);
+    } else {
+      notCarried.push(`${where}: the core has no such factor`);
+    }
+  }
+  return { devices, phones, reEnrol, notCarried };
+}
+
+/** Loads `auth.identities` and `auth.mfa_factors` CSVs, grouped by user_id. */
+export async function loadSupabaseTables(identitiesPath: string | undefined, factorsPath: string | undefined): Promise<SupabaseTables> {
+  const load = async (path: string, required: string[], keep: string[]) => {
+    let source: FileSource;
+    try {
+      source = new FileSource(path);
+    } catch {
+      throw new CliError(`cannot read ${path}`);
+    }
+    const byUser = new Map<string, Record<string, string>[]>();
+    for await (const row of tableRows(source, required)) {
+      if (row.__fields !== undefined) throw new CliError(`${path}: a row has ${row.__fields} fields, not as many as the header`);
+      const kept = Object.fromEntries(keep.filter((key) => row[key] !== undefined).map((key) => [key, row[key]]));
+      const list = byUser.get(row.user_id) ?? [];
+      list.push(kept);
+      byUser.set(row.user_id, list);
+    }
+    return byUser;
+  };
+  return {
+    ...(identitiesPath !== undefined && {
+      identities: await load(
+        identitiesPath,
+        ['user_id', 'provider', 'identity_data'],
+        ['provider', 'provider_id', 'identity_data', 'email'],
+      ),
+    }),
+    ...(factorsPath !== undefined && {
+      factors: await load(
+        factorsPath,
+        ['user_id', 'factor_type', 'status'],
+        ['id', 'friendly_name', 'factor_type', 'status', 'secret', 'phone'],
+      ),
+    }),
+  };
+}
+
+/** A PostgreSQL timestamptz as text (`2024-01-15 10:30:00.123456+00`) or ISO 8601, in milliseconds; NaN when unreadable. */
+export function pgTime(text: string | undefined): number | undefined {
+  const value = nonEmpty(text);
+  if (value === undefined) return undefined;
+  const match = /^(\d{4}-\d\d-\d\d)[ T](\d\d:\d\d:\d\d)(\.\d+)?(Z|[+-]\d\d(?::?\d\d)?)?$/.exec(value);
+  if (!match) return Number.NaN;
+  const fraction = (match[3] ?? '').slice(0, 4);
+  let zone = match[4] ?? 'Z';
+  if (zone !== 'Z') zone = zone.length === 3 ? `${zone}:00` : zone.length === 5 ? `${zone.slice(0, 3)}:${zone.slice(3)}` : zone;
+  return Date.parse(`${match[1]}T${match[2]}${fraction}${zone}`);
+}
+
+function pgBoolean(text: string | undefined): boolean {
+  return text === 't' || text === 'true';
+}
+
+/** A jsonb cell: undefined when empty, null when it is not a JSON object. */
+function json(text: string | undefined): Record<string, unknown> | undefined | null {
+  const value = nonEmpty(text);
+  if (value === undefined) return undefined;
+  try {
+    return asObject(JSON.parse(value)) ?? null;
+  } catch {
+    return null;
+  }
+}
