@@ -33,6 +33,8 @@ export interface PassContext {
 interface Entry {
   record: SourceRecord;
   knownIds: string[];
+  /** Sent by an earlier invocation that stopped before it learnt the ids (killed, say). */
+  intended: boolean;
 }
 
 /** A run of consecutive records of the export, holding at most batchSize users. */
@@ -81,8 +83,8 @@ export async function migrateAll(context: PassContext): Promise<boolean> {
         const email = record.user.loginMethods[0].email;
         const canaryId = email === undefined ? undefined : canaries.get(email);
         // Asked in export order, as the log is read forwards.
-        const knownIds = context.sentBefore.idsFor(record.index + 1);
-        batch.users.push({ record, knownIds: canaryId === undefined ? knownIds : [...knownIds, canaryId] });
+        const { ids: knownIds, intended } = context.sentBefore.sentFor(record.index + 1);
+        batch.users.push({ record, knownIds: canaryId === undefined ? knownIds : [...knownIds, canaryId], intended });
       }
       // Records without a user (invalid, skipped, twins) are settled with their batch: bounded too.
       if (batch.users.length >= context.batchSize || batch.records.length >= RECORDS_PER_BATCH * context.batchSize) {
@@ -188,7 +190,7 @@ async function sendAndRecord(
   // What the lookup settles (kept in record order), and the users to send.
   const outcomes = new Map<SourceRecord, (() => void) | undefined>();
   const toSend: SourceRecord[] = [];
-  for (const { record, knownIds } of batch.users) {
+  for (const { record, knownIds, intended } of batch.users) {
     const number = record.index + 1;
     const refused = earlierRejections.get(number);
     const createdId = knownIds.find((id) => held.has(id));
@@ -206,7 +208,10 @@ async function sendAndRecord(
       continue;
     }
     const presence = presenceOf(record.user!, index);
-    if (presence.kind === 'present') {
+    if (presence.kind === 'present' && intended) {
+      // Sent when the core held no part of it: the core took it, the answer was never recorded.
+      outcomes.set(record, () => results.noteCreated({ user: record.key, record: number, userId: presence.userId }));
+    } else if (presence.kind === 'present') {
       outcomes.set(record, () => results.alreadyImported++);
     } else if (presence.kind === 'conflict') {
       outcomes.set(record, () => results.add({ user: record.key, record: number, stage: 'conflict', reason: presence.reason }));
@@ -227,6 +232,7 @@ async function sendAndRecord(
 
   if (toSend.length > 0) {
     await waitForRoom(context, toSend.length, show);
+    context.sentLog.appendIntents(toSend);
     const { queued, refused } = await enqueueDroppingInvalid(context, toSend);
     context.sentLog.append(queued.map(({ record, userId }) => ({ record: record.index + 1, userId })));
     markSent();

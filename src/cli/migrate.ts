@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import path from 'node:path';
 import { runCanaries } from './canary.js';
 import { CliError } from './cli-error.js';
 import { CoreClient } from './core-client.js';
@@ -11,7 +12,7 @@ import { Progress } from './progress.js';
 import { waitForQueue } from './queue.js';
 import { openSource, loadAuth0Hashes, type ReaderOptions } from './readers/index.js';
 import { HashConfigError, readHashConfig, type HashConfig } from './readers/hash-config.js';
-import { buildReport, formatSummary, writeReport } from './report.js';
+import { buildReport, formatSummary, writeReport, type RunFiles } from './report.js';
 import { CreatedInMemory, Results } from './results.js';
 import { runIdentity } from './run-identity.js';
 import { SentLog } from './sent-log.js';
@@ -56,9 +57,11 @@ export async function runMigrate(options: MigrateOptions, io: CliIo): Promise<nu
   };
   const canary = (dryRun: boolean) =>
     runCanaries({ client, checks: options.checks, open, hashConfig: readerOptions.hashConfig, dryRun, log });
+  let runFiles: RunFiles | undefined = undefined;
   const finish = (reportPath: string | undefined, partial: boolean, settled = results, unsettledBecause?: string) => {
     progress.finishLine();
-    const report = buildReport(settled, { ...options, coreId: identity.coreId, partial, startedAt, finishedAt: now(), unsettledBecause });
+    const context = { ...options, coreId: identity.coreId, partial, startedAt, finishedAt: now(), unsettledBecause, progress: runFiles };
+    const report = buildReport(settled, context);
     if (reportPath !== undefined) writeReport(reportPath, report, settled.created.chunks());
     io.stdout.write(formatSummary(report, reportPath));
     return settled.failed + settled.invalid + settled.stillQueued > 0 ? 1 : 0;
@@ -83,6 +86,18 @@ export async function runMigrate(options: MigrateOptions, io: CliIo): Promise<nu
   if (!loaded.state) sentLog.clear();
   const state = loaded.state ?? newState(options.source, options.file, identity, now());
   saveState(statePath, state, now());
+  const reportPath = options.reportPath ?? `${options.file}.migrate-report.json`;
+  runFiles = {
+    runStartedAt: state.startedAt,
+    stateFile: path.resolve(statePath),
+    sentLog: path.resolve(sentLog.path),
+    intentLog: path.resolve(sentLog.intentPath),
+    createdLog: path.resolve(createdLog.path),
+  };
+  // Before anything is created: a run killed before it writes its end leaves this report, from which undo finds
+  // everything the run sent.
+  const running = { ...options, coreId: identity.coreId, partial: true, running: true, startedAt, finishedAt: now(), progress: runFiles };
+  writeReport(reportPath, buildReport(new Results(), running), []);
   if (state.recordsDone > 0) log(`resuming: ${state.recordsDone} users of the export were handled by an earlier invocation of this run`);
 
   if (options.checks.length > 0) {
@@ -137,7 +152,6 @@ export async function runMigrate(options: MigrateOptions, io: CliIo): Promise<nu
   }
 
   progress.start('checking the core');
-  const reportPath = options.reportPath ?? `${options.file}.migrate-report.json`;
   // After a failure the core may be gone: ask it once, without the retries' backoff.
   const finalClient = failure === undefined ? client : new CoreClient({ baseUrl: options.coreUrl, apiKey: options.apiKey, attempts: 1 });
   let code: number;
