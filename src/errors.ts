@@ -130,6 +130,10 @@ const catalog = {
   },
   BULK_CONTACT_REQUIRED: { status: 400, message: () => 'Either email or phoneNumber is required for a passwordless recipe.' },
   BULK_MULTITENANCY_DISABLED: { status: 400, message: () => 'Multitenancy must be enabled before importing users to a different tenant.' },
+  BULK_TEXT_UNSTORABLE: {
+    status: 400,
+    message: (path: string, what: string) => `${path} holds ${what}, which the database cannot store.`,
+  },
   BULK_TOTP_DISABLED: { status: 400, message: () => 'MFA must be enabled to import totp devices.' },
   BULK_ROLE_MISSING: { status: 400, message: (role: string) => `Role ${role} does not exist.` },
   BULK_EXTERNAL_ID_REPEATED: {

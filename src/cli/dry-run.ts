@@ -2,6 +2,7 @@ import { ALREADY_EXISTS } from './already-exists.js';
 import type { SourceRecord } from './bulk-user.js';
 import { CliError } from './cli-error.js';
 import { asRecord, type CoreClient } from './core-client.js';
+import { assertInvalidWithin } from './invalid-limit.js';
 import { checkPresence } from './presence-check.js';
 import type { Progress } from './progress.js';
 import type { OpenedSource } from './readers/index.js';
@@ -21,7 +22,14 @@ export async function assertDryRunSupported(client: CoreClient): Promise<void> {
  * Files every user under what a real run would do, with the same steps: the export's own checks and twins,
  * the same bulk lookup of users the core already holds, then the core's validation of the rest.
  */
-export async function dryRunAll(client: CoreClient, source: OpenedSource, batchSize: number, results: Results, progress: Progress) {
+export async function dryRunAll(
+  client: CoreClient,
+  source: OpenedSource,
+  limits: { batchSize: number; maxInvalid: number },
+  results: Results,
+  progress: Progress,
+) {
+  const { batchSize, maxInvalid } = limits;
   progress.start('checking', { sent: 'would import', notSent: 'would not' });
   let batch: SourceRecord[] = [];
   const show = (force = false) =>
@@ -36,15 +44,18 @@ export async function dryRunAll(client: CoreClient, source: OpenedSource, batchS
     );
   for await (const record of source.records) {
     results.noteRecord(record);
+    if (record.problem) assertInvalidWithin(results, maxInvalid);
     if (record.user) batch.push(record);
     if (batch.length >= batchSize) {
       await dryRunBatch(client, batch, results);
       batch = [];
+      assertInvalidWithin(results, maxInvalid);
     }
     show();
   }
   await dryRunBatch(client, batch, results);
   show(true);
+  assertInvalidWithin(results, maxInvalid);
 }
 
 async function dryRunBatch(client: CoreClient, batch: SourceRecord[], results: Results): Promise<void> {

@@ -3,6 +3,7 @@ import type { SourceRecord } from './bulk-user.js';
 import { CliError } from './cli-error.js';
 import { delay, type CoreClient } from './core-client.js';
 import type { Progress } from './progress.js';
+import { assertInvalidWithin } from './invalid-limit.js';
 import { queueCounts } from './queue.js';
 import type { OpenedSource } from './readers/index.js';
 import type { Results } from './results.js';
@@ -24,6 +25,7 @@ export interface PassContext {
   progress: Progress;
   batchSize: number;
   maxQueued: number;
+  maxInvalid: number;
   pollIntervalMs: number;
   signal?: AbortSignal;
   now(): Date;
@@ -74,10 +76,14 @@ export async function migrateAll(context: PassContext): Promise<boolean> {
 
   context.progress.start('sending');
   const window = new SendWindow();
+  // Records the export itself refuses, counted as read, so that --max-invalid stops before the next batch is sent.
+  let readInvalid = 0;
   try {
     for await (const record of context.source.records) {
       counts.read++;
       batch.records.push(record);
+      if (record.problem !== undefined && record.problem.kind !== 'skipped') readInvalid++;
+      const tooManyInvalid = readInvalid + context.results.count('validation') > context.maxInvalid;
       batch.end = record.index + 1;
       if (record.user) {
         const email = record.user.loginMethods[0].email;
@@ -87,10 +93,10 @@ export async function migrateAll(context: PassContext): Promise<boolean> {
         batch.users.push({ record, knownIds: canaryId === undefined ? knownIds : [...knownIds, canaryId], intended });
       }
       // Records without a user (invalid, skipped, twins) are settled with their batch: bounded too.
-      if (batch.users.length >= context.batchSize || batch.records.length >= RECORDS_PER_BATCH * context.batchSize) {
+      if (batch.users.length >= context.batchSize || batch.records.length >= RECORDS_PER_BATCH * context.batchSize || tooManyInvalid) {
         await window.start(batch, settle);
         batch = { records: [], users: [], end: 0 };
-        if (context.signal?.aborted) break;
+        if (context.signal?.aborted || tooManyInvalid) break;
       }
       show();
     }
@@ -103,6 +109,7 @@ export async function migrateAll(context: PassContext): Promise<boolean> {
   if (!context.signal?.aborted && batch.records.length > 0) await window.start(batch, settle);
   await window.drain();
   show(true);
+  assertInvalidWithin(context.results, context.maxInvalid);
   return !context.signal?.aborted;
 }
 
@@ -263,6 +270,7 @@ async function sendAndRecord(
     state.recordsDone = batch.end;
     saveState(context.statePath, state, context.now());
   }
+  assertInvalidWithin(results, context.maxInvalid);
 }
 
 /**

@@ -70,7 +70,13 @@ export async function runMigrate(options: MigrateOptions, io: CliIo): Promise<nu
   if (options.dryRun) {
     await assertDryRunSupported(client);
     if (options.checks.length > 0) results.canary.push(...(await canary(true)).outcomes);
-    await dryRunAll(client, open(), options.batchSize, results, progress);
+    try {
+      await dryRunAll(client, open(), { batchSize: options.batchSize, maxInvalid: options.maxInvalid }, results, progress);
+    } catch (error) {
+      // Stopped by --max-invalid or an unreadable export: what was checked so far is still reported.
+      finish(options.reportPath, true);
+      throw error;
+    }
     return finish(options.reportPath, false);
   }
 
@@ -129,6 +135,7 @@ export async function runMigrate(options: MigrateOptions, io: CliIo): Promise<nu
         progress,
         batchSize: options.batchSize,
         maxQueued: options.maxQueued,
+        maxInvalid: options.maxInvalid,
         pollIntervalMs: options.pollIntervalMs,
         signal: io.signal,
         now,

@@ -82,13 +82,21 @@ describe('migrate firebase', () => {
     expect(result.code).toBe(1);
     const report = JSON.parse(fs.readFileSync(`${file}.migrate-report.json`, 'utf8'));
     const coreId = (await call(core.t.app, 'GET', '/bulk-import/core-identity', { headers: { 'api-key': apiKey } })).json;
-    expect({ ...report, startedAt: 'x', finishedAt: 'x' }).toEqual({
+    expect(report.progress).toEqual({
+      runStartedAt: expect.any(String),
+      stateFile: `${file}.migrate-state.json`,
+      sentLog: `${file}.migrate-sent.tsv`,
+      intentLog: `${file}.migrate-intent.tsv`,
+      createdLog: `${file}.migrate-created.ndjson`,
+    });
+    expect({ ...report, startedAt: 'x', finishedAt: 'x', progress: 'x' }).toEqual({
       source: 'firebase',
       file,
       coreUrl: core.url,
       coreId: (coreId as { coreId: string }).coreId,
       dryRun: false,
       partial: false,
+      progress: 'x',
       startedAt: 'x',
       finishedAt: 'x',
       totals: {

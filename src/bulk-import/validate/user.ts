@@ -4,6 +4,7 @@ import type { PasswordHasher } from '../../hashing/registry.js';
 import { javaTrim } from '../../normalise/java-trim.js';
 import { FieldReader, type JsonObject } from '../fields.js';
 import { checkTenantIds, readLoginMethods } from './login-method.js';
+import { checkStorableText } from './storable-text.js';
 import { primaryLoginMethodOf, type ImportUser, type ImportUserRole, type Validation } from '../types.js';
 
 export interface ValidationContext {
@@ -29,6 +30,7 @@ export function validateUser(input: JsonObject, context: ValidationContext): Val
   if (totpDevices !== undefined) errors.push(errorMessage('BULK_TOTP_DISABLED'));
   const loginMethods = readLoginMethods(input, errors, context);
   const trimmedExternalUserId = checkExternalUserId(externalUserId, errors, context);
+  checkStorableText(input, errors);
 
   if (errors.length > 0) return { ok: false, errors };
   const user: ImportUser = { id: primaryLoginMethodOf(loginMethods).superTokensUserId, loginMethods };

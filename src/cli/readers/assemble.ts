@@ -1,5 +1,6 @@
 import { methodKeys } from '../account-keys.js';
-import { summariseMethod, type LoginMethod, type MethodSummary, type SourceRecord } from '../bulk-user.js';
+import { summariseMethod, type BulkImportUser, type LoginMethod, type MethodSummary, type SourceRecord } from '../bulk-user.js';
+import { unstorableText } from '../../bulk-import/validate/storable-text.js';
 import { checkEmail, checkPhoneNumber } from '../contact-rules.js';
 
 /** A login method found in the export; `problem` says why it cannot be imported. */
@@ -59,14 +60,18 @@ export function assembleRecord(parts: RecordParts): SourceRecord {
     return { index, key, problem: { kind: 'invalid', reason }, collisions: [] };
   }
   const metadata = parts.metadata === undefined ? {} : compact(parts.metadata);
+  const user = {
+    ...(externalUserId !== undefined && { externalUserId }),
+    ...(Object.keys(metadata).length > 0 && { userMetadata: metadata }),
+    loginMethods: linked.length === 0 ? [primary] : ([{ ...primary, isPrimary: true }, ...linked] as typeof usable),
+  } as BulkImportUser;
+  // A value the database cannot hold would make the core refuse the lookup of the whole batch: refused here.
+  const unstorable = unstorableText(user);
+  if (unstorable !== undefined) return { index, key, problem: { kind: 'invalid', reason: unstorable }, collisions: [] };
   return {
     index,
     key,
-    user: {
-      ...(externalUserId !== undefined && { externalUserId }),
-      ...(Object.keys(metadata).length > 0 && { userMetadata: metadata }),
-      loginMethods: linked.length === 0 ? [primary] : [{ ...primary, isPrimary: true }, ...linked],
-    },
+    user,
     collisions,
     ...(parts.notCarried !== undefined && parts.notCarried.length > 0 && { notCarried: parts.notCarried }),
   };

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
-import readline from 'node:readline';
 import type { Readable } from 'node:stream';
 import zlib from 'node:zlib';
+import { boundedLines, type OverlongLine } from './record-limits.js';
 
 const GZIP_MAGIC = [0x1f, 0x8b];
 
@@ -26,8 +26,9 @@ export class FileSource {
     return this.open().setEncoding('utf8') as AsyncIterable<string>;
   }
 
-  lines(): AsyncIterable<string> {
-    return readline.createInterface({ input: this.open(), crlfDelay: Infinity });
+  /** Lines of at most MAX_RECORD_CHARS; a longer one is dropped as it is read and given as an OverlongLine. */
+  lines(): AsyncIterable<string | OverlongLine> {
+    return boundedLines(this.chunks());
   }
 
   private open(): Readable {

@@ -2,7 +2,7 @@ import path from 'node:path';
 import type { SourceRecord } from '../bulk-user.js';
 import { CliError } from '../cli-error.js';
 import { assembleRecord } from './assemble.js';
-import { streamCsvRecords } from './csv-records.js';
+import { CsvProblem, streamCsvRecords } from './csv-records.js';
 import { CSV_COLUMN_COUNT } from './firebase-csv-layout.js';
 import type { FileSource } from './file-source.js';
 import { firebaseRecord, fromCsvRow, fromJsonUser, type FirebaseOptions } from './firebase-account.js';
@@ -34,6 +34,11 @@ export async function* readFirebase(source: FileSource, format: FirebaseFormat, 
   }
   let first = true;
   for await (const row of streamCsvRecords(source.chunks())) {
+    if (row instanceof CsvProblem) {
+      first = false;
+      yield assembleRecord({ index: index++, candidates: [], invalidReason: row.reason });
+      continue;
+    }
     // The exporter writes no header row; skip one if someone added it.
     if (first && row[0]?.trim().toUpperCase() === 'UID') {
       first = false;

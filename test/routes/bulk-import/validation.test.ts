@@ -27,7 +27,7 @@ beforeEach(async () => {
 async function expectUserErrors(user: unknown, errors: string[]) {
   const before = await snapshot(t.db);
   const reply = await call(t.app, 'POST', '/bulk-import/users', { body: { users: [user] } });
-  expect([reply.statusCode, reply.json]).toEqual([400, { error: invalidUsers, users: [{ index: 0, errors }] }]);
+  expect([reply.statusCode, reply.json], reply.body).toEqual([400, { error: invalidUsers, users: [{ index: 0, errors }] }]);
   expect(reply.contentType).toBe('application/json; charset=UTF-8');
   expect(await snapshot(t.db)).toEqual(before);
 }
@@ -170,6 +170,16 @@ describe('POST /bulk-import/users validation messages', () => {
       'a hash longer than 256 characters',
       () => ({ loginMethods: [ep({ passwordHash: long(257, '$2a$10$') })] }),
       () => ['passwordHash is too long. Max length is 256.', expectedFormatError(long(257, '$2a$10$'), 'BCRYPT')],
+    ],
+    [
+      'a NUL character in the metadata (the database cannot store it; named instead of failing the batch)',
+      () => ({ userMetadata: { profile: { name: 'a\u0000b' } }, loginMethods: [ep()] }),
+      () => ['userMetadata.profile.name holds a NUL character (\\u0000), which the database cannot store.'],
+    ],
+    [
+      'a lone surrogate in a key of the metadata',
+      () => ({ userMetadata: { ['x\ud800']: 1 }, loginMethods: [ep()] }),
+      () => ['a key of userMetadata holds a lone surrogate (half of a UTF-16 pair), which the database cannot store.'],
     ],
     [
       'an email longer than 255 characters (the message says 256)',
