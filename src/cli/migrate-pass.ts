@@ -102,8 +102,10 @@ export async function migrateAll(context: PassContext): Promise<boolean> {
     }
   } catch (error) {
     // An export that turns unreadable: the batches in flight finish and save their progress first, so that the
-    // report, which is written next, sees the state they leave.
+    // report, which is written next, sees the state they leave. A signal stops the read itself (a record too long
+    // to yield would otherwise keep it going): that is an interruption, not an error.
     await window.settle();
+    if (context.signal?.aborted) return false;
     throw error;
   }
   if (!context.signal?.aborted && batch.records.length > 0) await window.start(batch, settle);

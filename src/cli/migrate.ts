@@ -42,11 +42,19 @@ export async function runMigrate(options: MigrateOptions, io: CliIo): Promise<nu
     includeDisabled: options.includeDisabled,
     providerOverrides: options.providerOverrides,
     lazySource: options.lazySource,
+    signal: io.signal,
   };
   const open = () => openSource(options.source, options.file, readerOptions);
   const client = new CoreClient({ baseUrl: options.coreUrl, apiKey: options.apiKey, attempts: options.retries + 1, signal: io.signal });
   await client.checkConnection();
-  const identity = await runIdentity(client, options);
+  let identity;
+  try {
+    identity = await runIdentity(client, options, io.signal);
+  } catch (error) {
+    // Interrupted while the export's digest was taken: nothing was read or sent yet.
+    if (io.signal?.aborted) return exitCodeFor(io.signal.reason);
+    throw error;
+  }
 
   const createdLog = new CreatedLog(CreatedLog.pathFor(options.file));
   const results = new Results(options.dryRun ? undefined : createdLog);
@@ -73,8 +81,9 @@ export async function runMigrate(options: MigrateOptions, io: CliIo): Promise<nu
     try {
       await dryRunAll(client, open(), { batchSize: options.batchSize, maxInvalid: options.maxInvalid }, results, progress);
     } catch (error) {
-      // Stopped by --max-invalid or an unreadable export: what was checked so far is still reported.
+      // Stopped by --max-invalid, an unreadable export or a signal: what was checked so far is still reported.
       finish(options.reportPath, true);
+      if (io.signal?.aborted) return exitCodeFor(io.signal.reason);
       throw error;
     }
     return finish(options.reportPath, false);

@@ -6,7 +6,7 @@ import { CsvProblem, streamCsvRecords } from './csv-records.js';
 import { CSV_COLUMN_COUNT } from './firebase-csv-layout.js';
 import type { FileSource } from './file-source.js';
 import { firebaseRecord, fromCsvRow, fromJsonUser, type FirebaseOptions } from './firebase-account.js';
-import { JsonStreamError, streamJsonArray } from './json-array-stream.js';
+import { JsonStreamError, streamJsonArray, UnreadableElement } from './json-array-stream.js';
 
 export type FirebaseFormat = 'json' | 'csv';
 
@@ -23,7 +23,11 @@ export async function* readFirebase(source: FileSource, format: FirebaseFormat, 
   let index = 0;
   if (format === 'json') {
     try {
-      for await (const user of streamJsonArray(source.chunks(), 'users')) yield firebaseRecord(fromJsonUser(user), index++, options);
+      for await (const user of streamJsonArray(source.chunks(), 'users')) {
+        yield user instanceof UnreadableElement
+          ? assembleRecord({ index: index++, candidates: [], invalidReason: `users[${index - 1}] ${user.reason}` })
+          : firebaseRecord(fromJsonUser(user), index++, options);
+      }
     } catch (error) {
       if (error instanceof JsonStreamError || error instanceof SyntaxError) {
         throw new CliError(`${source.path} is not an auth:export JSON file (${error.message})`);

@@ -26,6 +26,8 @@ export interface ReaderOptions {
   /** Told about what the reader ignores (unknown columns); may be called on every pass. */
   warn?: (message: string) => void;
   lazySource?: string;
+  /** Stops reading at once when the run is interrupted. */
+  signal?: AbortSignal;
 }
 
 export interface OpenedSource {
@@ -38,7 +40,7 @@ export interface OpenedSource {
 export function openSource(source: SourceName, file: string, options: ReaderOptions): OpenedSource {
   let fileSource: FileSource;
   try {
-    fileSource = new FileSource(file);
+    fileSource = new FileSource(file, options.signal);
   } catch {
     throw new CliError(`cannot read ${file}`);
   }
