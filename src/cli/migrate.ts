@@ -4,6 +4,7 @@ import { runCanaries } from './canary.js';
 import { CliError } from './cli-error.js';
 import { CoreClient } from './core-client.js';
 import { CreatedLog } from './created-log.js';
+import { checkCoreAgainstHashConfig } from './hash-self-check.js';
 import { assertDryRunSupported, dryRunAll } from './dry-run.js';
 import type { CliIo } from './io.js';
 import { migrateAll } from './migrate-pass.js';
@@ -55,6 +56,10 @@ export async function runMigrate(options: MigrateOptions, io: CliIo): Promise<nu
     if (io.signal?.aborted) return exitCodeFor(io.signal.reason);
     throw error;
   }
+
+  // Before a single user is sent, in a dry run too: the core must verify hashes made with the export's parameters.
+  const selfCheck = readerOptions.hashConfig === undefined ? undefined : await checkCoreAgainstHashConfig(client, readerOptions.hashConfig);
+  if (selfCheck !== undefined) io.stderr.write(`hash self-check: ${selfCheck}\n`);
 
   const createdLog = new CreatedLog(CreatedLog.pathFor(options.file));
   const results = new Results(options.dryRun ? undefined : createdLog);
