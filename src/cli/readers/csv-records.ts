@@ -9,10 +9,22 @@ export class CsvProblem {
 // line breaks (RFC 4180). The platform's exporter quotes display names containing commas without escaping
 // their quotes, so a quote is kept as a character when it is inside an unquoted field, or inside a quoted
 // one and not followed by a comma or a line end (where RFC 4180 text always has one).
-export async function* streamCsvRecords(chunks: AsyncIterable<string>, maxChars = MAX_RECORD_CHARS): AsyncGenerator<string[] | CsvProblem> {
-  const parser = new CsvParser(maxChars);
+export async function* streamCsvRecords(
+  chunks: AsyncIterable<string>,
+  maxChars = MAX_RECORD_CHARS,
+  options: CsvOptions = {},
+): AsyncGenerator<string[] | CsvProblem> {
+  const parser = new CsvParser(maxChars, options);
   for await (const chunk of chunks) yield* parser.feed(chunk);
   yield* parser.end();
+}
+
+export interface CsvOptions {
+  /**
+   * Inside a quoted field, a quote right after a backslash is a character, neither a closing quote nor half of a
+   * doubled one: firebase-tools doubles only the quotes of the custom claims that no backslash precedes.
+   */
+  backslashQuotes?: boolean;
 }
 
 class CsvParser {
@@ -28,7 +40,10 @@ class CsvParser {
   /** The raw text since the open quote field began, in pieces: read again from its next line if it never closes. */
   private sinceQuote: string[] = [];
 
-  constructor(private readonly maxChars: number) {}
+  constructor(
+    private readonly maxChars: number,
+    private readonly options: CsvOptions,
+  ) {}
 
   *feed(chunk: string): Generator<string[] | CsvProblem> {
     let quoteStart = this.inQuotes ? 0 : -1;
@@ -70,6 +85,9 @@ class CsvParser {
           }
           this.inQuotes = false;
           this.sinceQuote = [];
+        } else if (char === '"' && this.options.backslashQuotes === true && this.field.endsWith('\\')) {
+          this.field += char;
+          continue;
         } else if (char === '"') {
           this.pendingQuote = true;
           continue;

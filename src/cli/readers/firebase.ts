@@ -3,6 +3,7 @@ import type { SourceRecord } from '../bulk-user.js';
 import { CliError } from '../cli-error.js';
 import { assembleRecord } from './assemble.js';
 import { CsvProblem, streamCsvRecords } from './csv-records.js';
+import { MAX_RECORD_CHARS } from './record-limits.js';
 import { CSV_COLUMN_COUNT } from './firebase-csv-layout.js';
 import type { FileSource } from './file-source.js';
 import { firebaseRecord, fromCsvRow, fromJsonUser, type FirebaseOptions } from './firebase-account.js';
@@ -37,7 +38,7 @@ export async function* readFirebase(source: FileSource, format: FirebaseFormat, 
     return;
   }
   let first = true;
-  for await (const row of streamCsvRecords(source.chunks())) {
+  for await (const row of streamCsvRecords(source.chunks(), MAX_RECORD_CHARS, { backslashQuotes: true })) {
     if (row instanceof CsvProblem) {
       first = false;
       yield assembleRecord({ index: index++, candidates: [], invalidReason: row.reason });
