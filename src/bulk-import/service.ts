@@ -63,7 +63,10 @@ export class BulkImportService {
     await hashPlainTextPasswords(batch.users, this.hasher, this.deps.config.password_hashing_alg);
     if (options.importNow) {
       const answer = batch.users.map(toEnqueuedUser);
-      await importNow({ pool: this.deps.pool, hasher: this.hasher, log: this.deps.log, parallelism: this.parallelism }, batch.users, now);
+      const deps = { pool: this.deps.pool, hasher: this.hasher, log: this.deps.log, parallelism: this.parallelism };
+      const { imported, failed } = await importNow(deps, batch.users, now);
+      // The migration command imports this way: its users count in the same metric as the worker's.
+      this.deps.metrics?.bulkBatchFinished(imported, failed);
       this.parts.statistics.noteImported(batch.users.length);
       return { status: 'OK', users: answer };
     }

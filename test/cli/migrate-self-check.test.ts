@@ -1,9 +1,15 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { countRows } from '../helper.js';
+import { call, countRows } from '../helper.js';
 import { firebaseJsonExport, firebasePassword, hashConfigBlock, hashParams, makeTempDir } from './fixtures.js';
-import { migrateArgs, runCommand, signIn, startCore, type RunningCore } from './harness.js';
+import { apiKey, migrateArgs, runCommand, signIn, startCore, type RunningCore } from './harness.js';
+
+async function importedMetric(core: RunningCore): Promise<number> {
+  const reply = await call(core.t.app, 'GET', '/metrics', { headers: { 'api-key': apiKey } });
+  const line = reply.body.split('\n').find((text) => text.startsWith('identity_core_bulk_import_users_total{result="imported"}'));
+  return Number(line?.split(' ').at(-1));
+}
 
 describe("migrate: the core is checked against the export's hash parameters before a single user is sent", () => {
   const temp = makeTempDir();
@@ -36,7 +42,7 @@ describe("migrate: the core is checked against the export's hash parameters befo
     expect(fs.existsSync(`${file}.migrate-state.json`)).toBe(false);
   });
 
-  it('with the right key, says so and leaves no trace of its synthetic user', async () => {
+  it('with the right key, says so and leaves no trace of its synthetic user; the import counts in the metrics', async () => {
     const hashConfig = temp.file('hash-config.txt', hashConfigBlock);
     const dry = await runCommand([...migrateArgs(core, 'firebase', file, '--hash-config', hashConfig), '--dry-run']);
     expect(dry.code, dry.stderr).toBe(0);
@@ -45,8 +51,11 @@ describe("migrate: the core is checked against the export's hash parameters befo
     );
     expect(await countRows(core.t.db, 'users')).toBe(0);
 
+    const before = await importedMetric(core);
     const run = await runCommand(migrateArgs(core, 'firebase', file, '--hash-config', hashConfig));
     expect(run.code, run.stderr).toBe(0);
+    // The command's imports (importNow requests) count in the bulk-import metric.
+    expect((await importedMetric(core)) - before).toBe(1);
     const { rows } = await core.t.db.pool.query<{ email: string }>('SELECT email FROM users');
     expect(rows).toEqual([{ email: 'alice@example.com' }]);
     expect(await signIn(core, 'alice@example.com', 'alice-pw')).toBe('OK');
