@@ -27,9 +27,15 @@ export interface ValidatedBatch {
 }
 
 // Validates a whole request; roles are looked up once for all users.
-export async function validateBatch(db: pg.Pool, input: JsonObject[], hasher: PasswordHasher, now: number): Promise<ValidatedBatch> {
+export async function validateBatch(
+  db: pg.Pool,
+  input: JsonObject[],
+  hasher: PasswordHasher,
+  now: number,
+  lazySources: { has(name: string): boolean },
+): Promise<ValidatedBatch> {
   const roles = new Set(await findExistingRoles(db, rolesNamedIn(input)));
-  const context = { now, roles, hasher, externalUserIds: new Set<string>(), ids: 'generate' as const };
+  const context = { now, roles, hasher, externalUserIds: new Set<string>(), ids: 'generate' as const, lazySources };
   const batch: ValidatedBatch = { users: [], errors: [] };
   input.forEach((user, index) => {
     const result = validateUser(user, context);

@@ -53,7 +53,7 @@ export class BulkImportService {
     options: { dryRun: boolean; importNow?: boolean },
   ): Promise<{ status: 'OK'; users?: EnqueuedUser[] }> {
     const now = this.deps.clock();
-    const batch = await validateBatch(this.deps.pool, users, this.hasher, now);
+    const batch = await validateBatch(this.deps.pool, users, this.hasher, now, this.deps.config.lazy_migration.sources);
     if (options.dryRun) {
       await dryRun(this.deps.pool, users, batch);
       return { status: 'OK' };
@@ -102,7 +102,7 @@ export class BulkImportService {
 
   // Contract §10.6: one user, validated like a queued one, imported in one transaction (all or nothing).
   async importUser(input: JsonObject): Promise<{ status: 'OK'; user: StoredUser }> {
-    const batch = await validateBatch(this.deps.pool, [input], this.hasher, this.deps.clock());
+    const batch = await validateBatch(this.deps.pool, [input], this.hasher, this.deps.clock(), this.deps.config.lazy_migration.sources);
     if (batch.errors.length > 0) throw jsonCoreError('BULK_USER_REJECTED', { errors: batch.errors[0].errors });
     const user = batch.users[0];
     const row = await withTransaction(this.deps.pool, async (client) => {

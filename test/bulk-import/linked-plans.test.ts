@@ -73,7 +73,7 @@ describe('plans of the statements a linked batch runs inside the users trigger',
         loginMethods: [{ recipeId: 'passwordless', email: `alone${i}@example.com` }],
       })),
     ];
-    const batch = await validateBatch(db.pool, input, t.app.services.hasher, Date.now());
+    const batch = await validateBatch(db.pool, input, t.app.services.hasher, Date.now(), new Set());
     expect(batch.errors).toEqual([]);
     const client = await db.pool.connect();
     const plans: { query: string; plan: PlanNode }[] = [];

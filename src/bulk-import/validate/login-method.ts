@@ -8,6 +8,7 @@ import { checkContact } from '../../normalise/contact.js';
 import type { RecipeId } from '../../users/repository.js';
 import { FieldReader, type JsonObject } from '../fields.js';
 import type { ValidationContext } from './user.js';
+import { lazyPointerFormat, unknownSourceOf } from '../../hashing/lazy-pointer.js';
 import type { ImportLoginMethod } from '../types.js';
 
 // The loginMethods part of contract §10.2: shared keys, then the recipe's own fields.
@@ -97,6 +98,8 @@ function readEmailPassword(method: JsonObject, target: ImportLoginMethod, errors
     if (check.status === 'SIGNER_KEY_MISSING') throw coreError('SIGNER_KEY_MISSING');
     if (check.status === 'INVALID') errors.push(check.message);
     else target.passwordHash = check.hash;
+    const unknown = check.status === 'OK' && context.lazySources ? unknownSourceOf(check.hash, context.lazySources) : undefined;
+    if (unknown !== undefined) errors.push(errorMessage('PASSWORD_HASH_INVALID', lazyPointerFormat.invalidMessage, unknown));
   }
   target.plainTextPassword = plainTextPassword;
   dropUndefined(target);

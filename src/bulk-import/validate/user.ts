@@ -16,6 +16,9 @@ export interface ValidationContext {
   externalUserIds: Set<string>;
   // 'generate' gives new users fresh ids; 'stored' re-validates a queued user with the ids it was given.
   ids: 'generate' | 'stored';
+  // The core's lazy-migration sources: a `$lazy$` pointer to another is refused, as the single import route does.
+  // Absent when re-validating a queued user (checked when it was queued).
+  lazySources?: { has(name: string): boolean };
 }
 
 // Contract §10.2 and AL-11.1: every error of a user is collected, in the reference's order. Throws only for the missing signer
