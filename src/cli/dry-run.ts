@@ -1,4 +1,4 @@
-import { ALREADY_EXISTS } from './already-exists.js';
+import { ALREADY_EXISTS, CODED_IMPORT_ERROR } from './already-exists.js';
 import type { SourceRecord } from './bulk-user.js';
 import { CliError } from './cli-error.js';
 import { asRecord, type CoreClient } from './core-client.js';
@@ -88,7 +88,13 @@ async function dryRunBatch(client: CoreClient, batch: SourceRecord[], results: R
       results.wouldImport++;
       continue;
     }
-    const conflict = errors.every((error) => ALREADY_EXISTS.test(error));
-    results.add({ user: record.key, record: record.index + 1, stage: conflict ? 'conflict' : 'validation', reason: errors.join('; ') });
+    // Filed as the real run files them: an existing account is a conflict, any other coded import error (E027, a
+    // conflicting account info; E034, a missing role) an import failure, both counted as failed; the rest invalid.
+    const stage = errors.every((error) => ALREADY_EXISTS.test(error))
+      ? 'conflict'
+      : errors.every((error) => CODED_IMPORT_ERROR.test(error))
+        ? 'import'
+        : 'validation';
+    results.add({ user: record.key, record: record.index + 1, stage, reason: errors.join('; ') });
   }
 }

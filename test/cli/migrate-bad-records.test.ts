@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { bcryptHash, makeTempDir } from './fixtures.js';
-import { migrateArgs, runCommand, signIn, startCore, type RunningCore } from './harness.js';
+import { call } from '../helper.js';
+import { apiKey, migrateArgs, runCommand, signIn, startCore, type RunningCore } from './harness.js';
 
 const passwordHash = bcryptHash('same-pw');
 const good = (i: number) => JSON.stringify({ externalUserId: `old-${i}`, email: `user${i}@example.com`, passwordHash });
@@ -112,6 +113,40 @@ describe('migrate: one bad record never stops the others', () => {
     const report = readReport(`${file}.migrate-report.json`);
     expect(report).toMatchObject({ partial: true, totals: { read: 3, imported: 1, invalid: 2 } });
     expect(await emailsHeld(core)).toEqual(['user1@example.com']);
+  });
+
+  it('a user the core refuses with E027 is counted the same way (failed, with the same reason) by the dry run and the run', async () => {
+    // A primary user of the core reserves shared@example.com; the export's user would be another primary user
+    // holding it through its GitHub login method.
+    const primary = {
+      externalUserId: 'core-1',
+      loginMethods: [
+        { recipeId: 'emailpassword', email: 'shared@example.com', passwordHash, hashingAlgorithm: 'bcrypt', isPrimary: true },
+        { recipeId: 'thirdparty', thirdPartyId: 'google', thirdPartyUserId: 'g-1', email: 'shared@example.com' },
+      ],
+    };
+    expect((await call(core.t.app, 'POST', '/bulk-import/import', { body: primary, headers: { 'api-key': apiKey } })).statusCode).toBe(200);
+    const row = {
+      externalUserId: 'old-9',
+      thirdPartyId: 'github',
+      thirdPartyUserId: 'gh-1',
+      email: 'shared@example.com',
+      phoneNumber: '+14155550100',
+    };
+    const file = temp.file('users.ndjson', `${JSON.stringify(row)}\n${good(1)}\n`);
+    const refused = [{ user: 'old-9', record: 1, stage: 'import', reason: 'E027: there is a conflicting account info' }];
+
+    const dry = await runCommand([...migrateArgs(core, 'ndjson', file), '--dry-run', '--report', `${file}.dry.json`]);
+    expect(dry.code, dry.stderr).toBe(1);
+    const dryReport = readReport(`${file}.dry.json`);
+    expect(dryReport.notImported).toEqual(refused);
+    expect(dryReport.totals).toMatchObject({ read: 2, wouldImport: 1, wouldFail: 1, invalid: 0 });
+
+    const run = await runCommand(migrateArgs(core, 'ndjson', file));
+    expect(run.code, run.stderr).toBe(1);
+    const report = readReport(`${file}.migrate-report.json`);
+    expect(report.notImported).toEqual(refused);
+    expect(report.totals).toMatchObject({ read: 2, imported: 1, failed: 1, invalid: 0 });
   });
 
   it('CSV: a quote never closed refuses its row only; the rows after it are read again from the next line', async () => {
