@@ -241,7 +241,7 @@ async function sendAndRecord(
 
   if (toSend.length > 0) {
     await waitForRoom(context, toSend.length, show);
-    context.sentLog.appendIntents(toSend);
+    await context.sentLog.appendIntents(toSend);
     const { queued, refused } = await enqueueDroppingInvalid(context, toSend);
     context.sentLog.append(queued.map(({ record, userId }) => ({ record: record.index + 1, userId })));
     markSent();

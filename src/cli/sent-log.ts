@@ -36,16 +36,19 @@ export class SentLog {
     fs.appendFileSync(this.path, entries.map((entry) => `${entry.record}\t${entry.userId}\n`).join(''));
   }
 
-  /** Written and flushed before the request is sent, so that no stop, however hard, hides what it created. */
-  appendIntents(records: SourceRecord[]): void {
+  /**
+   * Written and flushed before the request is sent, so that no stop, however hard, hides what it created. Without
+   * blocking: the batches around it go on being read and looked up while the disk flushes.
+   */
+  async appendIntents(records: SourceRecord[]): Promise<void> {
     if (records.length === 0) return;
     const lines = records.map((record) => `${record.index + 1}\t?\t${JSON.stringify(intentOf(record))}\n`).join('');
-    const descriptor = fs.openSync(this.intentPath, 'a');
+    const file = await fs.promises.open(this.intentPath, 'a');
     try {
-      fs.writeSync(descriptor, lines);
-      fs.fsyncSync(descriptor);
+      await file.write(lines);
+      await file.datasync();
     } finally {
-      fs.closeSync(descriptor);
+      await file.close();
     }
   }
 
