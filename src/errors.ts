@@ -159,7 +159,12 @@ const catalog = {
     message: (phoneNumber: string) => `E007: A user with phoneNumber ${phoneNumber} already exists in passwordless loginMethod.`,
   },
   // AL-11.2: an email, phone number or third-party login of a user imported as a primary user is another primary user's.
-  IMPORT_ACCOUNT_INFO_CONFLICT: { status: 400, message: () => 'E027: there is a conflicting account info' },
+  // [BEYOND] names the value and who holds it (never a secret: an email, a phone number or a provider account).
+  IMPORT_ACCOUNT_INFO_CONFLICT: {
+    status: 400,
+    message: (what?: string) =>
+      what === undefined ? 'E027: there is a conflicting account info' : `E027: there is a conflicting account info: ${what}`,
+  },
   IMPORT_EXTERNAL_ID_EXISTS: {
     status: 400,
     message: (externalUserId: string) => `E031: A user with externalId ${externalUserId} already exists`,

@@ -5,7 +5,7 @@ import { becomesPrimaryUser, type ImportLoginMethod, type ImportUser } from './t
 
 // The coded import errors of contract §10.5 and AL-11.2, by what collided; their texts are catalog entries.
 export const importErrors = {
-  accountInfo: errorMessage('IMPORT_ACCOUNT_INFO_CONFLICT'),
+  accountInfo: (what?: string) => errorMessage('IMPORT_ACCOUNT_INFO_CONFLICT', what),
   emailPasswordEmail: (email: string) => errorMessage('IMPORT_EMAILPASSWORD_EMAIL_EXISTS', email),
   thirdParty: (id: string, userId: string) => errorMessage('IMPORT_THIRDPARTY_USER_EXISTS', id, userId),
   passwordlessEmail: (email: string) => errorMessage('IMPORT_PASSWORDLESS_EMAIL_EXISTS', email),
@@ -40,6 +40,13 @@ export function accountInfosOf(user: ImportUser): { type: AccountInfoType; value
   return [...infos.values()];
 }
 
+// For an account-info claim, `message` holds only what the value is, completed with its holder when it conflicts.
+function describeAccountInfo(type: AccountInfoType, value: string): string {
+  if (type === 'email') return `email ${value}`;
+  if (type === 'phone') return `phone number ${value}`;
+  return `third-party account ${value.replace('::', '/')}`;
+}
+
 function recipeClaimsOf(method: ImportLoginMethod): Claim[] {
   if (method.recipeId === 'emailpassword') {
     return [{ kind: 'emailpassword-email', key: method.email!, message: importErrors.emailPasswordEmail(method.email!) }];
@@ -64,7 +71,7 @@ function claimsOf(user: ImportUser): Claim[] {
   const claims: Claim[] = accountInfosOf(user).map(({ type, value }) => ({
     kind: 'account-info',
     key: `${type}\n${value}`,
-    message: importErrors.accountInfo,
+    message: describeAccountInfo(type, value),
   }));
   for (const method of user.loginMethods) claims.push(...recipeClaimsOf(method));
   if (user.externalUserId !== undefined) {
@@ -117,9 +124,12 @@ export async function detectConflicts(db: Queryable, users: ImportUser[]): Promi
   if (users.length === 0) return failures;
   const taken = new Set<string>();
   const existingRoles = new Set<string>();
+  // Who holds each account info a primary user of the core reserves (its old id, else its id).
+  const holders = new Map<string, string>();
   for (const row of await findImportConflicts(db, probeFor(users))) {
     if (row.kind === 'role') existingRoles.add(row.key);
     else taken.add(`${row.kind}\u0000${row.key}`);
+    if (row.holder !== null) holders.set(`${row.kind}\u0000${row.key}`, row.holder);
   }
   users.forEach((user, index) => {
     const claims = claimsOf(user).map((claim) => ({ ...claim, id: `${claim.kind}\u0000${claim.key}` }));
@@ -130,7 +140,12 @@ export async function detectConflicts(db: Queryable, users: ImportUser[]): Promi
       return false;
     });
     if (conflict) {
-      failures.set(index, conflict.message);
+      if (conflict.kind !== 'account-info') failures.set(index, conflict.message);
+      else {
+        const holder = holders.get(conflict.id);
+        const by = holder === undefined ? 'another user of this request' : `user ${holder}`;
+        failures.set(index, importErrors.accountInfo(`${conflict.message} already belongs to ${by}`));
+      }
       return;
     }
     if ((user.userRoles ?? []).some((role) => !existingRoles.has(role.role))) {

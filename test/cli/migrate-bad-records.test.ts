@@ -115,7 +115,7 @@ describe('migrate: one bad record never stops the others', () => {
     expect(await emailsHeld(core)).toEqual(['user1@example.com']);
   });
 
-  it('a user the core refuses with E027 is counted the same way (failed, with the same reason) by the dry run and the run', async () => {
+  it('a user the core refuses with E027 is named with the value and its holder, and counted the same way by the dry run and the run', async () => {
     // A primary user of the core reserves shared@example.com; the export's user would be another primary user
     // holding it through its GitHub login method.
     const primary = {
@@ -134,7 +134,14 @@ describe('migrate: one bad record never stops the others', () => {
       phoneNumber: '+14155550100',
     };
     const file = temp.file('users.ndjson', `${JSON.stringify(row)}\n${good(1)}\n`);
-    const refused = [{ user: 'old-9', record: 1, stage: 'import', reason: 'E027: there is a conflicting account info' }];
+    const refused = [
+      {
+        user: 'old-9',
+        record: 1,
+        stage: 'import',
+        reason: 'E027: there is a conflicting account info: email shared@example.com already belongs to user core-1',
+      },
+    ];
 
     const dry = await runCommand([...migrateArgs(core, 'ndjson', file), '--dry-run', '--report', `${file}.dry.json`]);
     expect(dry.code, dry.stderr).toBe(1);
