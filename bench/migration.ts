@@ -1,7 +1,8 @@
 // The migration as users run it, measured end to end (not a test): a new database that has never been analyzed,
 // with autovacuum off; a Firebase export of N users; `identity-core migrate firebase` against a core process
-// (both built from dist/). Reports users/s overall and per tenth, peak RSS of core and command, and COPY of the
-// same rows into the same tables in the same run. Run: npm run bench:migration -- [N] [--no-build]
+// (both built from dist/). Reports users/s overall and per tenth, peak RSS of core and command, the bulk route's own
+// rate (importNow, batches of 10,000, users read before the clock starts) into a third new database, and COPY of
+// the same rows into the same tables in the same run. Run: npm run bench:migration -- [N] [--no-build]
 // Env: DATABASE_URL (the server to create the databases on; default postgresql://postgres@127.0.0.1:5432/postgres),
 // BENCH_KEEP=1 keeps the databases and the export; BULK_MIGRATION_* and POSTGRESQL_CONNECTION_POOL_SIZE go to the core;
 // --cpu-prof writes V8 profiles of the command and the core to bench/results/ (read them with bench/tools/profile-summary.ts).
@@ -19,6 +20,7 @@ import { processCpuMs, withApplicationName } from './lib/cpu-accounting.js';
 import { distinctPasswords, hashConfigBlock, newHashParameters, writeFirebaseExport } from './migration/firebase-export.js';
 import { sliceRates, startSampling } from './migration/progress-samples.js';
 import { dumpImportedRows, timeCopyInto } from './migration/copy-ceiling.js';
+import { readBatches, timeBulkRoute } from './migration/route-ceiling.js';
 
 const args = process.argv.slice(2);
 const total = Number(args.find((arg) => /^\d+$/.test(arg)) ?? process.env.BENCH_USERS ?? 100_000);
@@ -112,6 +114,7 @@ async function main(): Promise<void> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'identity-core-migration-bench-'));
   const importDb = `ic_bench_migrate_${suffix}`;
   const copyDb = `ic_bench_copy_${suffix}`;
+  const routeDb = `ic_bench_route_${suffix}`;
   const created: string[] = [];
   try {
     const params = newHashParameters();
@@ -127,6 +130,8 @@ async function main(): Promise<void> {
     const { autovacuum } = await newDatabase(importDb);
     created.push(copyDb);
     await newDatabase(copyDb);
+    created.push(routeDb);
+    await newDatabase(routeDb);
     fs.writeFileSync(path.join(dir, 'empty.yaml'), '');
 
     const passThrough = Object.fromEntries(
@@ -225,12 +230,39 @@ async function main(): Promise<void> {
       throw new Error(`the migration exited ${result.code} with ${imported} of ${total} users imported:\n${result.output}`);
     }
 
+    log('bulk route ceiling: the same users through POST /bulk-import/users?importNow=true into another new database');
+    const batches = await readBatches(exportFile, hashConfigFile);
+    const routePort = await freePort();
+    const routeCore = await startServer({
+      name: 'route-core',
+      script: path.join(repoRoot, 'dist/server.js'),
+      args: [`--config=${path.join(dir, 'empty.yaml')}`],
+      port: routePort,
+      applicationName: `bench-migration-route-${routePort}`,
+      env: {
+        DATABASE_URL: databaseUrl(routeDb),
+        PORT: String(routePort),
+        HOST: '127.0.0.1',
+        LOG_LEVEL: 'WARN',
+        IDP_PASSWORD_HASHING_SIGNER_KEY: params.signerKey,
+        ...passThrough,
+      },
+    });
+    let routeMs: number;
+    try {
+      routeMs = await timeBulkRoute(routeCore.url, batches);
+    } finally {
+      await routeCore.stop();
+    }
+    batches.length = 0;
+
     log('COPY ceiling: the same rows into the same tables of another new database');
     await dumpImportedRows(databaseUrl(importDb), dir);
     const copyMs = await timeCopyInto(databaseUrl(copyDb), dir);
 
     const rate = total / (elapsedMs / 1000);
     const copyRate = total / (copyMs / 1000);
+    const routeRate = total / (routeMs / 1000);
     const slices = sliceRates(sampling.samples, total);
     const half = sampling.samples.find((sample) => sample.users >= total / 2);
     const last = sampling.samples.at(-1);
@@ -241,6 +273,9 @@ async function main(): Promise<void> {
       copySeconds: copyMs / 1000,
       copyUsersPerSecond: copyRate,
       ratioToCopy: rate / copyRate,
+      routeSeconds: routeMs / 1000,
+      routeUsersPerSecond: routeRate,
+      ratioToRoute: rate / routeRate,
       sliceUsersPerSecond: slices,
       lastToFirstSlice: slices[9] / slices[0],
       corePeakRssMb: corePeakMb,
@@ -260,6 +295,8 @@ async function main(): Promise<void> {
     const lines = [
       `users                      ${total}  (90 % password, 5 % Google, 3 % phone, 2 % email link)`,
       `migration, end to end      ${seconds(elapsedMs)} s  (${Math.round(rate)} users/s)`,
+      `bulk route (importNow)     ${seconds(routeMs)} s  (${Math.round(routeRate)} users/s)`,
+      `migration / bulk route     ${(rate / routeRate).toFixed(2)}`,
       `COPY of the same rows      ${seconds(copyMs)} s  (${Math.round(copyRate)} users/s)`,
       `migration / COPY           ${(rate / copyRate).toFixed(2)}`,
       `re-run when finished       ${rerunSeconds.same?.toFixed(1)} s as it is, ${rerunSeconds.restart?.toFixed(1)} s with --restart`,

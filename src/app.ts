@@ -6,7 +6,7 @@ import type { Config } from './config/config.js';
 import { createLogger } from './logger.js';
 import { resolvePath } from './http/path-resolver.js';
 import { parseQueryString } from './http/query.js';
-import { findUnstorableField, mayHoldUnstorable } from './http/unstorable-text.js';
+import { checksTextPerUser, findUnstorableField, mayHoldUnstorable } from './http/unstorable-text.js';
 import { jsonContentType } from './http/reply.js';
 import { findTooDeepField, maxJsonDepth } from './http/json-depth.js';
 import { invalidJsonError } from './http/json-syntax-error.js';
@@ -86,13 +86,14 @@ export async function buildApp({ config, pool, logger, clock = Date.now }: AppOp
 
   // The body is JSON whatever the Content-Type says, or when there is none (contract §1.3).
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => {
+  app.addContentTypeParser('*', { parseAs: 'string' }, (request, body, done) => {
     try {
       const parsed: unknown = JSON.parse(body as string);
       if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) return done(coreError('INVALID_JSON'), undefined);
       const tooDeep = findTooDeepField(body as string, parsed);
       if (tooDeep !== undefined) return done(coreError('JSON_TOO_DEEP', tooDeep, maxJsonDepth), undefined);
-      const unstorable = mayHoldUnstorable(body as string) ? findUnstorableField(parsed) : undefined;
+      const checkBody = mayHoldUnstorable(body as string) && !checksTextPerUser(request.method, request.routeOptions.url);
+      const unstorable = checkBody ? findUnstorableField(parsed) : undefined;
       if (unstorable !== undefined) return done(coreError('INVALID_FIELD', unstorable), undefined);
       done(null, parsed);
     } catch {

@@ -131,6 +131,10 @@ const catalog = {
   },
   BULK_CONTACT_REQUIRED: { status: 400, message: () => 'Either email or phoneNumber is required for a passwordless recipe.' },
   BULK_MULTITENANCY_DISABLED: { status: 400, message: () => 'Multitenancy must be enabled before importing users to a different tenant.' },
+  BULK_TEXT_UNSTORABLE: {
+    status: 400,
+    message: (path: string, what: string) => `${path} holds ${what}, which the database cannot store.`,
+  },
   BULK_ROLE_MISSING: { status: 400, message: (role: string) => `Role ${role} does not exist.` },
   BULK_EXTERNAL_ID_REPEATED: {
     status: 400,
@@ -155,7 +159,12 @@ const catalog = {
     message: (phoneNumber: string) => `E007: A user with phoneNumber ${phoneNumber} already exists in passwordless loginMethod.`,
   },
   // AL-11.2: an email, phone number or third-party login of a user imported as a primary user is another primary user's.
-  IMPORT_ACCOUNT_INFO_CONFLICT: { status: 400, message: () => 'E027: there is a conflicting account info' },
+  // [BEYOND] names the value and who holds it (never a secret: an email, a phone number or a provider account).
+  IMPORT_ACCOUNT_INFO_CONFLICT: {
+    status: 400,
+    message: (what?: string) =>
+      what === undefined ? 'E027: there is a conflicting account info' : `E027: there is a conflicting account info: ${what}`,
+  },
   IMPORT_EXTERNAL_ID_EXISTS: {
     status: 400,
     message: (externalUserId: string) => `E031: A user with externalId ${externalUserId} already exists`,

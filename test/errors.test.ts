@@ -117,6 +117,8 @@ const notContractTexts = new Set<ErrorCode>([
   'INVALID_EMAIL',
   'RID_PASSWORDLESS_REQUIRED',
   'INVALID_PHONE_NUMBER',
+  // The reference core answers such text with a database error; the bulk routes name it per user instead.
+  'BULK_TEXT_UNSTORABLE',
 ]);
 const messageOf = errorMessage as (code: ErrorCode, ...args: unknown[]) => string;
 

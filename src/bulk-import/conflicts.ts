@@ -6,7 +6,7 @@ import { becomesPrimaryUser, type ImportLoginMethod, type ImportUser } from './t
 
 // The coded import errors of contract §10.5 and AL-11.2, by what collided; their texts are catalog entries.
 export const importErrors = {
-  accountInfo: errorMessage('IMPORT_ACCOUNT_INFO_CONFLICT'),
+  accountInfo: (what?: string) => errorMessage('IMPORT_ACCOUNT_INFO_CONFLICT', what),
   emailPasswordEmail: (email: string) => errorMessage('IMPORT_EMAILPASSWORD_EMAIL_EXISTS', email),
   thirdParty: (id: string, userId: string) => errorMessage('IMPORT_THIRDPARTY_USER_EXISTS', id, userId),
   passwordlessEmail: (email: string) => errorMessage('IMPORT_PASSWORDLESS_EMAIL_EXISTS', email),
@@ -48,6 +48,13 @@ export function accountInfosOf(user: ImportUser): { type: AccountInfoType; value
   return [...infos.values()];
 }
 
+// For an account-info claim, `message` holds only what the value is, completed with its holder when it conflicts.
+function describeAccountInfo(type: AccountInfoType, value: string): string {
+  if (type === 'email') return `email ${value}`;
+  if (type === 'phone') return `phone number ${value}`;
+  return `third-party account ${value.replace('::', '/')}`;
+}
+
 function recipeClaimsOf(method: ImportLoginMethod): Claim[] {
   if (method.recipeId === 'emailpassword') {
     return [{ kind: 'emailpassword-email', key: method.email!, message: importErrors.emailPasswordEmail(method.email!) }];
@@ -72,7 +79,7 @@ function claimsOf(user: ImportUser): Claim[] {
   const claims: Claim[] = accountInfosOf(user).map(({ type, value }) => ({
     kind: 'account-info',
     key: `${type}\n${value}`,
-    message: importErrors.accountInfo,
+    message: describeAccountInfo(type, value),
   }));
   for (const method of user.loginMethods) claims.push(...recipeClaimsOf(method));
   for (const { superTokensUserId: id } of user.loginMethods) {
@@ -133,9 +140,12 @@ export async function detectConflicts(db: Queryable, users: ImportUser[]): Promi
   const taken = new Set<string>();
   const existingRoles = new Set<string>();
   const probe = probeFor(users);
+  // Who holds each account info a primary user of the core reserves (its old id, else its id).
+  const holders = new Map<string, string>();
   for (const row of await findImportConflicts(db, probe)) {
     if (row.kind === 'role') existingRoles.add(row.key);
     else taken.add(`${row.kind}\u0000${row.key}`);
+    if (row.holder !== null) holders.set(`${row.kind}\u0000${row.key}`, row.holder);
   }
   const userIds = users.flatMap((user) => user.loginMethods.map((method) => method.superTokensUserId));
   const clashes = await findIdClashesOf(db, { externalUserIds: probe.externalUserIds, userIds });
@@ -145,15 +155,20 @@ export async function detectConflicts(db: Queryable, users: ImportUser[]): Promi
     const claims = claimsOf(user);
     const own = new Set<string>();
     const isTaken = (kind: ClaimKind, key: string) => taken.has(`${kind}\u0000${key}`) || own.has(`${kind}\u0000${key}`);
-    let failure: string | undefined;
+    let conflict: { claim: Claim; message: string } | undefined;
     for (const claim of claims) {
-      if (isTaken(claim.kind, claim.key)) failure = claim.message;
-      else if (claim.clash?.kinds.some((kind) => isTaken(kind, claim.key))) failure = claim.clash.message;
-      if (failure !== undefined) break;
+      if (isTaken(claim.kind, claim.key)) conflict = { claim, message: claim.message };
+      else if (claim.clash?.kinds.some((kind) => isTaken(kind, claim.key))) conflict = { claim, message: claim.clash.message };
+      if (conflict !== undefined) break;
       own.add(`${claim.kind}\u0000${claim.key}`);
     }
-    if (failure !== undefined) {
-      failures.set(index, failure);
+    if (conflict !== undefined) {
+      if (conflict.claim.kind !== 'account-info') failures.set(index, conflict.message);
+      else {
+        const holder = holders.get(`${conflict.claim.kind}\u0000${conflict.claim.key}`);
+        const by = holder === undefined ? 'another user of this request' : `user ${holder}`;
+        failures.set(index, importErrors.accountInfo(`${conflict.message} already belongs to ${by}`));
+      }
       return;
     }
     if ((user.userRoles ?? []).some((role) => !existingRoles.has(role.role))) {

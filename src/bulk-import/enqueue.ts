@@ -29,7 +29,11 @@ export interface ValidatedBatch {
 }
 
 // The configuration's defaults (tests and tools that validate without a running core).
-const defaultSettings = { secondFactors: { minSecretBits: 80, requireTotpFactor: true }, declaredRoles: [] };
+const defaultSettings = {
+  secondFactors: { minSecretBits: 80, requireTotpFactor: true },
+  declaredRoles: [],
+  lazySources: new Set<string>(),
+};
 
 // Validates a whole request; roles are looked up once for all users, and those the request declares count as existing.
 export async function validateBatch(
@@ -37,7 +41,11 @@ export async function validateBatch(
   input: JsonObject[],
   hasher: PasswordHasher,
   now: number,
-  settings: { secondFactors: SecondFactorSettings; declaredRoles: readonly RoleDefinition[] } = defaultSettings,
+  settings: {
+    secondFactors: SecondFactorSettings;
+    declaredRoles: readonly RoleDefinition[];
+    lazySources: { has(name: string): boolean };
+  } = defaultSettings,
 ): Promise<ValidatedBatch> {
   const roles = new Set(await findExistingRoles(db, rolesNamedIn(input)));
   for (const { role } of settings.declaredRoles) roles.add(role);
@@ -48,6 +56,7 @@ export async function validateBatch(
     externalUserIds: new Set<string>(),
     ids: 'generate' as const,
     secondFactors: settings.secondFactors,
+    lazySources: settings.lazySources,
   };
   const batch: ValidatedBatch = { users: [], errors: [] };
   input.forEach((user, index) => {

@@ -22,25 +22,31 @@ const maxAttempts = 3;
 // are stored as FAILED queue rows with their reason, as the worker would have left them, so per-user failures are
 // read from the queue either way. A request is split over `parallelism` transactions; one that rolls back for a
 // transient reason (a deadlock with another core over the same users) runs again.
-export async function importNow(deps: ImportNowDependencies, users: ImportUser[], now: number): Promise<void> {
+// Returns how many users were imported and how many failed (for the metrics the worker's batches also feed).
+export async function importNow(
+  deps: ImportNowDependencies,
+  users: ImportUser[],
+  now: number,
+): Promise<{ imported: number; failed: number }> {
   const sliceSize = Math.ceil(users.length / Math.max(1, deps.parallelism));
   const slices: ImportUser[][] = [];
   for (let start = 0; start < users.length; start += sliceSize) slices.push(users.slice(start, start + sliceSize));
-  await Promise.all(slices.map((slice) => importSlice(deps, slice, now)));
+  const failed = (await Promise.all(slices.map((slice) => importSlice(deps, slice, now)))).reduce((sum, count) => sum + count, 0);
+  return { imported: users.length - failed, failed };
 }
 
-async function importSlice(deps: ImportNowDependencies, users: ImportUser[], now: number): Promise<void> {
+async function importSlice(deps: ImportNowDependencies, users: ImportUser[], now: number): Promise<number> {
   for (let attempt = 1; ; attempt++) {
     try {
-      await withTransaction(deps.pool, async (client) => {
+      return await withTransaction(deps.pool, async (client) => {
         await useKeyDrivenPlans(client);
         const outcomes = await importBatch(client, users, deps);
         const failed = users.filter((_, index) => !outcomes[index].ok);
-        if (failed.length === 0) return;
+        if (failed.length === 0) return 0;
         const messages = outcomes.flatMap((outcome) => (outcome.ok ? [] : [outcome.message]));
         await insertFailedQueueRows(client, JSON.stringify(failed, withoutPlainTextPasswords), messages, now);
+        return failed.length;
       });
-      return;
     } catch (error) {
       if (!isTransient(error) || attempt >= maxAttempts) throw error;
     }

@@ -53,7 +53,7 @@ export function explainImportError(error: unknown, user: ImportUser): string | u
     user.loginMethods.find((m) => m.recipeId === recipeId && has(m))!;
   switch (violatedConstraintOf(error)) {
     case 'primary_account_infos__info_key':
-      return importErrors.accountInfo;
+      return importErrors.accountInfo();
     case 'users__emailpassword_email_key':
       return importErrors.emailPasswordEmail(method('emailpassword').email!);
     case 'users__thirdparty_key': {

@@ -166,26 +166,31 @@ export interface ConflictProbe {
 // literal recipe_id selects the partial index: `column = ANY($1)` lets a planner without statistics scan the whole
 // index instead (see useKeyDrivenPlans). Sent unprepared, so it is planned for its input also outside a batch
 // transaction (dry run, single-user import).
-export async function findImportConflicts(db: Queryable, probe: ConflictProbe): Promise<{ kind: ConflictKind; key: string }[]> {
+// `holder` (account infos only): the old id, else the id, of the primary user that reserves the value.
+export async function findImportConflicts(
+  db: Queryable,
+  probe: ConflictProbe,
+): Promise<{ kind: ConflictKind; key: string; holder: string | null }[]> {
   const probeUsers = (column: 'email' | 'phone_number', recipe: RecipeId) =>
     `SELECT 1 FROM users u WHERE u.tenant_id = 'public' AND u.recipe_id = '${recipe}' AND u.${column} = k.key LIMIT 1`;
-  const { rows } = await db.query<{ kind: ConflictKind; key: string }>({
-    text: `SELECT 'emailpassword-email' AS kind, k.key FROM unnest($1::text[]) AS k(key)
+  const { rows } = await db.query<{ kind: ConflictKind; key: string; holder: string | null }>({
+    text: `SELECT 'emailpassword-email' AS kind, k.key, NULL::text AS holder FROM unnest($1::text[]) AS k(key)
        CROSS JOIN LATERAL (${probeUsers('email', 'emailpassword')}) AS hit
-     UNION ALL SELECT 'passwordless-email', k.key FROM unnest($2::text[]) AS k(key)
+     UNION ALL SELECT 'passwordless-email', k.key, NULL FROM unnest($2::text[]) AS k(key)
        CROSS JOIN LATERAL (${probeUsers('email', 'passwordless')}) AS hit
-     UNION ALL SELECT 'passwordless-phone', k.key FROM unnest($3::text[]) AS k(key)
+     UNION ALL SELECT 'passwordless-phone', k.key, NULL FROM unnest($3::text[]) AS k(key)
        CROSS JOIN LATERAL (${probeUsers('phone_number', 'passwordless')}) AS hit
-     UNION ALL SELECT 'thirdparty', k.id || E'\\n' || k.user_id FROM unnest($4::text[], $5::text[]) AS k(id, user_id)
+     UNION ALL SELECT 'thirdparty', k.id || E'\\n' || k.user_id, NULL FROM unnest($4::text[], $5::text[]) AS k(id, user_id)
        CROSS JOIN LATERAL (SELECT 1 FROM users u WHERE u.tenant_id = 'public' AND u.recipe_id = 'thirdparty'
          AND u.third_party_id = k.id AND u.third_party_user_id = k.user_id LIMIT 1) AS hit
-     UNION ALL SELECT 'external-id', k.key FROM unnest($6::text[]) AS k(key)
+     UNION ALL SELECT 'external-id', k.key, NULL FROM unnest($6::text[]) AS k(key)
        CROSS JOIN LATERAL (SELECT 1 FROM user_id_mappings m WHERE m.external_user_id = k.key LIMIT 1) AS hit
-     UNION ALL SELECT 'role', k.key FROM unnest($7::text[]) AS k(key)
+     UNION ALL SELECT 'role', k.key, NULL FROM unnest($7::text[]) AS k(key)
        CROSS JOIN LATERAL (SELECT 1 FROM roles r WHERE r.role = k.key LIMIT 1) AS hit
-     UNION ALL SELECT 'account-info', k.type || E'\\n' || k.value FROM unnest($8::text[], $9::text[]) AS k(type, value)
-       CROSS JOIN LATERAL (SELECT 1 FROM primary_account_infos r WHERE r.tenant_id = 'public' AND r.info_type = k.type
-         AND r.info_value = k.value LIMIT 1) AS hit`,
+     UNION ALL SELECT 'account-info', k.type || E'\\n' || k.value, hit.holder FROM unnest($8::text[], $9::text[]) AS k(type, value)
+       CROSS JOIN LATERAL (SELECT coalesce(m.external_user_id, r.group_id) AS holder FROM primary_account_infos r
+         LEFT JOIN user_id_mappings m ON m.user_id = r.group_id
+         WHERE r.tenant_id = 'public' AND r.info_type = k.type AND r.info_value = k.value LIMIT 1) AS hit`,
     values: [
       probe.emailPasswordEmails,
       probe.passwordlessEmails,

@@ -72,7 +72,11 @@ export class BulkImportService {
   ): Promise<{ status: 'OK'; users?: EnqueuedUser[] }> {
     const now = this.deps.clock();
     const declaredRoles = options.roleDefinitions ?? [];
-    const batch = await validateBatch(this.deps.pool, users, this.hasher, now, { secondFactors: this.secondFactors, declaredRoles });
+    const batch = await validateBatch(this.deps.pool, users, this.hasher, now, {
+      secondFactors: this.secondFactors,
+      declaredRoles,
+      lazySources: this.deps.config.lazy_migration.sources,
+    });
     if (options.dryRun) {
       await dryRun(this.deps.pool, users, batch);
       return { status: 'OK' };
@@ -83,7 +87,10 @@ export class BulkImportService {
     await declareRoles(this.deps.pool, declaredRoles);
     if (options.importNow) {
       const answer = batch.users.map(toEnqueuedUser);
-      await importNow({ pool: this.deps.pool, hasher: this.hasher, log: this.deps.log, parallelism: this.parallelism }, batch.users, now);
+      const deps = { pool: this.deps.pool, hasher: this.hasher, log: this.deps.log, parallelism: this.parallelism };
+      const { imported, failed } = await importNow(deps, batch.users, now);
+      // The migration command imports this way: its users count in the same metric as the worker's.
+      this.deps.metrics?.bulkBatchFinished(imported, failed);
       this.parts.statistics.noteImported(batch.users.length);
       return { status: 'OK', users: answer };
     }
@@ -124,6 +131,7 @@ export class BulkImportService {
     const batch = await validateBatch(this.deps.pool, [input], this.hasher, this.deps.clock(), {
       secondFactors: this.secondFactors,
       declaredRoles,
+      lazySources: this.deps.config.lazy_migration.sources,
     });
     if (batch.errors.length > 0) throw jsonCoreError('BULK_USER_REJECTED', { errors: batch.errors[0].errors });
     const user = batch.users[0];

@@ -1,7 +1,8 @@
-import { HELD_BY_ANOTHER_USER } from './already-exists.js';
+import { ALREADY_EXISTS, CODED_IMPORT_ERROR } from './already-exists.js';
 import type { SourceRecord } from './bulk-user.js';
 import { CliError } from './cli-error.js';
 import { asRecord, type CoreClient } from './core-client.js';
+import { assertInvalidWithin } from './invalid-limit.js';
 import { checkPresence } from './presence-check.js';
 import type { Progress } from './progress.js';
 import type { OpenedSource } from './readers/index.js';
@@ -21,7 +22,14 @@ export async function assertDryRunSupported(client: CoreClient): Promise<void> {
  * Files every user under what a real run would do, with the same steps: the export's own checks and twins,
  * the same bulk lookup of users the core already holds, then the core's validation of the rest.
  */
-export async function dryRunAll(client: CoreClient, source: OpenedSource, batchSize: number, results: Results, progress: Progress) {
+export async function dryRunAll(
+  client: CoreClient,
+  source: OpenedSource,
+  limits: { batchSize: number; maxInvalid: number },
+  results: Results,
+  progress: Progress,
+) {
+  const { batchSize, maxInvalid } = limits;
   progress.start('checking', { sent: 'would import', notSent: 'would not' });
   let batch: SourceRecord[] = [];
   const show = (force = false) =>
@@ -36,15 +44,18 @@ export async function dryRunAll(client: CoreClient, source: OpenedSource, batchS
     );
   for await (const record of source.records) {
     results.noteRecord(record);
+    if (record.problem) assertInvalidWithin(results, maxInvalid);
     if (record.user) batch.push(record);
     if (batch.length >= batchSize) {
       await dryRunBatch(client, batch, results);
       batch = [];
+      assertInvalidWithin(results, maxInvalid);
     }
     show();
   }
   await dryRunBatch(client, batch, results);
   show(true);
+  assertInvalidWithin(results, maxInvalid);
 }
 
 async function dryRunBatch(client: CoreClient, batch: SourceRecord[], results: Results): Promise<void> {
@@ -77,7 +88,13 @@ async function dryRunBatch(client: CoreClient, batch: SourceRecord[], results: R
       results.wouldImport++;
       continue;
     }
-    const conflict = errors.every((error) => HELD_BY_ANOTHER_USER.test(error));
-    results.add({ user: record.key, record: record.index + 1, stage: conflict ? 'conflict' : 'validation', reason: errors.join('; ') });
+    // Filed as the real run files them: an existing account is a conflict, any other coded import error (E027, a
+    // conflicting account info; E034, a missing role) an import failure, both counted as failed; the rest invalid.
+    const stage = errors.every((error) => ALREADY_EXISTS.test(error))
+      ? 'conflict'
+      : errors.every((error) => CODED_IMPORT_ERROR.test(error))
+        ? 'import'
+        : 'validation';
+    results.add({ user: record.key, record: record.index + 1, stage, reason: errors.join('; ') });
   }
 }

@@ -3,6 +3,7 @@ import type { SourceRecord } from './bulk-user.js';
 import { CliError } from './cli-error.js';
 import { delay, type CoreClient } from './core-client.js';
 import type { Progress } from './progress.js';
+import { assertInvalidWithin } from './invalid-limit.js';
 import { queueCounts } from './queue.js';
 import type { OpenedSource } from './readers/index.js';
 import type { Results } from './results.js';
@@ -24,6 +25,7 @@ export interface PassContext {
   progress: Progress;
   batchSize: number;
   maxQueued: number;
+  maxInvalid: number;
   pollIntervalMs: number;
   signal?: AbortSignal;
   now(): Date;
@@ -33,6 +35,8 @@ export interface PassContext {
 interface Entry {
   record: SourceRecord;
   knownIds: string[];
+  /** Sent by an earlier invocation that stopped before it learnt the ids (killed, say). */
+  intended: boolean;
 }
 
 /** A run of consecutive records of the export, holding at most batchSize users. */
@@ -72,35 +76,42 @@ export async function migrateAll(context: PassContext): Promise<boolean> {
 
   context.progress.start('sending');
   const window = new SendWindow();
+  // Records the export itself refuses, counted as read, so that --max-invalid stops before the next batch is sent.
+  let readInvalid = 0;
   try {
     for await (const record of context.source.records) {
       counts.read++;
       batch.records.push(record);
+      if (record.problem !== undefined && record.problem.kind !== 'skipped') readInvalid++;
+      const tooManyInvalid = readInvalid + context.results.count('validation') > context.maxInvalid;
       batch.end = record.index + 1;
       if (record.user) {
         const email = record.user.loginMethods[0].email;
         const canaryId = email === undefined ? undefined : canaries.get(email);
         // Asked in export order, as the log is read forwards.
-        const knownIds = context.sentBefore.idsFor(record.index + 1);
-        batch.users.push({ record, knownIds: canaryId === undefined ? knownIds : [...knownIds, canaryId] });
+        const { ids: knownIds, intended } = context.sentBefore.sentFor(record.index + 1);
+        batch.users.push({ record, knownIds: canaryId === undefined ? knownIds : [...knownIds, canaryId], intended });
       }
       // Records without a user (invalid, skipped, twins) are settled with their batch: bounded too.
-      if (batch.users.length >= context.batchSize || batch.records.length >= RECORDS_PER_BATCH * context.batchSize) {
+      if (batch.users.length >= context.batchSize || batch.records.length >= RECORDS_PER_BATCH * context.batchSize || tooManyInvalid) {
         await window.start(batch, settle);
         batch = { records: [], users: [], end: 0 };
-        if (context.signal?.aborted) break;
+        if (context.signal?.aborted || tooManyInvalid) break;
       }
       show();
     }
   } catch (error) {
     // An export that turns unreadable: the batches in flight finish and save their progress first, so that the
-    // report, which is written next, sees the state they leave.
+    // report, which is written next, sees the state they leave. A signal stops the read itself (a record too long
+    // to yield would otherwise keep it going): that is an interruption, not an error.
     await window.settle();
+    if (context.signal?.aborted) return false;
     throw error;
   }
   if (!context.signal?.aborted && batch.records.length > 0) await window.start(batch, settle);
   await window.drain();
   show(true);
+  assertInvalidWithin(context.results, context.maxInvalid);
   return !context.signal?.aborted;
 }
 
@@ -188,7 +199,7 @@ async function sendAndRecord(
   // What the lookup settles (kept in record order), and the users to send.
   const outcomes = new Map<SourceRecord, (() => void) | undefined>();
   const toSend: SourceRecord[] = [];
-  for (const { record, knownIds } of batch.users) {
+  for (const { record, knownIds, intended } of batch.users) {
     const number = record.index + 1;
     const refused = earlierRejections.get(number);
     const createdId = knownIds.find((id) => held.has(id));
@@ -206,7 +217,10 @@ async function sendAndRecord(
       continue;
     }
     const presence = presenceOf(record.user!, index);
-    if (presence.kind === 'present') {
+    if (presence.kind === 'present' && intended) {
+      // Sent when the core held no part of it: the core took it, the answer was never recorded.
+      outcomes.set(record, () => results.noteCreated({ user: record.key, record: number, userId: presence.userId }));
+    } else if (presence.kind === 'present') {
       outcomes.set(record, () => results.alreadyImported++);
     } else if (presence.kind === 'conflict') {
       outcomes.set(record, () => results.add({ user: record.key, record: number, stage: 'conflict', reason: presence.reason }));
@@ -227,6 +241,7 @@ async function sendAndRecord(
 
   if (toSend.length > 0) {
     await waitForRoom(context, toSend.length, show);
+    await context.sentLog.appendIntents(toSend);
     const { queued, refused } = await enqueueDroppingInvalid(context, toSend);
     context.sentLog.append(queued.map(({ record, userId }) => ({ record: record.index + 1, userId })));
     markSent();
@@ -257,6 +272,7 @@ async function sendAndRecord(
     state.recordsDone = batch.end;
     saveState(context.statePath, state, context.now());
   }
+  assertInvalidWithin(results, context.maxInvalid);
 }
 
 /**

@@ -1,8 +1,10 @@
 import fs from 'node:fs';
+import path from 'node:path';
 import { runCanaries } from './canary.js';
 import { CliError } from './cli-error.js';
 import { CoreClient } from './core-client.js';
 import { CreatedLog } from './created-log.js';
+import { checkCoreAgainstHashConfig } from './hash-self-check.js';
 import { assertDryRunSupported, dryRunAll } from './dry-run.js';
 import type { CliIo } from './io.js';
 import { migrateAll } from './migrate-pass.js';
@@ -15,7 +17,7 @@ import { loadMapping } from './mapping.js';
 import { loadClerkApi } from './readers/clerk.js';
 import { loadSupabaseTables } from './readers/supabase.js';
 import { HashConfigError, readHashConfig, type HashConfig } from './readers/hash-config.js';
-import { buildReport, formatSummary, writeReport } from './report.js';
+import { buildReport, formatSummary, writeReport, type RunFiles } from './report.js';
 import { CreatedInMemory, Results } from './results.js';
 import { runIdentity } from './run-identity.js';
 import { SentLog } from './sent-log.js';
@@ -46,6 +48,7 @@ export async function runMigrate(options: MigrateOptions, io: CliIo): Promise<nu
     providerOverrides: options.providerOverrides,
     lazySource: options.lazySource,
     ...(await carryOptions(options, startedAt)),
+    signal: io.signal,
   };
   const client = new CoreClient({ baseUrl: options.coreUrl, apiKey: options.apiKey, attempts: options.retries + 1, signal: io.signal });
   const roles = new RoleDeclarer(client, readerOptions.carry?.mapping);
@@ -56,7 +59,18 @@ export async function runMigrate(options: MigrateOptions, io: CliIo): Promise<nu
     return options.dryRun ? withoutRoles(opened) : roles.declaring(opened);
   };
   await client.checkConnection();
-  const identity = await runIdentity(client, options);
+  let identity;
+  try {
+    identity = await runIdentity(client, options, io.signal);
+  } catch (error) {
+    // Interrupted while the export's digest was taken: nothing was read or sent yet.
+    if (io.signal?.aborted) return exitCodeFor(io.signal.reason);
+    throw error;
+  }
+
+  // Before a single user is sent, in a dry run too: the core must verify hashes made with the export's parameters.
+  const selfCheck = readerOptions.hashConfig === undefined ? undefined : await checkCoreAgainstHashConfig(client, readerOptions.hashConfig);
+  if (selfCheck !== undefined) io.stderr.write(`hash self-check: ${selfCheck}\n`);
 
   const createdLog = new CreatedLog(CreatedLog.pathFor(options.file));
   const results = new Results(options.dryRun ? undefined : createdLog);
@@ -67,9 +81,11 @@ export async function runMigrate(options: MigrateOptions, io: CliIo): Promise<nu
   };
   const canary = (dryRun: boolean) =>
     runCanaries({ client, checks: options.checks, open, hashConfig: readerOptions.hashConfig, dryRun, log });
+  let runFiles: RunFiles | undefined = undefined;
   const finish = (reportPath: string | undefined, partial: boolean, settled = results, unsettledBecause?: string) => {
     progress.finishLine();
-    const report = buildReport(settled, { ...options, coreId: identity.coreId, partial, startedAt, finishedAt: now(), unsettledBecause });
+    const context = { ...options, coreId: identity.coreId, partial, startedAt, finishedAt: now(), unsettledBecause, progress: runFiles };
+    const report = buildReport(settled, context);
     if (reportPath !== undefined) writeReport(reportPath, report, settled.created.chunks());
     io.stdout.write(formatSummary(report, reportPath));
     return settled.failed + settled.invalid + settled.stillQueued > 0 ? 1 : 0;
@@ -78,7 +94,14 @@ export async function runMigrate(options: MigrateOptions, io: CliIo): Promise<nu
   if (options.dryRun) {
     await assertDryRunSupported(client);
     if (options.checks.length > 0) results.canary.push(...(await canary(true)).outcomes);
-    await dryRunAll(client, open(), options.batchSize, results, progress);
+    try {
+      await dryRunAll(client, open(), { batchSize: options.batchSize, maxInvalid: options.maxInvalid }, results, progress);
+    } catch (error) {
+      // Stopped by --max-invalid, an unreadable export or a signal: what was checked so far is still reported.
+      finish(options.reportPath, true);
+      if (io.signal?.aborted) return exitCodeFor(io.signal.reason);
+      throw error;
+    }
     return finish(options.reportPath, false);
   }
 
@@ -94,6 +117,18 @@ export async function runMigrate(options: MigrateOptions, io: CliIo): Promise<nu
   if (!loaded.state) sentLog.clear();
   const state = loaded.state ?? newState(options.source, options.file, identity, now());
   saveState(statePath, state, now());
+  const reportPath = options.reportPath ?? `${options.file}.migrate-report.json`;
+  runFiles = {
+    runStartedAt: state.startedAt,
+    stateFile: path.resolve(statePath),
+    sentLog: path.resolve(sentLog.path),
+    intentLog: path.resolve(sentLog.intentPath),
+    createdLog: path.resolve(createdLog.path),
+  };
+  // Before anything is created: a run killed before it writes its end leaves this report, from which undo finds
+  // everything the run sent.
+  const running = { ...options, coreId: identity.coreId, partial: true, running: true, startedAt, finishedAt: now(), progress: runFiles };
+  writeReport(reportPath, buildReport(new Results(), running), []);
   if (state.recordsDone > 0) log(`resuming: ${state.recordsDone} users of the export were handled by an earlier invocation of this run`);
   if (readerOptions.carry?.mapping !== undefined) {
     const created = await roles.declareMapped();
@@ -129,6 +164,7 @@ export async function runMigrate(options: MigrateOptions, io: CliIo): Promise<nu
         progress,
         batchSize: options.batchSize,
         maxQueued: options.maxQueued,
+        maxInvalid: options.maxInvalid,
         pollIntervalMs: options.pollIntervalMs,
         signal: io.signal,
         now,
@@ -152,7 +188,6 @@ export async function runMigrate(options: MigrateOptions, io: CliIo): Promise<nu
   }
 
   progress.start('checking the core');
-  const reportPath = options.reportPath ?? `${options.file}.migrate-report.json`;
   // After a failure the core may be gone: ask it once, without the retries' backoff.
   const finalClient = failure === undefined ? client : new CoreClient({ baseUrl: options.coreUrl, apiKey: options.apiKey, attempts: 1 });
   let code: number;

@@ -22,6 +22,8 @@ export interface MigrateOptions {
   reportPath?: string;
   batchSize: number;
   maxQueued: number;
+  /** Stop once more users than this are invalid (refused by the export's checks or the core's validation). */
+  maxInvalid: number;
   pollIntervalMs: number;
   waitTimeoutMs: number;
   /** Extra attempts for a request that hit a network error or a 5xx answer. */
@@ -76,6 +78,7 @@ Options:
   --report <file>               JSON report (default <file>.migrate-report.json)
   --batch-size <n>              users per request, at most 10000 (default 10000)
   --max-queued <n>              pause sending while the core's queue holds more (default 100000)
+  --max-invalid <n>             stop once more than n users are invalid (default: never; each is reported and skipped)
   --include-disabled            also import users disabled/blocked in the source
   --map-provider <from=to>      third-party id to use for a provider (repeatable)
   --poll-interval <seconds>     how often to look at the core's queue (default 1)
@@ -103,6 +106,7 @@ export function parseMigrateArgs(argv: string[], env: Readonly<Record<string, st
         report: { type: 'string' },
         'batch-size': { type: 'string' },
         'max-queued': { type: 'string' },
+        'max-invalid': { type: 'string' },
         'include-disabled': { type: 'boolean' },
         'map-provider': { type: 'string', multiple: true },
         'poll-interval': { type: 'string' },
@@ -154,6 +158,7 @@ export function parseMigrateArgs(argv: string[], env: Readonly<Record<string, st
     reportPath: values.report,
     batchSize: integerOption(values['batch-size'], 'batch-size', MAX_BATCH, 1, MAX_BATCH),
     maxQueued: integerOption(values['max-queued'], 'max-queued', 100_000, 1, Number.MAX_SAFE_INTEGER),
+    maxInvalid: integerOption(values['max-invalid'], 'max-invalid', Number.POSITIVE_INFINITY, 0, Number.MAX_SAFE_INTEGER),
     pollIntervalMs: secondsOption(values['poll-interval'], 'poll-interval', 1),
     waitTimeoutMs: secondsOption(values['wait-timeout'], 'wait-timeout', 600),
     retries: integerOption(values.retries, 'retries', 4, 0, 20),

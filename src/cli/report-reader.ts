@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
 import { CliError } from './cli-error.js';
 import { streamJsonArray } from './readers/json-array-stream.js';
+import type { RunFiles } from './report.js';
 import type { CreatedUser } from './results.js';
 
 // report.ts writes `created` as the last key at two spaces' indent; a raw newline cannot occur inside a JSON
@@ -15,9 +16,13 @@ const CHECK_CHUNK = 10_000;
  */
 export class ReportReader {
   readonly coreId: string;
+  readonly coreUrl: string | undefined;
+  /** The run never wrote its end (killed): its `created` list is empty, its side files say what it sent. */
+  readonly running: boolean;
+  readonly progress: RunFiles | undefined;
 
   constructor(readonly path: string) {
-    let head: { coreId?: unknown; dryRun?: unknown; created?: unknown };
+    let head: { coreId?: unknown; coreUrl?: unknown; dryRun?: unknown; created?: unknown; running?: unknown; progress?: unknown };
     try {
       head = JSON.parse(readHead(path)) as typeof head;
     } catch {
@@ -27,6 +32,10 @@ export class ReportReader {
     if (head.dryRun === true) throw new CliError(`${path} is the report of a dry run, which created no users`);
     if (typeof head.coreId !== 'string' || !Array.isArray(head.created)) throw this.noCreatedList();
     this.coreId = head.coreId;
+    this.coreUrl = typeof head.coreUrl === 'string' ? head.coreUrl : undefined;
+    this.running = head.running === true;
+    this.progress = isRunFiles(head.progress) ? head.progress : undefined;
+    if (this.running && this.progress === undefined) throw this.noCreatedList();
   }
 
   /** Reads the whole list once, so that a bad entry is found before anything is done with the others. */
@@ -80,4 +89,10 @@ function readHead(path: string): string {
 
 async function* textChunks(path: string): AsyncGenerator<string> {
   yield* fs.createReadStream(path, { highWaterMark: 1024 * 1024 }).setEncoding('utf8') as AsyncIterable<string>;
+}
+
+function isRunFiles(value: unknown): value is RunFiles {
+  if (value === null || typeof value !== 'object') return false;
+  const files = value as Record<string, unknown>;
+  return ['runStartedAt', 'stateFile', 'sentLog', 'intentLog', 'createdLog'].every((key) => typeof files[key] === 'string');
 }

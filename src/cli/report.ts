@@ -14,6 +14,19 @@ export interface ReportContext {
   finishedAt: Date;
   /** Why the users counted as still queued could not be settled with the core (it was lost mid-run). */
   unsettledBecause?: string;
+  /** Written as the run starts: a run killed before it wrote its end leaves this report, which undo reads. */
+  running?: boolean;
+  /** A real run's own files, where undo finds what it sent and what it leaves for a re-run to clear. */
+  progress?: RunFiles;
+}
+
+/** Absolute paths of a real run's side files, and the start of the run they belong to. */
+export interface RunFiles {
+  runStartedAt: string;
+  stateFile: string;
+  sentLog: string;
+  intentLog: string;
+  createdLog: string;
 }
 
 // The terminal summary stops listing after this many lines per section; the JSON report has all.
@@ -52,10 +65,12 @@ export function buildReport(results: Results, context: ReportContext) {
     coreId: context.coreId,
     dryRun: context.dryRun,
     partial: context.partial,
+    ...(context.running === true && { running: true }),
     startedAt: context.startedAt.toISOString(),
     finishedAt: context.finishedAt.toISOString(),
     totals,
     ...(context.unsettledBecause !== undefined && { unsettledBecause: context.unsettledBecause }),
+    ...(context.progress !== undefined && { progress: context.progress }),
     ...(results.weakHashes > 0 && { weakHashes: results.weakHashes }),
     notImported: [...results.notImported].sort((a, b) => a.record - b.record),
     collisions: results.collisions,

@@ -11,7 +11,8 @@ export interface RunIdentity {
   optionsDigest: string;
 }
 
-export async function runIdentity(client: CoreClient, options: MigrateOptions): Promise<RunIdentity> {
+/** signal: the digest of a large export takes seconds, and Ctrl-C or SIGTERM stops it at once. */
+export async function runIdentity(client: CoreClient, options: MigrateOptions, signal?: AbortSignal): Promise<RunIdentity> {
   const coreId = (await client.coreIdentity()) ?? `core at ${options.coreUrl}`;
   const optionsDigest = sha256(
     JSON.stringify({
@@ -20,12 +21,12 @@ export async function runIdentity(client: CoreClient, options: MigrateOptions): 
       includeDisabled: options.includeDisabled,
       lazySource: options.lazySource ?? null,
       providerOverrides: [...options.providerOverrides.entries()].sort(),
-      hashConfig: options.hashConfigPath === undefined ? null : await fileDigest(options.hashConfigPath),
-      passwordHashes: options.passwordHashesPath === undefined ? null : await fileDigest(options.passwordHashesPath),
-      ...(await sideFileDigests(options)),
+      hashConfig: options.hashConfigPath === undefined ? null : await fileDigest(options.hashConfigPath, signal),
+      passwordHashes: options.passwordHashesPath === undefined ? null : await fileDigest(options.passwordHashesPath, signal),
+      ...(await sideFileDigests(options, signal)),
     }),
   );
-  return { coreId, exportDigest: await fileDigest(options.file), optionsDigest };
+  return { coreId, exportDigest: await fileDigest(options.file, signal), optionsDigest };
 }
 
 /** Why saved progress made under `saved` does not apply to `current`, or undefined when it does. */
@@ -40,7 +41,7 @@ export function identityMismatch(saved: RunIdentity, current: RunIdentity): stri
 }
 
 // Keys appear only when their option is given, so a run started before these options existed keeps its progress.
-async function sideFileDigests(options: MigrateOptions): Promise<Record<string, string>> {
+async function sideFileDigests(options: MigrateOptions, signal?: AbortSignal): Promise<Record<string, string>> {
   const files = {
     mapping: options.mappingPath,
     clerkApi: options.clerkApiPath,
@@ -48,7 +49,7 @@ async function sideFileDigests(options: MigrateOptions): Promise<Record<string, 
     mfaFactors: options.mfaFactorsPath,
   };
   const digests: Record<string, string> = {};
-  for (const [name, path] of Object.entries(files)) if (path !== undefined) digests[name] = await fileDigest(path);
+  for (const [name, path] of Object.entries(files)) if (path !== undefined) digests[name] = await fileDigest(path, signal);
   return digests;
 }
 
@@ -56,8 +57,8 @@ function sha256(text: string): string {
   return crypto.createHash('sha256').update(text).digest('hex');
 }
 
-async function fileDigest(path: string): Promise<string> {
+async function fileDigest(path: string, signal?: AbortSignal): Promise<string> {
   const hash = crypto.createHash('sha256');
-  for await (const chunk of fs.createReadStream(path, { highWaterMark: 1024 * 1024 })) hash.update(chunk as Buffer);
+  for await (const chunk of fs.createReadStream(path, { highWaterMark: 1024 * 1024, signal })) hash.update(chunk as Buffer);
   return hash.digest('hex');
 }

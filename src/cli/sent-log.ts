@@ -1,12 +1,26 @@
 import fs from 'node:fs';
+import type { BulkImportUser, SourceRecord } from './bulk-user.js';
+
+/** What an intent line keeps of a user: enough to find it in the core, never a password hash. */
+export interface IntendedUser {
+  user: string;
+  account: Pick<BulkImportUser, 'externalUserId' | 'loginMethods'>;
+}
 
 /**
- * The core id of every user this run queued, by record: appended after each acknowledged batch (a million
- * users add ~45 MB once, instead of rewriting the state file), read back in step with the export to tell the
- * users this run created from the ones that were there before.
+ * What this run sent, by record, in two append-only files read back in step with the export. Before each request
+ * that creates users, one intent line per user, flushed to disk (`record\t?\t{"user","account"}`, in
+ * `<export>.migrate-intent.tsv`); after its answer, the core id of each (`record\tuserId`; a million users add
+ * ~45 MB once, instead of rewriting the state file). They tell the users this run created from the ones that were
+ * there before, also to `migrate undo` after a run that never wrote its report: a user with an intent and no id
+ * was sent when the core held no part of it, so whoever holds its accounts now was created by this run.
  */
 export class SentLog {
-  constructor(readonly path: string) {}
+  readonly intentPath: string;
+
+  constructor(readonly path: string) {
+    this.intentPath = path.replace(/\.migrate-sent\.tsv$/, '') + '.migrate-intent.tsv';
+  }
 
   static pathFor(file: string): string {
     return `${file}.migrate-sent.tsv`;
@@ -14,6 +28,7 @@ export class SentLog {
 
   clear(): void {
     fs.rmSync(this.path, { force: true });
+    fs.rmSync(this.intentPath, { force: true });
   }
 
   append(entries: { record: number; userId: string }[]): void {
@@ -21,49 +36,121 @@ export class SentLog {
     fs.appendFileSync(this.path, entries.map((entry) => `${entry.record}\t${entry.userId}\n`).join(''));
   }
 
+  /**
+   * Written and flushed before the request is sent, so that no stop, however hard, hides what it created. Without
+   * blocking: the batches around it go on being read and looked up while the disk flushes.
+   */
+  async appendIntents(records: SourceRecord[]): Promise<void> {
+    if (records.length === 0) return;
+    const lines = records.map((record) => `${record.index + 1}\t?\t${JSON.stringify(intentOf(record))}\n`).join('');
+    const file = await fs.promises.open(this.intentPath, 'a');
+    try {
+      await file.write(lines);
+      await file.datasync();
+    } finally {
+      await file.close();
+    }
+  }
+
   /** A reader of what earlier invocations wrote: the lines present now, not those this invocation appends. */
   reader(): SentLogReader {
-    return new SentLogReader(this.path);
+    return new SentLogReader(this.path, this.intentPath);
+  }
+}
+
+export interface Sent {
+  ids: string[];
+  /** Sent by an earlier invocation, whose answer may have been lost. */
+  intended: boolean;
+}
+
+export class SentLogReader {
+  private readonly ids: LogLines;
+  private readonly intents: LogLines;
+
+  constructor(path: string, intentPath: string) {
+    this.ids = new LogLines(path, true);
+    this.intents = new LogLines(intentPath, false);
+  }
+
+  /** The ids sent for this 1-based record (more than one when a lost answer made its batch go twice). */
+  idsFor(record: number): string[] {
+    return this.sentFor(record).ids;
+  }
+
+  /** Asked in increasing record order. */
+  sentFor(record: number): Sent {
+    const ids = this.ids.linesFor(record).map((line) => line.value);
+    const intended = this.intents.linesFor(record).length > 0;
+    return { ids, intended };
+  }
+
+  /** Every id line, then every intent line, in file order; for `migrate undo`. */
+  *idLines(): Generator<{ record: number; userId: string }> {
+    for (const line of this.ids.all()) yield { record: line.record, userId: line.value };
+  }
+
+  *intentLines(): Generator<{ record: number; intent?: IntendedUser }> {
+    for (const line of this.intents.all()) yield { record: line.record, intent: parseIntent(line.value) };
+  }
+
+  close(): void {
+    this.ids.close();
+    this.intents.close();
   }
 }
 
 const CHUNK = 1024 * 1024;
 
+interface Line {
+  record: number;
+  /** A core id, or the intent's JSON (read as latin1). */
+  value: string;
+}
+
 /**
- * Reads the log forwards, for records asked in increasing order, keeping one chunk in memory. Batches append
- * their lines in record order, so the log is sorted; should it not be (edited by hand), the whole log is held
- * in a map instead, as correctness matters more than memory then.
+ * Reads one log forwards, for records asked in increasing order, keeping one chunk in memory. Batches append
+ * their lines in record order, so the log is sorted; should it not be (a batch sent again after a hard stop, a
+ * log edited by hand), the whole log is held in a map instead, as correctness matters more than memory then.
  */
-export class SentLogReader {
+class LogLines {
   private readonly descriptor: number | undefined;
   private readonly size: number;
   private offset = 0;
   private lines: string[] = [];
   private line = 0;
   private rest = '';
-  private pending: { record: number; userId: string } | undefined;
-  private readonly unsorted: Map<number, string[]> | undefined;
+  private pending: Line | undefined;
+  private readonly unsorted: Map<number, Line[]> | undefined;
 
-  constructor(path: string) {
+  /** keepValues: false keeps only the record numbers of an unsorted log in memory (intents are only a mark then). */
+  constructor(
+    path: string,
+    private readonly keepValues: boolean,
+  ) {
     this.size = fs.existsSync(path) ? fs.statSync(path).size : 0;
     if (this.size === 0) return;
     this.descriptor = fs.openSync(path, 'r');
     if (!this.isSorted()) this.unsorted = this.readAll();
   }
 
-  /** The ids sent for this 1-based record (more than one when a lost answer made its batch go twice). */
-  idsFor(record: number): string[] {
+  linesFor(record: number): Line[] {
     if (this.unsorted) return this.unsorted.get(record) ?? [];
-    const ids: string[] = [];
+    const found: Line[] = [];
     for (;;) {
       const entry = this.pending ?? this.next();
       if (entry === undefined || entry.record > record) {
         this.pending = entry;
-        return ids;
+        return found;
       }
       this.pending = undefined;
-      if (entry.record === record) ids.push(entry.userId);
+      if (entry.record === record) found.push(entry);
     }
+  }
+
+  *all(): Generator<Line> {
+    this.rewind();
+    for (let entry = this.next(); entry !== undefined; entry = this.next()) yield entry;
   }
 
   close(): void {
@@ -80,13 +167,14 @@ export class SentLogReader {
     return true;
   }
 
-  private readAll(): Map<number, string[]> {
+  private readAll(): Map<number, Line[]> {
     this.rewind();
-    const all = new Map<number, string[]>();
+    const all = new Map<number, Line[]>();
     for (let entry = this.next(); entry !== undefined; entry = this.next()) {
-      const ids = all.get(entry.record);
-      if (ids) ids.push(entry.userId);
-      else all.set(entry.record, [entry.userId]);
+      if (!this.keepValues) entry.value = '';
+      const lines = all.get(entry.record);
+      if (lines) lines.push(entry);
+      else all.set(entry.record, [entry]);
     }
     return all;
   }
@@ -96,13 +184,18 @@ export class SentLogReader {
     this.lines = [];
     this.line = 0;
     this.rest = '';
+    this.pending = undefined;
   }
 
-  private next(): { record: number; userId: string } | undefined {
+  private next(): Line | undefined {
     for (;;) {
       while (this.line < this.lines.length) {
-        const [record, userId] = this.lines[this.line++].split('\t');
-        if (userId !== undefined && userId !== '') return { record: Number(record), userId };
+        const text = this.lines[this.line++];
+        const tab = text.indexOf('\t');
+        const value = tab === -1 ? '' : text.slice(tab + 1);
+        if (value === '') continue;
+        // An intent line: `record\t?\t{json}`.
+        return { record: Number(text.slice(0, tab)), value: value.startsWith('?\t') ? value.slice(2) : value };
       }
       if (this.descriptor === undefined || this.offset >= this.size) {
         if (this.rest === '') return undefined;
@@ -114,7 +207,8 @@ export class SentLogReader {
       const buffer = Buffer.alloc(Math.min(CHUNK, this.size - this.offset));
       const read = fs.readSync(this.descriptor, buffer, 0, buffer.length, this.offset);
       this.offset += read;
-      // Ids and record numbers are ASCII: a chunk boundary cannot split a character.
+      // Read as latin1 (a byte, a character) so that a chunk boundary splits no character: intents are decoded
+      // from UTF-8 when parsed.
       const text = this.rest + buffer.toString('latin1', 0, read);
       const end = text.lastIndexOf('\n');
       this.lines = text.slice(0, end + 1).split('\n');
@@ -122,5 +216,26 @@ export class SentLogReader {
       this.line = 0;
       if (read === 0) this.offset = this.size;
     }
+  }
+}
+
+function intentOf(record: SourceRecord): IntendedUser {
+  const user = record.user!;
+  const loginMethods = user.loginMethods.map((method) => ({
+    recipeId: method.recipeId,
+    ...(method.email !== undefined && { email: method.email }),
+    ...(method.phoneNumber !== undefined && { phoneNumber: method.phoneNumber }),
+    ...(method.thirdPartyId !== undefined && { thirdPartyId: method.thirdPartyId }),
+    ...(method.thirdPartyUserId !== undefined && { thirdPartyUserId: method.thirdPartyUserId }),
+  })) as BulkImportUser['loginMethods'];
+  const externalUserId = user.externalUserId;
+  return { user: record.key, account: { ...(externalUserId !== undefined && { externalUserId }), loginMethods } };
+}
+
+function parseIntent(latin1: string): IntendedUser | undefined {
+  try {
+    return JSON.parse(Buffer.from(latin1, 'latin1').toString('utf8')) as IntendedUser;
+  } catch {
+    return undefined;
   }
 }

@@ -124,7 +124,8 @@ export async function tallyFromState(context: {
     const rejection = rejected.get(number);
     const email = record.user.loginMethods[0].email;
     const canaryId = email === undefined ? undefined : canaries.get(email);
-    const sent = context.sentBefore.idsFor(number).length > 0;
+    const { ids, intended } = context.sentBefore.sentFor(number);
+    const sent = ids.length > 0 || intended;
     if (rejection) results.add({ user: record.key, record: number, stage: 'validation', reason: rejection.reason });
     else if (canaryId !== undefined && !sent) results.noteCreated({ user: record.key, record: number, userId: canaryId });
     else results.stillQueued++;

@@ -5,15 +5,17 @@ import { CoreClient } from './core-client.js';
 import type { CliIo } from './io.js';
 import { ReportReader } from './report-reader.js';
 import type { CreatedUser } from './results.js';
+import { forgetRun, usersToUndo } from './undo-list.js';
 
 export const UNDO_USAGE = `Usage: identity-core migrate undo <report> [options]
 
-Removes from the core exactly the users a migration run created, as listed in its report; users that were
-in the core before the run are never touched.
+Removes from the core exactly the users a migration run created, as listed in its report (or, for a run that
+was killed before it wrote its end, as its side files next to the export say it sent); users that were in the
+core before the run are never touched. Afterwards the same migrate command imports again from the start.
 
 Options:
   --dry-run          say what would be removed; remove nothing
-  --core-url <url>   the core the run imported into (default http://localhost:3567)
+  --core-url <url>   the core the run imported into (default: the one the report names; another is refused)
   --api-key <key>    API key (default: env IDENTITY_CORE_API_KEY)
   -h, --help         this text
 `;
@@ -26,7 +28,7 @@ const LISTED = 1000;
 interface UndoOptions {
   reportPath: string;
   dryRun: boolean;
-  coreUrl: string;
+  coreUrl?: string;
   apiKey?: string;
 }
 
@@ -47,28 +49,32 @@ export function parseUndoArgs(argv: string[], env: Readonly<Record<string, strin
   return {
     reportPath,
     dryRun: parsed.values['dry-run'] ?? false,
-    coreUrl: parsed.values['core-url'] ?? 'http://localhost:3567',
+    coreUrl: parsed.values['core-url'],
     apiKey: parsed.values['api-key'] ?? (env.IDENTITY_CORE_API_KEY || undefined),
   };
 }
 
 export async function runUndo(options: UndoOptions, io: CliIo): Promise<number> {
   const report = new ReportReader(options.reportPath);
-  await report.check();
-  const client = new CoreClient({ baseUrl: options.coreUrl, apiKey: options.apiKey, signal: io.signal });
+  if (!report.running) await report.check();
+  const coreUrl = options.coreUrl ?? report.coreUrl ?? 'http://localhost:3567';
+  const client = new CoreClient({ baseUrl: coreUrl, apiKey: options.apiKey, signal: io.signal });
   await client.checkConnection();
-  const coreId = (await client.coreIdentity()) ?? `core at ${options.coreUrl}`;
+  const coreId = (await client.coreIdentity()) ?? `core at ${coreUrl}`;
   if (coreId !== report.coreId) {
     throw new CliError(
-      `${options.reportPath} was written for core ${report.coreId}, but the core at ${options.coreUrl} is ${coreId}: pass --core-url of the core the run imported into`,
+      `${options.reportPath} was written for core ${report.coreId}, but the core at ${coreUrl} is ${coreId}: undo removes users only from the core the run imported into (--core-url)`,
     );
+  }
+  if (report.running) {
+    io.stderr.write(`${options.reportPath} is the report of a run that did not write its end: undoing what its side files say it sent\n`);
   }
   // A chunk of the list at a time, so that undoing a million-user run holds no more than one chunk.
   let present = 0;
   let gone = 0;
   const listed: string[] = [];
   const left: CreatedUser[] = [];
-  for await (const chunk of report.created(LOOKUP_CHUNK)) {
+  for await (const chunk of usersToUndo(report, client, LOOKUP_CHUNK)) {
     const held = await stillHeld(client, chunk);
     present += held.length;
     gone += chunk.length - held.length;
@@ -81,7 +87,7 @@ export async function runUndo(options: UndoOptions, io: CliIo): Promise<number> 
     }
     left.push(...(await stillHeld(client, held)));
   }
-  const lines = [`Undo of ${options.reportPath} in ${options.coreUrl}${options.dryRun ? ' (dry run)' : ''}`];
+  const lines = [`Undo of ${options.reportPath} in ${coreUrl}${options.dryRun ? ' (dry run)' : ''}`];
   if (options.dryRun) {
     lines.push(`  would remove        ${present}`, `  no longer in core   ${gone}`, ...listed);
     io.stdout.write(`${lines.join('\n')}\n`);
@@ -89,6 +95,7 @@ export async function runUndo(options: UndoOptions, io: CliIo): Promise<number> 
   }
   lines.push(`  removed             ${present - left.length}`, `  no longer in core   ${gone}`);
   for (const user of left) lines.push(`  still in the core: ${user.user} (record ${user.record})`);
+  if (left.length === 0) forgetRun(report.progress);
   io.stdout.write(`${lines.join('\n')}\n`);
   return left.length === 0 ? 0 : 1;
 }

@@ -18,3 +18,12 @@ export const lazyPointerFormat: HashFormat<LazyPointer> = {
   memoryBytes: () => 0,
   costClass: scheduled,
 };
+
+/**
+ * Why a pointer may not be imported into this core: it names a source the core is not configured with, so the
+ * mistake shows at import, not at the user's sign-in. One rule for every import route.
+ */
+export function unknownSourceOf(pointer: string, sources: { has(name: string): boolean }): string | undefined {
+  const parsed = parseLazyPointer(pointer);
+  return parsed.ok && !sources.has(parsed.value.source) ? `unknown source '${parsed.value.source}'` : undefined;
+}

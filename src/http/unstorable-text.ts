@@ -28,3 +28,10 @@ export function findUnstorableField(body: unknown): string | undefined {
   }
   return undefined;
 }
+
+// Routes that check each user of their body themselves (bulk-import/validate/storable-text.ts): one user's bad value
+// is refused as that user's error, and the other users of the batch are imported.
+const checkedPerUser = new Set(['POST /bulk-import/users', 'POST /bulk-import/import']);
+
+export const checksTextPerUser = (method: string, routeUrl: string | undefined): boolean =>
+  routeUrl !== undefined && checkedPerUser.has(`${method} ${routeUrl}`);

@@ -77,7 +77,7 @@ export class CoreMetrics implements HashingObserver {
   });
   private readonly bulkImported = new Counter({
     name: 'identity_core_bulk_import_users_total',
-    help: 'Bulk-import queue rows finished by this process, by result (imported, failed)',
+    help: 'Bulk-import users finished by this process (queue rows and importNow requests, as the migration command sends), by result (imported, failed)',
     labelNames: ['result'],
     registers: [this.registry],
   });

@@ -8,7 +8,9 @@ export const lengthLimits = {
   email: 256,
   phoneNumber: 256,
   externalUserId: 128,
-  passwordHash: 256,
+  // Not the reference core's 256: every format the core parses fits (an HMAC with a 1,024-byte key is ~1,470
+  // characters, a lazy pointer with its three parts at their bounds ~1,050), and both import routes apply it.
+  passwordHash: 2048,
 } as const;
 
 export function assertMaxLength(field: keyof typeof lengthLimits, value: string | null | undefined): void {

@@ -124,11 +124,12 @@ describe('account-linking races', () => {
     });
     const tally = new Map<string, number>();
     for (const outcome of outcomes) tally.set(outcome, (tally.get(outcome) ?? 0) + 1);
+    // E027 names the email and its holder, which differ per pair.
     const serial = [
-      '200 OK | 200 ACCOUNT_INFO_ALREADY_ASSOCIATED_WITH_ANOTHER_PRIMARY_USER_ID_ERROR',
-      '400 E027: there is a conflicting account info | 200 OK',
+      /^200 OK \| 200 ACCOUNT_INFO_ALREADY_ASSOCIATED_WITH_ANOTHER_PRIMARY_USER_ID_ERROR$/,
+      /^400 E027: there is a conflicting account info(: email import-\d+@example\.com already belongs to user s-\d+)? \| 200 OK$/,
     ];
-    expect([...tally.keys()].filter((outcome) => !serial.includes(outcome))).toEqual([]);
+    expect([...tally.keys()].filter((outcome) => !serial.some((pattern) => pattern.test(outcome)))).toEqual([]);
     expect([...tally.values()].reduce((a, b) => a + b, 0)).toBe(totalPairs);
 
     // Each email is reserved by exactly one primary user, and an imported user is there whole or not at all.
@@ -139,6 +140,6 @@ describe('account-linking races', () => {
     );
     expect(rows[0].reserved).toBe(totalPairs);
     expect(rows[0].imported_methods).toBe(2 * rows[0].imported_users);
-    expect(rows[0].imported_users).toBe(tally.get(serial[0]) ?? 0);
+    expect(rows[0].imported_users).toBe([...tally].filter(([outcome]) => serial[0].test(outcome)).reduce((sum, [, n]) => sum + n, 0));
   }, 300_000);
 });

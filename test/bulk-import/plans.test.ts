@@ -197,7 +197,9 @@ const conflictScans = [
   'Index Only Scan on users using users__thirdparty_key',
   'Index Only Scan on user_id_mappings using user_id_mappings__external_user_id_key',
   'Index Only Scan on roles using roles__pkey',
-  'Index Only Scan on primary_account_infos using primary_account_infos__info_key',
+  // The reservation's holder is read too (the E027 text names it), then its old id by primary key.
+  'Index Scan on primary_account_infos using primary_account_infos__info_key',
+  'Index Scan on user_id_mappings using user_id_mappings__pkey',
 ];
 
 // What each statement of the bulk path may scan: the unique indexes of the keys it looks up, and nothing else.

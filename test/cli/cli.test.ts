@@ -65,6 +65,7 @@ describe('identity-core command line', () => {
       reportPath: undefined,
       batchSize: 500,
       maxQueued: 100000,
+      maxInvalid: Number.POSITIVE_INFINITY,
       pollIntervalMs: 1000,
       waitTimeoutMs: 600000,
       retries: 4,

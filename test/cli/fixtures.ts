@@ -110,6 +110,16 @@ const CSV_PROVIDER_START: Record<string, number> = {
 /** A display name as the exporter writes it: wrapped in quotes when it holds a comma, inner quotes left alone. */
 const exporterEscape = (value: string | undefined) => (value?.includes(',') ? `"${value}"` : (value ?? ''));
 
+/**
+ * The custom claims as firebase-tools writes them into its CSV (accountExporter.ts, read for this): every quote
+ * doubled except one right after a backslash, so a JSON escape `\"` stays as it is, which strict CSV cannot read.
+ */
+function exporterClaims(json: string): string {
+  let out = '';
+  for (let i = 0; i < json.length; i++) out += json[i] === '"' && json[i - 1] !== '\\' ? '""' : json[i];
+  return out;
+}
+
 /** One line of the platform's CSV export: 52 columns and a trailing comma, no header. */
 export function firebaseCsvLine(account: CsvAccount): string {
   const cells: string[] = Array(52).fill('');
@@ -136,7 +146,7 @@ export function firebaseCsvLine(account: CsvAccount): string {
   cells[24] = account.lastSignedInAt === undefined ? '' : String(account.lastSignedInAt);
   cells[25] = account.phoneNumber ?? '';
   cells[26] = String(account.disabled ?? false);
-  cells[27] = account.customAttributes === undefined ? '' : `"${account.customAttributes.replace(/"/g, '""')}"`;
+  cells[27] = account.customAttributes === undefined ? '' : `"${exporterClaims(account.customAttributes)}"`;
   return `${cells.join(',')},`;
 }
 

@@ -59,11 +59,13 @@ export async function userById(core: RunningCore, userId: string) {
 /**
  * A pass-through proxy in front of the core that lets a test act when a given request goes by:
  * `onReply` sees each answer and may drop it (the client then sees a broken connection, as when a
- * process dies after the core has stored a batch but before the answer arrived).
+ * process dies after the core has stored a batch but before the answer arrived); `onRequest` sees each
+ * request before the core does and may drop it unsent.
  */
 export async function startProxy(
   target: string,
   onReply: (method: string, path: string, status: number, count: number) => 'forward' | 'drop',
+  onRequest: (method: string, path: string, count: number) => 'forward' | 'drop' = () => 'forward',
 ): Promise<{ url: string; close(): Promise<void> }> {
   const counts = new Map<string, number>();
   const server = http.createServer(async (request, response) => {
@@ -72,6 +74,10 @@ export async function startProxy(
     const path = (request.url ?? '/').split('?')[0];
     const key = `${request.method} ${path}`;
     counts.set(key, (counts.get(key) ?? 0) + 1);
+    if (onRequest(request.method ?? 'GET', path, counts.get(key)!) === 'drop') {
+      request.socket.destroy();
+      return;
+    }
     const upstream = await fetch(`${target}${request.url}`, {
       method: request.method,
       headers: Object.fromEntries(

@@ -15,39 +15,45 @@ describe('characters PostgreSQL cannot store', () => {
     ['array item', 'POST', '/bulk-import/users/remove', { ids: ['ok', 'x\u0000'] }, 'ids'],
     ['user id', 'POST', '/user/remove', { userId: '\u0000' }, 'userId'],
     ['mapping info', 'PUT', '/recipe/userid/external-user-id-info', { userId: 'u', externalUserIdInfo: 'i\u0000' }, 'externalUserIdInfo'],
-    [
-      'bulk metadata (jsonb)',
-      'POST',
-      '/bulk-import/users',
-      {
-        users: [
-          {
-            userMetadata: { note: 'x\u0000' },
-            loginMethods: [{ recipeId: 'emailpassword', email: 'n@example.com', passwordHash: bcryptHash, hashingAlgorithm: 'bcrypt' }],
-          },
-        ],
-      },
-      'note',
-    ],
-    [
-      'lone high surrogate in jsonb',
-      'POST',
-      '/bulk-import/import',
-      { userMetadata: { note: 'x\uD83Dy' }, loginMethods: [{ recipeId: 'passwordless', email: 's@example.com' }] },
-      'note',
-    ],
     ['lone low surrogate', 'POST', '/recipe/signinup/code', { email: '\uDE00@example.com' }, 'email'],
-    [
-      'surrogate in a queued user',
-      'POST',
-      '/bulk-import/users',
-      { users: [{ externalUserId: 'x\uDBFF', loginMethods: [] }] },
-      'externalUserId',
-    ],
   ] as const)('rejects an unstorable character in a body (%s) with the field name', async (_name, method, url, body, field) => {
     const before = await snapshot(t.db);
     const reply = await call(t.app, method, url, { body });
     expect([reply.statusCode, expectText(reply)]).toEqual([400, `Field name '${field}' is invalid in JSON input`]);
+    expect(await snapshot(t.db)).toEqual(before);
+  });
+
+  // The bulk routes refuse such a value as that user's error, named by its path, so that a client (the migration
+  // command) can drop that user and send the others again, instead of the whole batch failing unnamed.
+  it("refuses an unstorable character in a bulk user as that user's error, named by its path", async () => {
+    const method = (email: string) => ({ recipeId: 'emailpassword', email, passwordHash: bcryptHash, hashingAlgorithm: 'bcrypt' });
+    const users = [
+      { userMetadata: { note: 'x\u0000' }, loginMethods: [method('n@example.com')] },
+      { externalUserId: 'x\uDBFF', loginMethods: [method('s@example.com')] },
+      { loginMethods: [method('ok@example.com')] },
+    ];
+    const before = await snapshot(t.db);
+    const refused = await call(t.app, 'POST', '/bulk-import/users', { body: { users } });
+    expect([refused.statusCode, refused.json]).toEqual([
+      400,
+      {
+        error: 'Data has missing or invalid fields. Please check the users field for more details.',
+        users: [
+          { index: 0, errors: ['userMetadata.note holds a NUL character (\\u0000), which the database cannot store.'] },
+          { index: 1, errors: ['externalUserId holds a lone surrogate (half of a UTF-16 pair), which the database cannot store.'] },
+        ],
+      },
+    ]);
+    expect(await snapshot(t.db)).toEqual(before);
+    const single = await call(t.app, 'POST', '/bulk-import/import', {
+      body: { userMetadata: { note: 'x\uD83Dy' }, loginMethods: [{ recipeId: 'passwordless', email: 's@example.com' }] },
+    });
+    expect([single.statusCode, single.json]).toEqual([
+      400,
+      {
+        errors: ['userMetadata.note holds a lone surrogate (half of a UTF-16 pair), which the database cannot store.'],
+      },
+    ]);
     expect(await snapshot(t.db)).toEqual(before);
   });
 

@@ -8,8 +8,8 @@ import { checkContact } from '../../normalise/contact.js';
 import type { RecipeId } from '../../users/repository.js';
 import { FieldReader, type JsonObject } from '../fields.js';
 import type { ValidationContext } from './user.js';
+import { lazyPointerFormat, unknownSourceOf } from '../../hashing/lazy-pointer.js';
 import type { ImportLoginMethod } from '../types.js';
-import { lazyPointerFormat } from '../../hashing/lazy-pointer.js';
 import { pinLegacyLogin } from '../../lazy-migration/pointer.js';
 
 // The loginMethods part of contract §10.2: shared keys, then the recipe's own fields.
@@ -101,6 +101,8 @@ function readEmailPassword(method: JsonObject, target: ImportLoginMethod, errors
     else
       target.passwordHash =
         check.algorithm === lazyPointerFormat.id && target.email ? pinLegacyLogin(check.hash, target.email) : check.hash;
+    const unknown = check.status === 'OK' && context.lazySources ? unknownSourceOf(check.hash, context.lazySources) : undefined;
+    if (unknown !== undefined) errors.push(errorMessage('PASSWORD_HASH_INVALID', lazyPointerFormat.invalidMessage, unknown));
   }
   target.plainTextPassword = plainTextPassword;
   dropUndefined(target);

@@ -5,6 +5,7 @@ import { javaTrim } from '../../normalise/java-trim.js';
 import { FieldReader, type JsonObject } from '../fields.js';
 import { checkTenantIds, readLoginMethods } from './login-method.js';
 import { readRecoveryCodes, readTotpDevices, withRequiredTotp } from './second-factors.js';
+import { checkStorableText } from './storable-text.js';
 import { primaryLoginMethodOf, type ImportUser, type ImportUserRole, type Validation } from '../types.js';
 
 export interface ValidationContext {
@@ -17,6 +18,9 @@ export interface ValidationContext {
   // 'generate' gives new users fresh ids; 'stored' re-validates a queued user with the ids it was given.
   ids: 'generate' | 'stored';
   secondFactors: SecondFactorSettings;
+  // The core's lazy-migration sources: a `$lazy$` pointer to another is refused, as the single import route does.
+  // Absent when re-validating a queued user (checked when it was queued).
+  lazySources?: { has(name: string): boolean };
 }
 
 export interface SecondFactorSettings {
@@ -41,6 +45,7 @@ export function validateUser(input: JsonObject, context: ValidationContext): Val
   const recoveryCodes = readRecoveryCodes(input, errors, context);
   const loginMethods = readLoginMethods(input, errors, context);
   const trimmedExternalUserId = checkExternalUserId(externalUserId, errors, context);
+  checkStorableText(input, errors);
 
   if (errors.length > 0) return { ok: false, errors };
   const user: ImportUser = { id: primaryLoginMethodOf(loginMethods).superTokensUserId, loginMethods };

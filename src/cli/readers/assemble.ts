@@ -1,5 +1,6 @@
 import { methodKeys } from '../account-keys.js';
 import { summariseMethod, type BulkImportUser, type LoginMethod, type MethodSummary, type SourceRecord } from '../bulk-user.js';
+import { unstorableText } from '../../bulk-import/validate/storable-text.js';
 import { checkEmail, checkPhoneNumber } from '../contact-rules.js';
 import { applyExtras, phoneFactorMethods, type CarryContext, type Extras } from './carry.js';
 
@@ -94,6 +95,9 @@ export function assembleRecord(parts: RecordParts): SourceRecord {
   };
   const extras = hasExtras(parts, phonesCarried) ? applyExtras(user, parts.extras, parts.carry, phonesCarried) : undefined;
   notCarried.push(...(extras?.notCarried ?? []));
+  // A value the database cannot hold would make the core refuse the lookup of the whole batch: refused here.
+  const unstorable = unstorableText(user);
+  if (unstorable !== undefined) return { index, key, problem: { kind: 'invalid', reason: unstorable }, collisions: [] };
   return {
     index,
     key,

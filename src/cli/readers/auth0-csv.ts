@@ -2,7 +2,7 @@ import type { SourceRecord } from '../bulk-user.js';
 import { CliError } from '../cli-error.js';
 import { assembleRecord } from './assemble.js';
 import { auth0Record, type Auth0Options } from './auth0.js';
-import { streamCsvRecords } from './csv-records.js';
+import { CsvProblem, streamCsvRecords } from './csv-records.js';
 import type { FileSource } from './file-source.js';
 
 // A column such as `identities[1].profileData.email` names a field of the user: name segments and array positions.
@@ -30,6 +30,11 @@ export async function* readAuth0Csv(source: FileSource, options: Auth0Options): 
   let columns: (PathStep[] | undefined)[] | undefined;
   let index = 0;
   for await (const cells of streamCsvRecords(source.chunks())) {
+    if (cells instanceof CsvProblem) {
+      if (!columns) throw new CliError(`${source.path}: the header line cannot be read (${cells.reason})`);
+      yield assembleRecord({ index: index++, candidates: [], invalidReason: cells.reason });
+      continue;
+    }
     if (!columns) {
       columns = cells.map((name, i) => parsePath(unguard(i === 0 ? name.replace(/^\uFEFF/, '') : name).trim()));
       if (!columns.some((path) => path?.[0] === 'user_id' || path?.[0] === 'email')) {

@@ -1,4 +1,5 @@
 import { CliError } from '../cli-error.js';
+import { parseLine } from './generic.js';
 import { nonEmpty } from './assemble.js';
 import { FileSource } from './file-source.js';
 
@@ -50,13 +51,10 @@ async function* entries(path: string): AsyncGenerator<{ email: string; hash: str
   let lineNumber = 0;
   for await (const line of source.lines()) {
     lineNumber++;
-    if (line.trim() === '') continue;
-    let entry: Record<string, unknown>;
-    try {
-      entry = JSON.parse(line) as Record<string, unknown>;
-    } catch {
-      throw new CliError(`${path} line ${lineNumber} is not JSON`);
-    }
+    const parsed = parseLine(line);
+    if (parsed === undefined) continue;
+    if ('reason' in parsed) throw new CliError(`${path} line ${lineNumber} ${parsed.reason}`);
+    const entry = parsed.row;
     const email = emailOf(entry)?.toLowerCase();
     const hash = nonEmpty(entry.passwordHash);
     if (email !== undefined && hash !== undefined) yield { email, hash, userId: userIdOf(entry) };

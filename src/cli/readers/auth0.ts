@@ -1,5 +1,6 @@
 import type { LoginMethod, SourceRecord } from '../bulk-user.js';
 import { CliError } from '../cli-error.js';
+import { parseLine } from './generic.js';
 import { assembleRecord, compact, nonEmpty, parseBoolean, parseTime, type Candidate } from './assemble.js';
 import type { Auth0PasswordHashes } from './auth0-hashes.js';
 import type { FileSource } from './file-source.js';
@@ -31,16 +32,19 @@ const RANK = (identity: Identity) =>
 export async function* readAuth0(source: FileSource, options: Auth0Options): AsyncGenerator<SourceRecord> {
   let index = 0;
   for await (const line of source.lines()) {
-    if (line.trim() === '') continue;
-    let user: Record<string, unknown>;
-    try {
-      user = JSON.parse(line) as Record<string, unknown>;
-    } catch {
-      throw new CliError(
-        `${source.path} record ${index + 1} is not JSON: the user export must be NDJSON (format "json"), or CSV named .csv or read with --format csv`,
-      );
+    const parsed = parseLine(line);
+    if (parsed === undefined) continue;
+    if ('reason' in parsed) {
+      // A first line that is not JSON is a file in another format, not one bad record.
+      if (index === 0) {
+        throw new CliError(
+          `${source.path} record 1 ${parsed.reason}: the user export must be NDJSON (format "json"), or CSV named .csv or read with --format csv`,
+        );
+      }
+      yield assembleRecord({ index: index++, candidates: [], invalidReason: parsed.reason });
+      continue;
     }
-    yield auth0Record(user, index++, options);
+    yield auth0Record(parsed.row, index++, options);
   }
 }
 

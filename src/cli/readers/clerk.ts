@@ -3,7 +3,7 @@ import type { LoginMethod, RecoveryCode, SourceRecord, TotpDevice } from '../bul
 import { CliError } from '../cli-error.js';
 import { assembleRecord, compact, nonEmpty, parseTime, type Candidate } from './assemble.js';
 import { asObject, nonEmptyObject, type CarryContext, type FactorId } from './carry.js';
-import { streamCsvRecords } from './csv-records.js';
+import { CsvProblem, streamCsvRecords } from './csv-records.js';
 import { FileSource } from './file-source.js';
 import { JsonStreamError, streamJsonArray } from './json-array-stream.js';
 import type { ProviderOverrides } from './provider-names.js';
@@ -43,6 +43,11 @@ export async function* readClerk(source: FileSource, options: ClerkOptions): Asy
   let columns: (Column | undefined)[] | undefined;
   let index = 0;
   for await (const cells of streamCsvRecords(source.chunks())) {
+    if (cells instanceof CsvProblem) {
+      if (!columns) throw new CliError(`${source.path}: the header line cannot be read (${cells.reason})`);
+      yield assembleRecord({ index: index++, candidates: [], invalidReason: cells.reason });
+      continue;
+    }
     // The sample exports start with a comment line; the Dashboard's do not.
     if (!columns && cells[0]?.startsWith('#')) continue;
     if (!columns) {

@@ -2,7 +2,7 @@ import type { SourceRecord } from '../bulk-user.js';
 import { CliError } from '../cli-error.js';
 import { assembleRecord, compact, nonEmpty, parseTime } from './assemble.js';
 import type { FileSource } from './file-source.js';
-import { JsonStreamError, streamJsonArray } from './json-array-stream.js';
+import { JsonStreamError, streamJsonArray, UnreadableElement } from './json-array-stream.js';
 import { pendingMethod } from './pending-method.js';
 import type { CarryContext, FactorId } from './carry.js';
 
@@ -25,8 +25,11 @@ const NO_USABLE_PASSWORD: Record<string, string> = {
 export async function* readCognito(source: FileSource, options: PendingReaderOptions): AsyncGenerator<SourceRecord> {
   let index = 0;
   try {
-    for await (const user of streamJsonArray(source.chunks(), 'Users'))
-      yield cognitoRecord(user as Record<string, unknown>, index++, options);
+    for await (const user of streamJsonArray(source.chunks(), 'Users')) {
+      yield user instanceof UnreadableElement
+        ? assembleRecord({ index: index++, candidates: [], invalidReason: `Users[${index - 1}] ${user.reason}` })
+        : cognitoRecord(user as Record<string, unknown>, index++, options);
+    }
   } catch (error) {
     if (error instanceof JsonStreamError)
       throw new CliError(`${source.path}: ${error.message} (expected the list-users output: {"Users": [...]})`);

@@ -1,9 +1,15 @@
 import fs from 'node:fs';
-import readline from 'node:readline';
-import type { Readable } from 'node:stream';
+import { addAbortSignal, Transform, type Readable } from 'node:stream';
 import zlib from 'node:zlib';
+import { CliError } from '../cli-error.js';
+import { boundedLines, type OverlongLine } from './record-limits.js';
 
 const GZIP_MAGIC = [0x1f, 0x8b];
+
+// Exports compress 5–20 times; a gzip bomb over a thousand. Past this ratio and this size the file is refused
+// instead of being decompressed for minutes (memory stays bounded either way: records are).
+const MAX_GZIP_RATIO = 200;
+const GZIP_RATIO_FLOOR = 64 * 1024 * 1024;
 
 /** A file read as UTF-8 text chunks, gunzipped when it is gzip, with how far the reading got (for progress and ETA). */
 export class FileSource {
@@ -11,7 +17,11 @@ export class FileSource {
   readonly gzipped: boolean;
   private stream: fs.ReadStream | undefined;
 
-  constructor(readonly path: string) {
+  /** signal: Ctrl-C or SIGTERM stops the read at once, even inside a record too long to yield. */
+  constructor(
+    readonly path: string,
+    private readonly signal?: AbortSignal,
+  ) {
     this.totalBytes = fs.statSync(path).size;
     this.gzipped = startsWithGzipMagic(path);
   }
@@ -26,18 +36,41 @@ export class FileSource {
     return this.open().setEncoding('utf8') as AsyncIterable<string>;
   }
 
-  lines(): AsyncIterable<string> {
-    return readline.createInterface({ input: this.open(), crlfDelay: Infinity });
+  /** Lines of at most MAX_RECORD_CHARS; a longer one is dropped as it is read and given as an OverlongLine. */
+  lines(): AsyncIterable<string | OverlongLine> {
+    return boundedLines(this.chunks());
   }
 
   private open(): Readable {
     if (this.stream) throw new Error(`${this.path} is already being read`);
     // 1 MiB reads: fewer system calls than the 64 KiB default, still a small fixed buffer.
     this.stream = fs.createReadStream(this.path, { highWaterMark: 1024 * 1024 });
-    if (!this.gzipped) return this.stream;
+    if (!this.gzipped) return this.signal ? addAbortSignal(this.signal, this.stream) : this.stream;
     const gunzip = zlib.createGunzip();
-    this.stream.on('error', (error) => gunzip.destroy(error));
-    return this.stream.pipe(gunzip);
+    const limit = Math.max(GZIP_RATIO_FLOOR, this.totalBytes * MAX_GZIP_RATIO);
+    let decompressed = 0;
+    const { path } = this;
+    const bounded = new Transform({
+      transform(chunk: Buffer, _encoding, done) {
+        decompressed += chunk.length;
+        if (decompressed <= limit) return done(null, chunk);
+        done(
+          new CliError(
+            `${path} decompresses to more than ${MAX_GZIP_RATIO} times its size: refused as a gzip bomb (decompress it yourself if it is a real export)`,
+          ),
+        );
+      },
+    });
+    this.stream.on('error', (error) => bounded.destroy(error));
+    gunzip.on('error', (error: NodeJS.ErrnoException) =>
+      bounded.destroy(
+        error.code === 'Z_BUF_ERROR'
+          ? new CliError(`${path} is a truncated gzip file (it ends before its data does): download or export it again`)
+          : new CliError(`${path} is not a readable gzip file (${error.message})`),
+      ),
+    );
+    const output = this.stream.pipe(gunzip).pipe(bounded);
+    return this.signal ? addAbortSignal(this.signal, output) : output;
   }
 }
 

@@ -2,11 +2,12 @@ import path from 'node:path';
 import type { SourceRecord } from '../bulk-user.js';
 import { CliError } from '../cli-error.js';
 import { assembleRecord } from './assemble.js';
-import { streamCsvRecords } from './csv-records.js';
+import { CsvProblem, streamCsvRecords } from './csv-records.js';
+import { MAX_RECORD_CHARS } from './record-limits.js';
 import { CSV_COLUMN_COUNT } from './firebase-csv-layout.js';
 import type { FileSource } from './file-source.js';
 import { firebaseRecord, fromCsvRow, fromJsonUser, type FirebaseOptions } from './firebase-account.js';
-import { JsonStreamError, streamJsonArray } from './json-array-stream.js';
+import { JsonStreamError, streamJsonArray, UnreadableElement } from './json-array-stream.js';
 
 export type FirebaseFormat = 'json' | 'csv';
 
@@ -23,7 +24,11 @@ export async function* readFirebase(source: FileSource, format: FirebaseFormat, 
   let index = 0;
   if (format === 'json') {
     try {
-      for await (const user of streamJsonArray(source.chunks(), 'users')) yield firebaseRecord(fromJsonUser(user), index++, options);
+      for await (const user of streamJsonArray(source.chunks(), 'users')) {
+        yield user instanceof UnreadableElement
+          ? assembleRecord({ index: index++, candidates: [], invalidReason: `users[${index - 1}] ${user.reason}` })
+          : firebaseRecord(fromJsonUser(user), index++, options);
+      }
     } catch (error) {
       if (error instanceof JsonStreamError || error instanceof SyntaxError) {
         throw new CliError(`${source.path} is not an auth:export JSON file (${error.message})`);
@@ -33,7 +38,12 @@ export async function* readFirebase(source: FileSource, format: FirebaseFormat, 
     return;
   }
   let first = true;
-  for await (const row of streamCsvRecords(source.chunks())) {
+  for await (const row of streamCsvRecords(source.chunks(), MAX_RECORD_CHARS, { backslashQuotes: true })) {
+    if (row instanceof CsvProblem) {
+      first = false;
+      yield assembleRecord({ index: index++, candidates: [], invalidReason: row.reason });
+      continue;
+    }
     // The exporter writes no header row; skip one if someone added it.
     if (first && row[0]?.trim().toUpperCase() === 'UID') {
       first = false;

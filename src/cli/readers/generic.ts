@@ -3,11 +3,12 @@ import { asObject, type CarryContext, type Extras } from './carry.js';
 import { CliError } from '../cli-error.js';
 import { assembleRecord, compact, nonEmpty, parseBoolean, type Candidate } from './assemble.js';
 import { readStrictTime } from './strict-time.js';
-import { streamCsvRecords } from './csv-records.js';
+import { CsvProblem, streamCsvRecords } from './csv-records.js';
 import { convertAuth0CustomHash, type CustomHashConversion } from '../../hashing/auth0-custom-hash.js';
 import { detectFormat } from '../../hashing/formats.js';
 import type { FileSource } from './file-source.js';
 import { pendingMethod } from './pending-method.js';
+import { OverlongLine } from './record-limits.js';
 
 /** The documented columns (CSV header names) or fields (NDJSON keys) of the generic format. */
 export const GENERIC_FIELDS = [
@@ -47,6 +48,11 @@ export async function* readGenericCsv(
   let columns: (Column | undefined)[] | undefined;
   let index = 0;
   for await (const cells of streamCsvRecords(source.chunks())) {
+    if (cells instanceof CsvProblem) {
+      if (!columns) throw new CliError(`${source.path}: the header line cannot be read (${cells.reason})`);
+      yield assembleRecord({ index: index++, candidates: [], invalidReason: cells.reason });
+      continue;
+    }
     if (!columns) {
       columns = cells.map((name) => GENERIC_FIELDS.find((field) => field.toLowerCase() === name.trim().toLowerCase()));
       if (!columns.some((column) => column === 'email' || column === 'phoneNumber' || column === 'thirdPartyUserId')) {
@@ -87,15 +93,13 @@ export async function* readGenericNdjson(
   let index = 0;
   const unknown = new Set<string>();
   for await (const line of source.lines()) {
-    if (line.trim() === '') continue;
-    let row: unknown;
-    try {
-      row = JSON.parse(line);
-    } catch {
-      throw new CliError(`${source.path} record ${index + 1} is not JSON`);
+    const parsed = parseLine(line);
+    if (parsed === undefined) continue;
+    if ('reason' in parsed) {
+      yield assembleRecord({ index: index++, candidates: [], invalidReason: parsed.reason });
+      continue;
     }
-    if (row === null || typeof row !== 'object' || Array.isArray(row))
-      throw new CliError(`${source.path} record ${index + 1} is not a JSON object`);
+    const row = parsed.row;
     const known: readonly string[] = [...GENERIC_FIELDS, ...GENERIC_NDJSON_FIELDS];
     const fresh = Object.keys(row).filter((key) => !known.includes(key) && !unknown.has(key));
     if (fresh.length > 0) {
@@ -104,6 +108,20 @@ export async function* readGenericNdjson(
     }
     yield genericRecord(row as GenericRow, index++, lazySource, carry);
   }
+}
+
+/** A line of an NDJSON export: its object, why it is not one (the record is reported, the rest still read), or blank. */
+export function parseLine(line: string | OverlongLine): { row: Record<string, unknown> } | { reason: string } | undefined {
+  if (line instanceof OverlongLine) return { reason: line.reason };
+  if (line.trim() === '') return undefined;
+  let row: unknown;
+  try {
+    row = JSON.parse(line);
+  } catch (error) {
+    return { reason: `is not JSON (${error instanceof SyntaxError ? error.message : 'unreadable'})` };
+  }
+  if (row === null || typeof row !== 'object' || Array.isArray(row)) return { reason: 'is not a JSON object' };
+  return { row: row as Record<string, unknown> };
 }
 
 function warnUnknown(names: string[], path: string, warn: (message: string) => void): void {

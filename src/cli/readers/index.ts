@@ -36,6 +36,8 @@ export interface ReaderOptions {
   clerkApi?: ClerkApiUsers;
   /** supabase: auth.identities and auth.mfa_factors (--identities, --mfa-factors). */
   supabaseTables?: SupabaseTables;
+  /** Stops reading at once when the run is interrupted. */
+  signal?: AbortSignal;
 }
 
 export interface OpenedSource {
@@ -48,7 +50,7 @@ export interface OpenedSource {
 export function openSource(source: SourceName, file: string, options: ReaderOptions): OpenedSource {
   let fileSource: FileSource;
   try {
-    fileSource = new FileSource(file);
+    fileSource = new FileSource(file, options.signal);
   } catch {
     throw new CliError(`cannot read ${file}`);
   }

@@ -1,3 +1,5 @@
+import { describeLimit, MAX_RECORD_CHARS } from './record-limits.js';
+
 // Yields the objects of one array in a JSON document without holding the document in memory: the
 // array is the value of `key` in the top-level object, or the top-level value itself. Only one
 // element is buffered at a time, so a 1 GB export needs about as much memory as its largest user.
@@ -11,7 +13,19 @@ const COMMA = 0x2c;
 
 export class JsonStreamError extends Error {}
 
-export async function* streamJsonArray(chunks: AsyncIterable<string>, key: string): AsyncGenerator<unknown> {
+/** An element of the array that is not an object, or one too large to read: reported as one invalid record. */
+export class UnreadableElement {
+  constructor(readonly reason: string) {}
+}
+
+// Deeper nesting is refused (JSON.parse would overflow its stack on a hostile document); exports nest a few levels.
+const MAX_DEPTH = 64;
+
+export async function* streamJsonArray(
+  chunks: AsyncIterable<string>,
+  key: string,
+  maxElementChars = MAX_RECORD_CHARS,
+): AsyncGenerator<unknown> {
   let depth = 0;
   let inString = false;
   let escaped = false;
@@ -22,6 +36,11 @@ export async function* streamJsonArray(chunks: AsyncIterable<string>, key: strin
   let keyText: string | undefined;
   let lastKey: string | undefined;
   let element: string[] | undefined;
+  let elementChars = 0;
+  // The element being read is too large: its text is dropped, its end still found.
+  let skipping = false;
+  // At the start of the array or after a comma in it: the next value is an element.
+  let expectElement = false;
   let sawContent = false;
 
   for await (const chunk of chunks) {
@@ -71,6 +90,10 @@ export async function* streamJsonArray(chunks: AsyncIterable<string>, key: strin
         if (code === OPEN_ARRAY) arrayDepth = 1;
         else if (code !== OPEN_OBJECT) throw new JsonStreamError('expected a JSON object or array');
       }
+      if (expectElement && depth === arrayDepth && code !== CLOSE_ARRAY) {
+        expectElement = false;
+        if (code !== OPEN_OBJECT) yield new UnreadableElement(`is not an object (${describeValue(code)})`);
+      }
       if (code === QUOTE) {
         inString = true;
         if (depth === 1 && expectKey && arrayDepth === 0) keyText = '';
@@ -81,9 +104,12 @@ export async function* streamJsonArray(chunks: AsyncIterable<string>, key: strin
         if (depth === 1 && code === OPEN_ARRAY && lastKey === key && arrayDepth === 0 && !arrayDone) arrayDepth = 2;
         else if (arrayDepth !== 0 && depth === arrayDepth && code === OPEN_OBJECT) {
           element = [];
+          elementChars = 0;
           elementStart = i;
         }
         depth++;
+        if (depth > MAX_DEPTH) throw new JsonStreamError(`the JSON nests deeper than ${MAX_DEPTH} levels`);
+        if (arrayDepth !== 0 && depth === arrayDepth && code === OPEN_ARRAY) expectElement = true;
         continue;
       }
       if (code === CLOSE_OBJECT || code === CLOSE_ARRAY) {
@@ -91,10 +117,14 @@ export async function* streamJsonArray(chunks: AsyncIterable<string>, key: strin
         if (depth < 0) throw new JsonStreamError('unbalanced brackets');
         if (element && depth === arrayDepth) {
           element.push(chunk.slice(elementStart, i + 1));
+          elementChars += i + 1 - elementStart;
           const text = element.join('');
           element = undefined;
           elementStart = -1;
-          yield JSON.parse(text) as unknown;
+          if (skipping || elementChars > maxElementChars) {
+            skipping = false;
+            yield new UnreadableElement(`is longer than ${describeLimit(maxElementChars)} (${elementChars} characters): not read`);
+          } else yield JSON.parse(text) as unknown;
         } else if (arrayDepth !== 0 && depth === arrayDepth - 1 && code === CLOSE_ARRAY) {
           arrayDone = true;
           arrayDepth = 0;
@@ -102,11 +132,27 @@ export async function* streamJsonArray(chunks: AsyncIterable<string>, key: strin
         continue;
       }
       if (code === COMMA && depth === 1 && arrayDepth === 0) expectKey = true;
+      if (code === COMMA && arrayDepth !== 0 && depth === arrayDepth) expectElement = true;
     }
-    if (element && elementStart !== -1) element.push(chunk.slice(elementStart));
+    if (element && elementStart !== -1) {
+      elementChars += chunk.length - elementStart;
+      // Past the limit the element's text is no longer kept; only its length is counted.
+      if (elementChars > maxElementChars) {
+        skipping = true;
+        element.length = 0;
+      } else element.push(chunk.slice(elementStart));
+    }
   }
   if (inString || depth !== 0) throw new JsonStreamError('the file ends in the middle of a JSON value');
   if (!arrayDone) throw new JsonStreamError(`no "${key}" array found`);
+}
+
+function describeValue(code: number): string {
+  if (code === OPEN_ARRAY) return 'an array';
+  if (code === QUOTE) return 'a string';
+  if (code === 0x74 || code === 0x66) return 'a boolean';
+  if (code === 0x6e) return 'null';
+  return 'a number';
 }
 
 function indexOrEnd(text: string, search: string, from: number): number {

@@ -3,7 +3,7 @@ import { CliError } from '../cli-error.js';
 import { assembleRecord, compact, nonEmpty, parseTime } from './assemble.js';
 import type { PendingReaderOptions } from './cognito.js';
 import type { FileSource } from './file-source.js';
-import { JsonStreamError, streamJsonArray } from './json-array-stream.js';
+import { JsonStreamError, streamJsonArray, UnreadableElement } from './json-array-stream.js';
 import { pendingMethod } from './pending-method.js';
 import type { FactorId } from './carry.js';
 
@@ -21,7 +21,11 @@ const OKTA_PASSWORD_PROVIDERS = new Set(['OKTA', 'IMPORT']);
 export async function* readOkta(source: FileSource, options: PendingReaderOptions): AsyncGenerator<SourceRecord> {
   let index = 0;
   try {
-    for await (const user of streamJsonArray(source.chunks(), 'users')) yield oktaRecord(user as Record<string, unknown>, index++, options);
+    for await (const user of streamJsonArray(source.chunks(), 'users')) {
+      yield user instanceof UnreadableElement
+        ? assembleRecord({ index: index++, candidates: [], invalidReason: `users[${index - 1}] ${user.reason}` })
+        : oktaRecord(user as Record<string, unknown>, index++, options);
+    }
   } catch (error) {
     if (error instanceof JsonStreamError)
       throw new CliError(`${source.path}: ${error.message} (expected the users API answer: a JSON array)`);

@@ -2,7 +2,7 @@ import type { LoginMethod, SourceRecord, TotpDevice } from '../bulk-user.js';
 import { CliError } from '../cli-error.js';
 import { assembleRecord, compact, nonEmpty, type Candidate } from './assemble.js';
 import { asObject, nonEmptyObject, type CarryContext, type FactorId } from './carry.js';
-import { streamCsvRecords } from './csv-records.js';
+import { CsvProblem, streamCsvRecords } from './csv-records.js';
 import { FileSource } from './file-source.js';
 import type { ProviderOverrides } from './provider-names.js';
 
@@ -30,11 +30,19 @@ export async function* readSupabase(source: FileSource, options: SupabaseOptions
   for await (const row of tableRows(source, ['id', 'email', 'encrypted_password'])) yield supabaseRecord(row, index++, options);
 }
 
-/** The rows of a table's CSV as objects by column name; a row that does not line up with the header has `__fields`. */
+/**
+ * The rows of a table's CSV as objects by column name; a row that does not line up with the header has `__fields`,
+ * one that cannot be read at all `__problem`.
+ */
 async function* tableRows(source: FileSource, required: string[]): AsyncGenerator<Record<string, string>> {
   let header: string[] | undefined;
   try {
     for await (const cells of streamCsvRecords(source.chunks())) {
+      if (cells instanceof CsvProblem) {
+        if (!header) throw new CliError(`${source.path}: the header line cannot be read (${cells.reason})`);
+        yield { __problem: cells.reason };
+        continue;
+      }
       if (!header) {
         header = cells.map((name) => name.trim());
         const missing = required.filter((column) => !header?.includes(column));
@@ -57,6 +65,7 @@ async function* tableRows(source: FileSource, required: string[]): AsyncGenerato
 const PLATFORM_KEYS = new Set(['provider', 'providers']);
 
 export function supabaseRecord(row: Record<string, string>, index: number, options: SupabaseOptions): SourceRecord {
+  if (row.__problem !== undefined) return assembleRecord({ index, candidates: [], invalidReason: row.__problem });
   if (row.__fields !== undefined)
     return assembleRecord({ index, candidates: [], invalidReason: `has ${row.__fields} fields; the header has more or fewer` });
   const id = nonEmpty(row.id);
@@ -199,6 +208,7 @@ export async function loadSupabaseTables(identitiesPath: string | undefined, fac
     }
     const byUser = new Map<string, Record<string, string>[]>();
     for await (const row of tableRows(source, required)) {
+      if (row.__problem !== undefined) throw new CliError(`${path}: a row cannot be read (${row.__problem})`);
       if (row.__fields !== undefined) throw new CliError(`${path}: a row has ${row.__fields} fields, not as many as the header`);
       const kept = Object.fromEntries(keep.filter((key) => row[key] !== undefined).map((key) => [key, row[key]]));
       const list = byUser.get(row.user_id) ?? [];

@@ -20,8 +20,8 @@ import type { ImportCheck, ImportFailureStage } from '../../hashing/registry.js'
 import { checkEmail, contactLookup, findByContact, legacyEmailKey, requireEmail } from '../../normalise/contact.js';
 import { assertMaxLength } from '../../normalise/length-limits.js';
 import type { ServiceDependencies } from '../../services.js';
-import { isLazyPointer, parseLazyPointer, pinLegacyLogin } from '../../lazy-migration/pointer.js';
-import { lazyPointerFormat } from '../../hashing/lazy-pointer.js';
+import { isLazyPointer, pinLegacyLogin } from '../../lazy-migration/pointer.js';
+import { lazyPointerFormat, unknownSourceOf } from '../../hashing/lazy-pointer.js';
 import { readPasswordHash } from '../../lazy-migration/repository.js';
 import type { LazyMigrationService } from '../../lazy-migration/service.js';
 import { SignInFailureFloor, type FloorClass } from './signin-floor.js';
@@ -96,6 +96,7 @@ export class EmailPasswordService {
 
   /** §6.1 steps 4 and 5, which the contract reports before the tenant check. */
   checkImportInput(input: ImportRequest): CheckedImport {
+    assertMaxLength('passwordHash', input.passwordHash);
     const check = this.deps.hasher.checkImport(input.passwordHash, input.hashingAlgorithm);
     if (check.status === 'INVALID' && check.stage !== 'FORMAT') throw coreError('PASSWORD_HASH_INVALID', check.message);
     return { email: input.email, check };
@@ -116,10 +117,8 @@ export class EmailPasswordService {
 
   // A pointer may only name a source this core is configured with, so an import mistake shows now, not at sign-in.
   private assertKnownSource(pointer: string): void {
-    const parsed = parseLazyPointer(pointer);
-    if (parsed.ok && !this.deps.config.lazy_migration.sources.has(parsed.value.source)) {
-      throw coreError('PASSWORD_HASH_INVALID', lazyPointerFormat.invalidMessage, `unknown source '${parsed.value.source}'`);
-    }
+    const unknown = unknownSourceOf(pointer, this.deps.config.lazy_migration.sources);
+    if (unknown !== undefined) throw coreError('PASSWORD_HASH_INVALID', lazyPointerFormat.invalidMessage, unknown);
   }
 
   async signIn(tenantId: string, email: string, password: string, clientIp?: string): Promise<SignInResult> {

@@ -317,6 +317,21 @@ describe('firebase reader', () => {
     await expect(read(temp.file('users.txt', ''))).rejects.toThrow('pass --format json or --format csv');
   });
 
+  it('reads custom claims holding backslash-escaped quotes from the CSV as firebase-tools writes them, as from the JSON', async () => {
+    // A JSON string inside a claim, and a value ending in a backslash: `\"` is followed by a comma, and by the claim's
+    // closing quote, which the exporter leaves single.
+    const customAttributes = JSON.stringify({ tags: '["a","b"]', path: 'C:\\' });
+    const account = { localId: 'u-claims', email: 'claims@example.com', customAttributes };
+    const csv = await read(
+      temp.file('claims.csv', `${firebaseCsvLine(account)}\n${firebaseCsvLine({ localId: 'u-next', email: 'n@example.com' })}\n`),
+    );
+    const json = await read(temp.file('claims.json', firebaseJsonExport([account, { localId: 'u-next', email: 'n@example.com' }])));
+    expect(csv[0].user?.userMetadata).toEqual({ customClaims: { tags: '["a","b"]', path: 'C:\\' } });
+    expect(csv.map((record) => [record.key, record.user?.userMetadata, record.problem])).toEqual(
+      json.map((record) => [record.key, record.user?.userMetadata, record.problem]),
+    );
+  });
+
   it('reads the CSV export with the same mapping', async () => {
     const lines = [
       firebaseCsvLine({

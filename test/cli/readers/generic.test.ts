@@ -201,11 +201,21 @@ describe('generic readers', () => {
     expect(records[1].problem).toEqual({ kind: 'invalid', reason: 'custom_password_hash algorithm md4 is not supported' });
   });
 
-  it('rejects a CSV without a header and NDJSON lines that are not JSON', async () => {
+  it('rejects a CSV without a header, and reports NDJSON lines that are not JSON objects as invalid records', async () => {
     await expect(read('csv', temp.file('noheader.csv', 'a@example.com,$2a$...\n'))).rejects.toThrow(
       'the first line must be a header naming the columns',
     );
-    await expect(read('ndjson', temp.file('bad.ndjson', '{"email": "a@example.com"}\nnot json\n'))).rejects.toThrow('record 2 is not JSON');
+    const records = await read(
+      'ndjson',
+      temp.file('bad.ndjson', '{"email": "a@example.com"}\nnot json\n[1]\n{"email": "b@example.com"}\n'),
+    );
+    // A bad line is one invalid record; the lines after it are still read.
+    expect(records.map((record) => record.problem?.reason ?? record.key)).toEqual([
+      'a@example.com',
+      expect.stringMatching(/^is not JSON \(/),
+      'is not a JSON object',
+      'b@example.com',
+    ]);
   });
 
   it.each([

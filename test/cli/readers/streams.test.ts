@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { streamJsonArray } from '../../../src/cli/readers/json-array-stream.js';
-import { streamCsvRecords } from '../../../src/cli/readers/csv-records.js';
+import { CsvProblem, streamCsvRecords } from '../../../src/cli/readers/csv-records.js';
 import { chunksOf, collect } from '../fixtures.js';
 
 describe('streamJsonArray', () => {
@@ -57,7 +57,24 @@ describe('streamCsvRecords', () => {
     }
   });
 
-  it('rejects a file that ends inside quotes', async () => {
-    await expect(collect(streamCsvRecords(chunksOf('a,"open\n')))).rejects.toThrow('the CSV file ends inside a quoted field');
+  it('refuses the row of a quote never closed, then reads the rows after its first line again', async () => {
+    expect(await collect(streamCsvRecords(chunksOf('a,"open\n')))).toEqual([new CsvProblem('a quoted field is never closed')]);
+    expect(await collect(streamCsvRecords(chunksOf('x,y\na,"open\nb,c\n"d\ne,f\n', 12)))).toEqual([
+      ['x', 'y'],
+      new CsvProblem('a quoted field is never closed'),
+      ['b', 'c'],
+      new CsvProblem('a quoted field is never closed'),
+      ['e', 'f'],
+    ]);
+  });
+
+  it('refuses a row longer than the record limit and reads the next one', async () => {
+    const long = 'z'.repeat(50);
+    expect(await collect(streamCsvRecords(chunksOf(`a,b\n${long}\n"${long}\nc,d\n`), 20))).toEqual([
+      ['a', 'b'],
+      new CsvProblem('is longer than 20 characters: not read'),
+      new CsvProblem('a quoted field is longer than 20 characters or never closed'),
+      ['c', 'd'],
+    ]);
   });
 });

@@ -47,6 +47,8 @@ const badRequest: RegExp[] = [
   text('Please provide one of userId or (thirdPartyId & thirdPartyUserId)'),
   // Not in the contract (§7.1 proposes a 500): the third-party service names the over-long field instead.
   /^(thirdPartyId|thirdPartyUserId|email|phoneNumber|externalUserId) is too long\. Max length is (28|128|256)\.$/,
+  // Not in the contract either: the one password-hash length limit both import routes apply.
+  text('passwordHash is too long. Max length is 2048.'),
   // [BEYOND] contact rules (README "Emails and phone numbers"), and the rid PUT /recipe/user needs
   /^email is not a valid email address: (it|its domain) [^\n]+$/,
   text('phoneNumber must be in international format with a leading + and country code, e.g. +14155552671'),

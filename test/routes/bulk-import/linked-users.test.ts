@@ -14,6 +14,9 @@ beforeEach(async () => {
 const T = 1_600_000_000_000;
 const invalidUsers = 'Data has missing or invalid fields. Please check the users field for more details.';
 const conflict = 'E027: there is a conflicting account info';
+// E027 names the value and the user holding it (its old id, else its id).
+const aliceTaken = `${conflict}: email alice@example.com already belongs to user other`;
+const googleTaken = `${conflict}: third-party account google/gh-1 already belongs to user other`;
 
 const password = (email: string, extra: Record<string, unknown> = {}) => ({
   recipeId: 'emailpassword',
@@ -264,9 +267,9 @@ describe('conflicts of users with several login methods', () => {
     const before = await snapshot(t.db);
     const reply = await call(t.app, 'POST', '/bulk-import/import', { body: alice() });
     // E027 is checked before the recipe codes, so it wins over the E007 of the phone login method.
-    expect([reply.statusCode, reply.json]).toEqual([400, { errors: [conflict] }]);
+    expect([reply.statusCode, reply.json]).toEqual([400, { errors: [aliceTaken] }]);
     const alone = await call(t.app, 'POST', '/bulk-import/import', { body: aliceWithoutPhone() });
-    expect([alone.statusCode, alone.json]).toEqual([400, { errors: [conflict] }]);
+    expect([alone.statusCode, alone.json]).toEqual([400, { errors: [aliceTaken] }]);
     expect(await snapshot(t.db)).toEqual(before);
   });
 
@@ -289,8 +292,8 @@ describe('conflicts of users with several login methods', () => {
       {
         error: invalidUsers,
         users: [
-          { index: 0, errors: [conflict] },
-          { index: 3, errors: [conflict] },
+          { index: 0, errors: [aliceTaken] },
+          { index: 3, errors: [googleTaken] },
         ],
       },
     ]);
@@ -302,8 +305,8 @@ describe('conflicts of users with several login methods', () => {
     const failed = (await queueRows(t.db)).map((row) => [row.id, row.status, row.error_message]);
     expect(new Set(failed)).toEqual(
       new Set([
-        [rowId(0), 'FAILED', conflict],
-        [rowId(3), 'FAILED', conflict],
+        [rowId(0), 'FAILED', aliceTaken],
+        [rowId(3), 'FAILED', googleTaken],
       ]),
     );
     const { rows } = await t.db.pool.query('SELECT user_id FROM users WHERE user_id = ANY($1::text[])', [
@@ -323,7 +326,8 @@ describe('conflicts of users with several login methods', () => {
       { externalUserId: 'c', loginMethods: [google('g-c', 'shared@example.com')] },
     ];
     const dry = await call(t.app, 'POST', '/bulk-import/users', { body: { users }, query: { dryRun: 'true' } });
-    expect([dry.statusCode, dry.json]).toEqual([400, { error: invalidUsers, users: [{ index: 1, errors: [conflict] }] }]);
+    const taken = `${conflict}: email shared@example.com already belongs to another user of this request`;
+    expect([dry.statusCode, dry.json]).toEqual([400, { error: invalidUsers, users: [{ index: 1, errors: [taken] }] }]);
 
     const queued = await call(t.app, 'POST', '/bulk-import/users', { body: { users } });
     await t.app.services.bulkImportWorker.processUntilEmpty();
@@ -331,7 +335,9 @@ describe('conflicts of users with several login methods', () => {
     // Each queue row is named by its user's primary (here: first) login method.
     const rowIds = queued.json.users.map((user: { loginMethods: { userId: string }[] }) => user.loginMethods[0].userId);
     // Batch order decides which of the two primaries keeps the email, as for any duplicate in one batch.
-    expect(rows.map((row) => [row.status, row.error_message])).toEqual([['FAILED', conflict]]);
+    expect(rows.map((row) => [row.status, row.error_message])).toEqual([
+      ['FAILED', expect.stringMatching(/^E027: there is a conflicting account info: email shared@example\.com already belongs to /)],
+    ]);
     const failedIndex = rowIds.indexOf(rows[0].id);
     expect([0, 1]).toContain(failedIndex);
     const [winner, loser] = failedIndex === 0 ? ['b', 'a'] : ['a', 'b'];

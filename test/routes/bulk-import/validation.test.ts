@@ -1,4 +1,5 @@
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createHmac } from 'node:crypto';
 import { call, snapshot, truncateAll, useTestApp } from '../../helper.js';
 import { bcryptHash } from '../../bulk-import/fixtures.js';
 import { PasswordHasher } from '../../../src/hashing/registry.js';
@@ -27,7 +28,7 @@ beforeEach(async () => {
 async function expectUserErrors(user: unknown, errors: string[]) {
   const before = await snapshot(t.db);
   const reply = await call(t.app, 'POST', '/bulk-import/users', { body: { users: [user] } });
-  expect([reply.statusCode, reply.json]).toEqual([400, { error: invalidUsers, users: [{ index: 0, errors }] }]);
+  expect([reply.statusCode, reply.json], reply.body).toEqual([400, { error: invalidUsers, users: [{ index: 0, errors }] }]);
   expect(reply.contentType).toBe('application/json; charset=UTF-8');
   expect(await snapshot(t.db)).toEqual(before);
 }
@@ -167,9 +168,24 @@ describe('POST /bulk-import/users validation messages', () => {
       () => [expectedFormatError(bcryptHash.slice(0, -1), 'BCRYPT')],
     ],
     [
-      'a hash longer than 256 characters',
-      () => ({ loginMethods: [ep({ passwordHash: long(257, '$2a$10$') })] }),
-      () => ['passwordHash is too long. Max length is 256.', expectedFormatError(long(257, '$2a$10$'), 'BCRYPT')],
+      'a hash longer than 2048 characters (the limit both import routes apply)',
+      () => ({ loginMethods: [ep({ passwordHash: long(2049, '$2a$10$') })] }),
+      () => ['passwordHash is too long. Max length is 2048.', expectedFormatError(long(2049, '$2a$10$'), 'BCRYPT')],
+    ],
+    [
+      'a lazy pointer to a source this core is not configured with (refused as the single import route does)',
+      () => ({ loginMethods: [ep({ passwordHash: '$lazy$nowhere', hashingAlgorithm: 'lazy' })] }),
+      () => ["Password hash is in invalid Lazy format: unknown source 'nowhere'"],
+    ],
+    [
+      'a NUL character in the metadata (the database cannot store it; named instead of failing the batch)',
+      () => ({ userMetadata: { profile: { name: 'a\u0000b' } }, loginMethods: [ep()] }),
+      () => ['userMetadata.profile.name holds a NUL character (\\u0000), which the database cannot store.'],
+    ],
+    [
+      'a lone surrogate in a key of the metadata',
+      () => ({ userMetadata: { ['x\ud800']: 1 }, loginMethods: [ep()] }),
+      () => ['a key of userMetadata holds a lone surrogate (half of a UTF-16 pair), which the database cannot store.'],
     ],
     [
       'an email longer than 255 characters (the message says 256)',
@@ -356,5 +372,48 @@ describe('POST /bulk-import/users body shape', () => {
   it('answers an empty list with OK and no users key', async () => {
     const reply = await call(t.app, 'POST', '/bulk-import/users', { body: { users: [] } });
     expect([reply.statusCode, reply.json]).toEqual([200, { status: 'OK' }]);
+  });
+});
+
+// One set of rules for the two ways a password user is imported: the bulk route and the single import route.
+describe('the bulk and single import routes apply the same password-hash rules', () => {
+  const key = Buffer.alloc(700, 7);
+  const mac = createHmac('sha512', key).update('long-pw').digest('base64');
+  // An HMAC-SHA512 with a 700-byte key: ~1,050 characters, valid, over the reference core's 256.
+  const longHmac = `$hmac-sha512$${mac}$${key.toString('base64')}`;
+
+  it('both take a valid hash longer than 256 characters, and the user signs in', async () => {
+    expect(longHmac.length).toBeGreaterThan(1000);
+    const bulk = await call(t.app, 'POST', '/bulk-import/users', {
+      query: { importNow: 'true' },
+      body: { users: [{ loginMethods: [ep({ email: 'bulk@example.com', passwordHash: longHmac, hashingAlgorithm: 'hmac' })] }] },
+    });
+    expect(bulk.statusCode).toBe(200);
+    const single = await call(t.app, 'POST', '/recipe/user/passwordhash/import', {
+      body: { email: 'single@example.com', passwordHash: longHmac, hashingAlgorithm: 'HMAC' },
+    });
+    expect([single.statusCode, single.json.status]).toEqual([200, 'OK']);
+    for (const email of ['bulk@example.com', 'single@example.com']) {
+      const reply = await call(t.app, 'POST', '/recipe/signin', { body: { email, password: 'long-pw' } });
+      expect([email, reply.json.status]).toEqual([email, 'OK']);
+    }
+  });
+
+  it('both refuse a hash over 2048 characters and a lazy pointer to an unconfigured source, naming the same reason', async () => {
+    const before = await snapshot(t.db);
+    const tooLong = `$hmac-sha512$${mac}$${Buffer.alloc(1600, 7).toString('base64')}`;
+    const single = await call(t.app, 'POST', '/recipe/user/passwordhash/import', {
+      body: { email: 'single@example.com', passwordHash: tooLong, hashingAlgorithm: 'HMAC' },
+    });
+    expect([single.statusCode, single.body]).toEqual([400, 'passwordHash is too long. Max length is 2048.\n']);
+    const bulk = await call(t.app, 'POST', '/bulk-import/users', {
+      body: { users: [{ loginMethods: [ep({ passwordHash: tooLong, hashingAlgorithm: 'hmac' })] }] },
+    });
+    expect(bulk.json.users[0].errors[0]).toBe('passwordHash is too long. Max length is 2048.');
+    const lazySingle = await call(t.app, 'POST', '/recipe/user/passwordhash/import', {
+      body: { email: 'lazy@example.com', passwordHash: '$lazy$nowhere', hashingAlgorithm: 'lazy' },
+    });
+    expect([lazySingle.statusCode, lazySingle.body]).toEqual([400, "Password hash is in invalid Lazy format: unknown source 'nowhere'\n"]);
+    expect(await snapshot(t.db)).toEqual(before);
   });
 });

@@ -1,0 +1,63 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call, countRows } from '../helper.js';
+import { firebaseJsonExport, firebasePassword, hashConfigBlock, hashParams, makeTempDir } from './fixtures.js';
+import { apiKey, migrateArgs, runCommand, signIn, startCore, type RunningCore } from './harness.js';
+
+async function importedMetric(core: RunningCore): Promise<number> {
+  const reply = await call(core.t.app, 'GET', '/metrics', { headers: { 'api-key': apiKey } });
+  const line = reply.body.split('\n').find((text) => text.startsWith('identity_core_bulk_import_users_total{result="imported"}'));
+  return Number(line?.split(' ').at(-1));
+}
+
+describe("migrate: the core is checked against the export's hash parameters before a single user is sent", () => {
+  const temp = makeTempDir();
+  let core: RunningCore;
+  let file: string;
+  beforeAll(async () => {
+    core = await startCore();
+    const alice = await firebasePassword('alice-pw');
+    file = temp.file('users.json', firebaseJsonExport([{ localId: 'fb-alice', email: 'alice@example.com', ...alice }]));
+  });
+  afterAll(async () => {
+    await core.t.close();
+    temp.remove();
+  });
+
+  it.each([
+    ['the dry run', ['--dry-run']],
+    ['the run', []],
+  ])('%s stops when the core has another signer key than --hash-config, importing nothing', async (_name, extra) => {
+    const otherKey = crypto.randomBytes(64).toString('base64');
+    const hashConfig = temp.file('other-key.txt', hashConfigBlock.replace(hashParams.signerKey, otherKey));
+    const result = await runCommand([...migrateArgs(core, 'firebase', file, '--hash-config', hashConfig), ...extra]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(
+      "hash self-check failed: a user hashed here with --hash-config cannot sign in to the core (WRONG_CREDENTIALS_ERROR), so the core's idp_password_hashing_signer_key is not the base64_signer_key of --hash-config.",
+    );
+    expect(result.stderr).toContain('Nothing was imported.');
+    expect(await countRows(core.t.db, 'users')).toBe(0);
+    expect(await countRows(core.t.db, 'bulk_import_users')).toBe(0);
+    expect(fs.existsSync(`${file}.migrate-state.json`)).toBe(false);
+  });
+
+  it('with the right key, says so and leaves no trace of its synthetic user; the import counts in the metrics', async () => {
+    const hashConfig = temp.file('hash-config.txt', hashConfigBlock);
+    const dry = await runCommand([...migrateArgs(core, 'firebase', file, '--hash-config', hashConfig), '--dry-run']);
+    expect(dry.code, dry.stderr).toBe(0);
+    expect(dry.stderr).toContain(
+      'hash self-check: a user hashed with --hash-config signed in to the core (signer key and parameters match)',
+    );
+    expect(await countRows(core.t.db, 'users')).toBe(0);
+
+    const before = await importedMetric(core);
+    const run = await runCommand(migrateArgs(core, 'firebase', file, '--hash-config', hashConfig));
+    expect(run.code, run.stderr).toBe(0);
+    // The command's imports (importNow requests) count in the bulk-import metric.
+    expect((await importedMetric(core)) - before).toBe(1);
+    const { rows } = await core.t.db.pool.query<{ email: string }>('SELECT email FROM users');
+    expect(rows).toEqual([{ email: 'alice@example.com' }]);
+    expect(await signIn(core, 'alice@example.com', 'alice-pw')).toBe('OK');
+  });
+});
