@@ -16,7 +16,7 @@ const cpuCount = Math.max(1, os.availableParallelism());
 const Int = (minimum?: number) => Type.Integer(minimum === undefined ? {} : { minimum });
 const Str = () => Type.String();
 
-// The one list of settings: config loading, config.yaml and the README table are all checked against it.
+// The one list of settings: config loading, config.yaml and docs/configuration.md are all checked against it.
 export const configKeys: ConfigKey[] = [
   { name: 'port', env: ['PORT', 'SUPERTOKENS_PORT'], schema: Int(0), default: 3567, description: 'HTTP port' },
   {

@@ -69,7 +69,7 @@ const LEASE_POLL_MS = 100;
 const ATTEMPT_WINDOW_MS = 3_600_000;
 const PER_DAY_WINDOW_MS = 30 * 86_400_000;
 
-/** Adopts pending users at their first sign-in by asking the old provider once; see README "Migrating without hashes". */
+/** Adopts pending users at their first sign-in by asking the old provider once; see docs/lazy-migration.md. */
 export class LazyMigrationService {
   private readonly sources = new Map<string, Source>();
   private readonly flights = new SingleFlight<LazySignInOutcome>();

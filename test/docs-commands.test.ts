@@ -1,0 +1,104 @@
+import { spawn, spawnSync } from 'node:child_process';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import pg from 'pg';
+import { databaseUrl } from './helper.js';
+
+// Every shell block marked ```sh runnable in the README and in docs/ runs as printed against a core listening where
+// the documentation says it listens (http://localhost:3567), with the variables the documentation asks the reader to
+// set: CORE, KEY, API_KEY and IDENTITY_CORE_API_KEY. Blocks run in order, each in a folder of its own document, so
+// a block may use what an earlier block of the same page created.
+const apiKey = 'docs-api-key-with-more-than-20-chars';
+// The published $f_scrypt$ test vector's signer key, which docs/hash-formats.md quotes.
+const signerKey = 'gRhC3eDeQOdyEn4bMd9c6kxguWVmcIVq/SKa0JDPFeM6TcEevkaW56sIWfx88OHbJKnCXdWscZx0l2WbCJ1wbg==';
+const documents = ['README.md', ...fs.readdirSync('docs').map((name) => path.join('docs', name))].filter((file) => file.endsWith('.md'));
+
+export function runnableBlocks(markdown: string): { line: number; script: string }[] {
+  const blocks: { line: number; script: string }[] = [];
+  const lines = markdown.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    if (!/^```sh runnable\s*$/.test(lines[i])) continue;
+    const end = lines.findIndex((line, j) => j > i && line.startsWith('```'));
+    blocks.push({ line: i + 1, script: lines.slice(i + 1, end).join('\n') });
+    i = end;
+  }
+  return blocks;
+}
+
+const schema = `docs_${crypto.randomBytes(5).toString('hex')}`;
+let server: ReturnType<typeof spawn> | undefined;
+const binDir = fs.mkdtempSync(path.join(os.tmpdir(), 'identity-core-docs-bin-'));
+
+beforeAll(async () => {
+  // The command the README tells a reader to run from the checkout, reachable from any folder.
+  fs.writeFileSync(path.join(binDir, 'identity-core'), `#!/bin/sh\nexec node ${path.resolve('dist/cli/main.js')} "$@"\n`, { mode: 0o755 });
+  server = spawn(process.execPath, ['dist/server.js', '--port=3567', '--host=127.0.0.1', '--config=test/fixtures/empty.yaml'], {
+    env: {
+      PATH: process.env.PATH ?? '',
+      DATABASE_URL: databaseUrl,
+      POSTGRESQL_TABLE_SCHEMA: schema,
+      API_KEYS: apiKey,
+      IDP_PASSWORD_HASHING_SIGNER_KEY: signerKey,
+      LOG_LEVEL: 'WARN',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  server.stdout!.on('data', (chunk) => (output += chunk));
+  server.stderr!.on('data', (chunk) => (output += chunk));
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const answer = await fetch('http://127.0.0.1:3567/hello').then(
+      (r) => r.text(),
+      () => undefined,
+    );
+    if (answer?.trim() === 'Hello') break;
+    if (Date.now() > deadline || server.exitCode !== null) throw new Error(`the core did not start on port 3567: ${output}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}, 40_000);
+
+afterAll(async () => {
+  server?.kill('SIGTERM');
+  const pool = new pg.Pool({ connectionString: databaseUrl });
+  await pool.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+  await pool.end();
+});
+
+describe('runnable shell blocks of the documentation', () => {
+  it('finds blocks in the README and marks nothing else as runnable', () => {
+    expect(runnableBlocks(fs.readFileSync('README.md', 'utf8')).length).toBeGreaterThanOrEqual(2);
+    expect(runnableBlocks('```sh\ncurl x\n```\n```sh runnable\necho 1\n```\n')).toEqual([{ line: 4, script: 'echo 1' }]);
+  });
+
+  for (const document of documents) {
+    const blocks = runnableBlocks(fs.readFileSync(document, 'utf8'));
+    if (blocks.length === 0) continue;
+    it(`${document}: ${blocks.length} block(s) run as printed`, () => {
+      const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'identity-core-docs-'));
+      for (const block of blocks) {
+        const run = spawnSync('bash', ['-euo', 'pipefail', '-c', block.script], {
+          cwd: folder,
+          encoding: 'utf8',
+          timeout: 60_000,
+          env: {
+            PATH: `${binDir}:${process.env.PATH ?? ''}`,
+            HOME: folder,
+            CORE: 'http://localhost:3567',
+            KEY: `api-key: ${apiKey}`,
+            API_KEY: apiKey,
+            IDENTITY_CORE_API_KEY: apiKey,
+          },
+        });
+        expect({ block: `${document}:${block.line}`, status: run.status, stderr: run.stderr }).toEqual({
+          block: `${document}:${block.line}`,
+          status: 0,
+          stderr: expect.any(String),
+        });
+      }
+    }, 120_000);
+  }
+});
