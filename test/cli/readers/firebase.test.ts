@@ -326,7 +326,7 @@ describe('firebase reader', () => {
       temp.file('claims.csv', `${firebaseCsvLine(account)}\n${firebaseCsvLine({ localId: 'u-next', email: 'n@example.com' })}\n`),
     );
     const json = await read(temp.file('claims.json', firebaseJsonExport([account, { localId: 'u-next', email: 'n@example.com' }])));
-    expect(csv[0].user?.userMetadata).toEqual({ customClaims: { tags: '["a","b"]', path: 'C:\\' } });
+    expect(csv[0].user?.userMetadata).toEqual({ appMetadata: { tags: '["a","b"]', path: 'C:\\' } });
     expect(csv.map((record) => [record.key, record.user?.userMetadata, record.problem])).toEqual(
       json.map((record) => [record.key, record.user?.userMetadata, record.problem]),
     );
