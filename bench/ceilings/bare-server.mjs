@@ -3,6 +3,7 @@
 // Plain JavaScript on purpose: Node 20 cannot run TypeScript without a loader, and a loader would cost start time.
 import crypto from 'node:crypto';
 import Fastify from 'fastify';
+import { CompactSign, importPKCS8 } from 'jose';
 import pg from 'pg';
 
 const { DATABASE_URL, POSTGRESQL_TABLE_SCHEMA, PORT, POOL_SIZE } = process.env;
@@ -64,6 +65,52 @@ app.post('/session/create', async (request) => {
   return { status: 'OK', handle };
 });
 
+// The same INSERT and an RS256 signature of the access-token payload (jose, WebCrypto key, as the core signs): the
+// sum of the two ceilings' work in one route, a second reference for create.
+const signingKey = await importPKCS8(
+  crypto.generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs8', format: 'pem' }),
+  'RS256',
+);
+const encoder = new globalThis.TextEncoder();
+app.post('/session/create-signed', async (request) => {
+  const handle = crypto.randomUUID();
+  const now = Date.now();
+  const refreshHash1 = sessionHash();
+  const payload = {
+    sub: request.body.userId,
+    exp: Math.floor(now / 1000) + 3600,
+    iat: Math.floor(now / 1000),
+    tId: 'public',
+    rsub: request.body.userId,
+    sessionHandle: handle,
+    refreshTokenHash1: refreshHash1,
+    parentRefreshTokenHash1: null,
+    antiCsrfToken: null,
+    role: 'member',
+  };
+  const [token] = await Promise.all([
+    new CompactSign(encoder.encode(JSON.stringify(payload)))
+      .setProtectedHeader({ alg: 'RS256', typ: 'JWT', kid: 'd-1', version: '5' })
+      .sign(signingKey),
+    pool.query({
+      name: 'insert-session',
+      text: `INSERT INTO session_info (tenant_id, session_handle, user_id, refresh_token_hash_2, prev_refresh_token_hash_2,
+               refresh_token_rotated_at, session_data, jwt_user_payload, expires_at, created_at_time, use_static_key)
+             VALUES ('public', $1, $2, $3, NULL, NULL, $4, $5, $6, $7, false)`,
+      values: [
+        handle,
+        request.body.userId,
+        crypto.createHash('sha256').update(refreshHash1).digest('hex'),
+        '{}',
+        '{}',
+        now + 8_640_000_000,
+        now,
+      ],
+    }),
+  ]);
+  return { status: 'OK', handle, accessToken: token };
+});
+
 app.post('/session/refresh', async (request) => {
   const { handle } = request.body;
   const now = Date.now();
@@ -90,6 +137,23 @@ app.post('/session/verify', async (request) => {
     values: ['public', request.body.handle],
   });
   return rows.length === 0 ? { status: 'UNAUTHORISED' } : { status: 'OK' };
+});
+
+// Session bridge: the one statement an exchange cannot avoid, finding the imported user by the old id and recording
+// the token as spent (a fresh digest per request). No token is verified here: that is measured in the bench process.
+app.post('/bridge/spend', async (request) => {
+  const { oldId } = request.body;
+  const now = Date.now();
+  const { rows } = await pool.query({
+    name: 'bridge-spend',
+    text: `WITH target AS (SELECT u.user_id FROM user_id_mappings m JOIN users u ON u.user_id = m.user_id
+                           WHERE m.external_user_id = $1 AND u.tenant_id = 'public'),
+           spent AS (INSERT INTO session_bridge_exchanges (token_digest, source, user_id, exchanged_at, expires_at)
+                     SELECT $2, 'fb', user_id, $3, $4 FROM target ON CONFLICT (token_digest) DO NOTHING RETURNING user_id)
+           SELECT t.user_id, EXISTS (SELECT 1 FROM spent) AS spent FROM target t`,
+    values: [oldId, crypto.randomBytes(32), now, now + 3_600_000],
+  });
+  return rows[0]?.spent ? { status: 'OK', userId: rows[0].user_id } : { status: 'UNKNOWN_USER_ERROR' };
 });
 
 // BEGIN / SELECT / INSERT / COMMIT: look for the device, then store it.

@@ -2,8 +2,9 @@ import os from 'node:os';
 import { createLocalJWKSet, jwtVerify } from 'jose';
 import { FakeIssuer } from '../../test/session-bridge/fake-issuer.js';
 import { kindCases } from '../../test/session-bridge/kinds.js';
+import { describeCpu, withCpu } from '../lib/cpu-accounting.js';
 import { isOk, runLoad, type LoadResult } from '../lib/load.js';
-import { loadFigure, skippedRow, spreadNote } from '../lib/report.js';
+import { cpuRatioOf, loadFigure, skippedRow, spreadNote, type Row } from '../lib/report.js';
 import { alternate } from '../lib/rounds.js';
 import { postJson, routeExists, type Scenario } from '../lib/scenario.js';
 
@@ -42,9 +43,9 @@ export const sessionBridgeScenario: Scenario = {
         [users],
       );
       await core.pool.query('ANALYZE');
-      // Enough distinct tokens for every round of both sides: a token is exchanged once.
+      // Enough distinct tokens for every round of both comparisons: a token is exchanged once.
       const perRound = settings.seconds * 4000;
-      const total = perRound * (settings.rounds + 1);
+      const total = perRound * (2 * settings.rounds + 2);
       log(`  minting ${total} tokens`);
       const now = Math.floor(Date.now() / 1000);
       const tokens = await Promise.all(
@@ -57,20 +58,22 @@ export const sessionBridgeScenario: Scenario = {
 
       let next = 1;
       const exchanges = (seconds: number) =>
-        runLoad({
-          url,
-          connections,
-          seconds,
-          maxRequests: Math.min(perRound, tokens.length - next),
-          requests: [
-            {
-              method: 'POST',
-              path,
-              setupRequest: (request) => ({ ...request, body: JSON.stringify({ source: 'fb', token: tokens[next++] }) }),
-            },
-          ],
-          verifyBody: isOk,
-        });
+        withCpu(settings.databaseUrl, core.server, () =>
+          runLoad({
+            url,
+            connections,
+            seconds,
+            maxRequests: Math.min(perRound, tokens.length - next),
+            requests: [
+              {
+                method: 'POST',
+                path,
+                setupRequest: (request) => ({ ...request, body: JSON.stringify({ source: 'fb', token: tokens[next++] }) }),
+              },
+            ],
+            verifyBody: isOk,
+          }),
+        );
       const verifies = async (seconds: number): Promise<LoadResult> => {
         let done = 0;
         const started = performance.now();
@@ -106,6 +109,68 @@ export const sessionBridgeScenario: Scenario = {
         spreadNote(pairs),
       ];
       if (measured.failures > 0) notes.push(`${measured.failures} failed requests (${JSON.stringify(measured.statusCounts)})`);
+      if (measured.cpuPerRequest) notes.push(`CPU per exchange: ${describeCpu('core', measured.cpuPerRequest)}`);
+
+      // A second reference: a bare Fastify route doing the same spend statement (user by old id + INSERT of the
+      // digest, committed) with no verification, at the same concurrency. It shows what an HTTP request and a
+      // committed write cost here, which the in-process verify leaves out.
+      const bare = await context.bare(name);
+      await bare.pool.query(
+        `INSERT INTO users (user_id, tenant_id, recipe_id, time_joined, email, password_hash)
+         SELECT 'bridge-' || i, 'public', 'emailpassword', 1, 'bridge-' || i || '@bench.example', '$2b$10$' || repeat('a', 53)
+         FROM generate_series(0, $1::int - 1) AS i`,
+        [users],
+      );
+      await bare.pool.query(
+        `INSERT INTO user_id_mappings (user_id, external_user_id) SELECT 'bridge-' || i, 'old-' || i FROM generate_series(0, $1::int - 1) AS i`,
+        [users],
+      );
+      await bare.pool.query('ANALYZE');
+      let spent = 0;
+      const spends = (seconds: number) =>
+        withCpu(settings.databaseUrl, bare.server, () =>
+          runLoad({
+            url: bare.server.url,
+            connections,
+            seconds,
+            maxRequests: seconds * 50_000,
+            requests: [
+              {
+                method: 'POST',
+                path: '/bridge/spend',
+                setupRequest: (request) => ({ ...request, body: JSON.stringify({ oldId: `old-${spent++ % users}` }) }),
+              },
+            ],
+            verifyBody: isOk,
+          }),
+        );
+      await spends(1);
+      const second = await alternate(
+        settings.rounds,
+        () => spends(settings.seconds),
+        () => exchanges(settings.seconds),
+        log,
+      );
+      const bareFigure = loadFigure(second.ceiling, 'req/s', 0);
+      const exchangeFigure = loadFigure(second.core, 'exchanges/s', core.server.peakRssMb());
+      const secondNotes = [
+        'ceiling: a bare Fastify + pg route running the same spend statement (user by old id, INSERT … ON CONFLICT DO NOTHING, committed), no verification',
+        spreadNote(second.pairs),
+      ];
+      if (second.core.cpuPerRequest) secondNotes.push(`CPU per exchange: ${describeCpu('core', second.core.cpuPerRequest)}`);
+      if (second.ceiling.cpuPerRequest) secondNotes.push(`CPU per bare spend: ${describeCpu('bare', second.ceiling.cpuPerRequest)}`);
+      const reference: Row = {
+        scenario: `${name}-vs-bare`,
+        path: `${label} vs a bare route doing the same spend`,
+        status: 'measured',
+        core: exchangeFigure,
+        ceiling: bareFigure,
+        ratio: second.ratio,
+        cpuRatio: cpuRatioOf(exchangeFigure, bareFigure),
+        goal: 'reported',
+        notes: secondNotes,
+        rounds: second.pairs,
+      };
       return [
         {
           scenario: name,
@@ -119,6 +184,7 @@ export const sessionBridgeScenario: Scenario = {
           notes,
           rounds: pairs,
         },
+        reference,
       ];
     } finally {
       await issuer.close();

@@ -27,15 +27,17 @@ export type SpendResult = { status: 'UNKNOWN_USER' } | { status: 'ALREADY_USED' 
  * spent before (by any instance) is not recorded again, and a token of nobody imported is not spent at all.
  */
 export async function spendToken(db: Queryable, exchange: Exchange): Promise<SpendResult> {
-  const { rows } = await db.query<LoginMethodRow & { spent: boolean }>(
-    `WITH target AS (${loginMethodByOldId}),
+  // Named: each pooled connection plans this statement once, not on every exchange.
+  const { rows } = await db.query<LoginMethodRow & { spent: boolean }>({
+    name: 'session-bridge-spend',
+    text: `WITH target AS (${loginMethodByOldId}),
      spent AS (
        INSERT INTO session_bridge_exchanges (token_digest, source, user_id, exchanged_at, expires_at)
        SELECT $4, $5, user_id, $6, $7 FROM target
        ON CONFLICT (token_digest) DO NOTHING RETURNING user_id)
      SELECT ${userColumns}, EXISTS (SELECT 1 FROM spent) AS spent
      FROM target t JOIN ${userFrom} ON u.user_id = t.user_id`,
-    [
+    values: [
       exchange.oldId,
       exchange.tenantId,
       Buffer.from(exchange.oldId, 'utf8').toString('base64url'),
@@ -44,7 +46,7 @@ export async function spendToken(db: Queryable, exchange: Exchange): Promise<Spe
       exchange.at,
       exchange.expiresAt,
     ],
-  );
+  });
   const [row] = rows;
   if (!row) return { status: 'UNKNOWN_USER' };
   const { spent, ...loginMethod } = row;

@@ -3,12 +3,12 @@ import { cdiAtLeast, type CdiVersion } from '../../http/cdi-version.js';
 import { withTransaction } from '../../db/transaction.js';
 import { accessTokenVersionFor, type JsonObject } from './access-token.js';
 import { newAntiCsrfToken, sha256Hex } from './handles.js';
-import { openRefreshToken } from './refresh-token.js';
+import { openRefreshToken, type RefreshTokenContent } from './refresh-token.js';
 import * as repo from './repository.js';
 import type { RefreshSessionResult } from './schemas.js';
 import type { SessionServiceDeps } from './service.js';
 import { toWireSession } from './session-object.js';
-import type { TokenMinter } from './token-minter.js';
+import type { MintedRefreshToken, TokenMinter } from './token-minter.js';
 
 export interface RefreshInput {
   refreshToken: string;
@@ -44,6 +44,10 @@ export async function refreshSession(deps: SessionServiceDeps, minter: TokenMint
   const hash1 = sha256Hex(input.refreshToken);
   const hash2 = sha256Hex(hash1);
   const parentHash2 = content.parentRefreshTokenHash1 === null ? undefined : sha256Hex(content.parentRefreshTokenHash1);
+  if (rotation) {
+    const rotated = await rotateCurrent(deps, minter, input, content, { hash1, hash2, parentHash2, validityMs });
+    if (rotated) return rotated;
+  }
 
   // The access token is signed after the commit: the row lock and the connection are not held for a signature.
   const outcome = await withTransaction(pool, async (client): Promise<RefreshSessionResult | Signing> => {
@@ -153,30 +157,115 @@ async function mintPair(minter: TokenMinter, context: MintContext) {
     now,
   );
   const payload = JSON.parse(row.jwt_user_payload) as JsonObject;
-  const sign = async (): Promise<RefreshSessionResult> => {
-    const access = await minter.accessToken(
-      {
-        version: accessTokenVersionFor(cdi),
-        sub: session.userId,
-        tId: row.tenant_id,
-        rsub: row.user_id,
-        sessionHandle: row.session_handle,
-        refreshTokenHash1: refresh.hash1,
-        parentRefreshTokenHash1: context.parentOfAccessToken,
-        antiCsrfToken,
-        custom: payload,
-      },
-      context.useStaticKey,
-      { kind: 'jittered', validityMs: context.validityMs },
+  const sign = () =>
+    signAnswer(minter, {
+      session: { ...session, tenantId: row.tenant_id },
+      payload,
+      refresh,
+      antiCsrfToken,
+      parentOfAccessToken: context.parentOfAccessToken,
+      useStaticKey: context.useStaticKey,
+      validityMs: context.validityMs,
+      cdi,
       now,
-    );
-    return {
-      session: toWireSession({ ...session, userDataInJWT: payload, tenantId: row.tenant_id }, cdi),
-      accessToken: access.token,
-      refreshToken: refresh.token,
-      ...(antiCsrfToken !== null && { antiCsrfToken }),
-      status: 'OK' as const,
-    };
-  };
+    });
   return { hash2: refresh.hash2, sign };
+}
+
+interface Answer {
+  session: { handle: string; userId: string; recipeUserId: string; tenantId: string };
+  payload: JsonObject;
+  refresh: MintedRefreshToken;
+  antiCsrfToken: string | null;
+  parentOfAccessToken: string | null;
+  useStaticKey: boolean;
+  validityMs: number;
+  cdi: CdiVersion;
+  now: number;
+}
+
+/** Signs the access token that goes with a new refresh token, and builds the OK answer. */
+async function signAnswer(minter: TokenMinter, answer: Answer): Promise<RefreshSessionResult> {
+  const { session, payload, refresh, antiCsrfToken, cdi, now } = answer;
+  const access = await minter.accessToken(
+    {
+      version: accessTokenVersionFor(cdi),
+      sub: session.userId,
+      tId: session.tenantId,
+      rsub: session.recipeUserId,
+      sessionHandle: session.handle,
+      refreshTokenHash1: refresh.hash1,
+      parentRefreshTokenHash1: answer.parentOfAccessToken,
+      antiCsrfToken,
+      custom: payload,
+    },
+    answer.useStaticKey,
+    { kind: 'jittered', validityMs: answer.validityMs },
+    now,
+  );
+  return {
+    session: toWireSession({ ...session, userDataInJWT: payload }, cdi),
+    accessToken: access.token,
+    refreshToken: refresh.token,
+    ...(antiCsrfToken !== null && { antiCsrfToken }),
+    status: 'OK' as const,
+  };
+}
+
+interface PresentedHashes {
+  hash1: string;
+  hash2: string;
+  parentHash2: string | undefined;
+  validityMs: number;
+}
+
+/**
+ * The common case of a cdi 5.6 refresh, the current token (or the child of the current one) of a live session, in
+ * one statement: the conditional UPDATE takes the row lock and rotates only when the stored hash is still the one
+ * presented, so a concurrent refresh that got there first makes this one fall back to the locked read (grace period,
+ * reuse and theft are decided there). The new refresh token can be sealed before: it carries only what the
+ * presented one does.
+ */
+async function rotateCurrent(
+  deps: SessionServiceDeps,
+  minter: TokenMinter,
+  input: RefreshInput,
+  content: RefreshTokenContent,
+  presented: PresentedHashes,
+): Promise<RefreshSessionResult | undefined> {
+  const now = deps.clock();
+  const antiCsrfToken = input.enableAntiCsrf ? newAntiCsrfToken() : null;
+  const refresh = await minter.refreshToken(
+    {
+      sessionHandle: content.sessionHandle,
+      userId: content.userId,
+      parentRefreshTokenHash1: presented.hash1,
+      antiCsrfToken,
+      tenantId: content.tenantId,
+    },
+    now,
+  );
+  const row = await repo.rotateCurrentToken(deps.pool, {
+    tenantId: content.tenantId,
+    handle: content.sessionHandle,
+    userId: content.userId,
+    presentedHash2: presented.hash2,
+    parentHash2: presented.parentHash2 ?? null,
+    newHash2: refresh.hash2,
+    now,
+    expiresAt: now + minter.refreshTokenValidityMs,
+    useStaticKey: input.useDynamicSigningKey === undefined ? null : !input.useDynamicSigningKey,
+  });
+  if (!row) return undefined;
+  return signAnswer(minter, {
+    session: { handle: content.sessionHandle, userId: row.primary_user_id, recipeUserId: content.userId, tenantId: content.tenantId },
+    payload: JSON.parse(row.jwt_user_payload) as JsonObject,
+    refresh,
+    antiCsrfToken,
+    parentOfAccessToken: null,
+    useStaticKey: row.use_static_key,
+    validityMs: presented.validityMs,
+    cdi: input.cdi,
+    now,
+  });
 }

@@ -1,5 +1,7 @@
 import type { Queryable } from '../../db/pool.js';
 
+// The statements of the hot paths (create, refresh, verify) are named: each connection parses and plans them once.
+
 export interface SessionRow {
   tenant_id: string;
   session_handle: string;
@@ -22,27 +24,32 @@ const qualifiedColumns = columns
   .join(', ');
 
 export async function insertSession(db: Queryable, row: SessionRow): Promise<void> {
-  await db.query(`INSERT INTO session_info (${columns}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`, [
-    row.tenant_id,
-    row.session_handle,
-    row.user_id,
-    row.refresh_token_hash_2,
-    row.prev_refresh_token_hash_2,
-    row.refresh_token_rotated_at,
-    row.session_data,
-    row.jwt_user_payload,
-    row.expires_at,
-    row.created_at_time,
-    row.use_static_key,
-  ]);
+  await db.query({
+    name: 'session-insert',
+    text: `INSERT INTO session_info (${columns}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
+    values: [
+      row.tenant_id,
+      row.session_handle,
+      row.user_id,
+      row.refresh_token_hash_2,
+      row.prev_refresh_token_hash_2,
+      row.refresh_token_rotated_at,
+      row.session_data,
+      row.jwt_user_payload,
+      row.expires_at,
+      row.created_at_time,
+      row.use_static_key,
+    ],
+  });
 }
 
 /** The row whatever its expiry; `forUpdate` locks it until the transaction ends (refresh, promotion). */
 export async function findSession(db: Queryable, tenantId: string, handle: string, forUpdate = false): Promise<SessionRow | undefined> {
-  const { rows } = await db.query<SessionRow>(
-    `SELECT ${columns} FROM session_info WHERE tenant_id = $1 AND session_handle = $2${forUpdate ? ' FOR UPDATE' : ''}`,
-    [tenantId, handle],
-  );
+  const { rows } = await db.query<SessionRow>({
+    name: forUpdate ? 'session-find-for-update' : 'session-find',
+    text: `SELECT ${columns} FROM session_info WHERE tenant_id = $1 AND session_handle = $2${forUpdate ? ' FOR UPDATE' : ''}`,
+    values: [tenantId, handle],
+  });
   return rows[0];
 }
 
@@ -58,8 +65,9 @@ export async function findSessionWithPrimary(
   handle: string,
   forUpdate = false,
 ): Promise<SessionRowWithPrimary | undefined> {
-  const { rows } = await db.query<SessionRowWithPrimary>(
-    `SELECT ${qualifiedColumns}, r.primary_user_id
+  const { rows } = await db.query<SessionRowWithPrimary>({
+    name: forUpdate ? 'session-find-with-primary-for-update' : 'session-find-with-primary',
+    text: `SELECT ${qualifiedColumns}, r.primary_user_id
        FROM session_info s
       CROSS JOIN LATERAL (
         SELECT coalesce((SELECT user_id FROM user_ids WHERE user_id = s.user_id),
@@ -68,8 +76,8 @@ export async function findSessionWithPrimary(
         SELECT coalesce((SELECT m.external_user_id FROM user_ids i JOIN user_id_mappings m ON m.user_id = i.group_id WHERE i.user_id = g.st),
                         (SELECT i.group_id FROM user_ids i WHERE i.user_id = g.st), s.user_id) AS primary_user_id) r
       WHERE s.tenant_id = $1 AND s.session_handle = $2${forUpdate ? ' FOR UPDATE OF s' : ''}`,
-    [tenantId, handle],
-  );
+    values: [tenantId, handle],
+  });
   return rows[0];
 }
 
@@ -95,6 +103,58 @@ export async function updateSessionTokens(db: Queryable, tenantId: string, handl
       hashes.use_static_key,
     ],
   );
+}
+
+export interface Rotation {
+  tenantId: string;
+  handle: string;
+  // The recipe user id the presented refresh token carries (always the stored one).
+  userId: string;
+  presentedHash2: string;
+  parentHash2: string | null;
+  newHash2: string;
+  now: number;
+  expiresAt: number;
+  // null: keep the session's key family.
+  useStaticKey: boolean | null;
+}
+
+// The current primary user id of a session row's recipe user id (S-6.2), external when mapped; `s` is the row.
+const primaryOfSessionUser = `(SELECT coalesce(
+    (SELECT m.external_user_id FROM user_ids i JOIN user_id_mappings m ON m.user_id = i.group_id WHERE i.user_id = g.st),
+    (SELECT i.group_id FROM user_ids i WHERE i.user_id = g.st), s.user_id)
+  FROM (SELECT coalesce((SELECT user_id FROM user_ids WHERE user_id = s.user_id),
+                        (SELECT user_id FROM user_id_mappings WHERE external_user_id = s.user_id), s.user_id) AS st) g)`;
+
+/**
+ * Rotates a live session's refresh token when the presented token is its current one or the child of it (cdi 5.6),
+ * in one statement; undefined when the row is missing, expired or holds another hash (the caller then decides under
+ * the row lock). A concurrent rotation that commits first makes the WHERE false on its re-check.
+ */
+export async function rotateCurrentToken(
+  db: Queryable,
+  rotation: Rotation,
+): Promise<{ jwt_user_payload: string; use_static_key: boolean; primary_user_id: string } | undefined> {
+  const { rows } = await db.query<{ jwt_user_payload: string; use_static_key: boolean; primary_user_id: string }>({
+    name: 'session-rotate-current',
+    text: `UPDATE session_info s SET refresh_token_hash_2 = $6, prev_refresh_token_hash_2 = $4, refresh_token_rotated_at = $7,
+             expires_at = $8, use_static_key = coalesce($9::boolean, s.use_static_key)
+            WHERE s.tenant_id = $1 AND s.session_handle = $2 AND s.user_id = $3 AND s.expires_at > $7
+              AND (s.refresh_token_hash_2 = $4 OR s.refresh_token_hash_2 = $5)
+        RETURNING s.jwt_user_payload, s.use_static_key, ${primaryOfSessionUser} AS primary_user_id`,
+    values: [
+      rotation.tenantId,
+      rotation.handle,
+      rotation.userId,
+      rotation.presentedHash2,
+      rotation.parentHash2,
+      rotation.newHash2,
+      rotation.now,
+      rotation.expiresAt,
+      rotation.useStaticKey,
+    ],
+  });
+  return rows[0];
 }
 
 /** Sets one payload column of a live session; false when there is none. */
@@ -176,8 +236,9 @@ export interface SessionUserIds {
 
 // S-6.1 / S-6.2: either id form in; the recipe and primary ids out, each in its external form where mapped.
 export async function resolveSessionUserIds(db: Queryable, userId: string): Promise<SessionUserIds> {
-  const { rows } = await db.query<SessionUserIds>(
-    `WITH given AS (
+  const { rows } = await db.query<SessionUserIds>({
+    name: 'session-resolve-user-ids',
+    text: `WITH given AS (
        SELECT coalesce((SELECT user_id FROM user_ids WHERE user_id = $1),
                        (SELECT user_id FROM user_id_mappings WHERE external_user_id = $1), $1) AS user_id),
      grp AS (SELECT i.group_id FROM user_ids i WHERE i.user_id = (SELECT user_id FROM given))
@@ -187,8 +248,8 @@ export async function resolveSessionUserIds(db: Queryable, userId: string): Prom
                      (SELECT group_id FROM grp),
                      (SELECT m.external_user_id FROM user_id_mappings m WHERE m.user_id = (SELECT user_id FROM given)),
                      (SELECT user_id FROM given)) AS primary_user_id`,
-    [userId],
-  );
+    values: [userId],
+  });
   return rows[0];
 }
 
