@@ -46,7 +46,7 @@ describe('migrate: an old user id that is another user id in the core', () => {
         '  imported without some of their data        0',
         '',
         'Would not be imported:',
-        `  ${victimId} (record 1, conflicts with another user in the core): ${e030}`,
+        `  ${victimId} (record 1, failed in the core): ${e030}`,
         '',
       ].join('\n'),
     );
