@@ -125,6 +125,12 @@ export async function runMigrate(options: MigrateOptions, io: CliIo): Promise<nu
     intentLog: path.resolve(sentLog.intentPath),
     createdLog: path.resolve(createdLog.path),
   };
+  // A fresh run never overwrites the report of the run before it: that report's created list is its undo plan.
+  if (!loaded.state && fs.existsSync(reportPath)) {
+    const kept = `${reportPath.replace(/\.json$/, '')}.previous-${now().toISOString().replace(/[:.]/g, '-')}.json`;
+    fs.renameSync(reportPath, kept);
+    log(`the report of the previous run is kept as ${kept}: undo that run from it`);
+  }
   // Before anything is created: a run killed before it writes its end leaves this report, from which undo finds
   // everything the run sent.
   const running = { ...options, coreId: identity.coreId, partial: true, running: true, startedAt, finishedAt: now(), progress: runFiles };

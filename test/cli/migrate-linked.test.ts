@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, countRows } from '../helper.js';
 import { firebaseJsonExport, firebasePassword, hashConfigBlock, makeTempDir, type ExportedPassword } from './fixtures.js';
@@ -147,8 +148,12 @@ describe('migrate keeps every login method of a person as one user', () => {
     expect(againReport.totals).toMatchObject({ read: 3, imported: 0, alreadyImported: 2, failed: 0, invalid: 1 });
     expect(again.stdout).not.toContain('conflicts with another user');
 
-    // Undo removes every login method of the users the first run created.
-    const undo = await runCommand(['migrate', 'undo', temp.file('first-run.json', JSON.stringify(report)), '--core-url', core.url]);
+    // The fresh run kept the first run's report, and undo removes every login method of the users it created.
+    const kept = fs.readdirSync(path.dirname(file)).filter((name) => /\.migrate-report\.previous-.+\.json$/.test(name));
+    expect(kept).toHaveLength(1);
+    expect(again.stderr).toContain(`the report of the previous run is kept as ${path.join(path.dirname(file), kept[0])}`);
+    expect(JSON.parse(fs.readFileSync(path.join(path.dirname(file), kept[0]), 'utf8'))).toEqual(report);
+    const undo = await runCommand(['migrate', 'undo', path.join(path.dirname(file), kept[0]), '--core-url', core.url]);
     expect(undo.code).toBe(0);
     expect(await countRows(core.t.db, 'users')).toBe(0);
     expect((await call(core.t.app, 'GET', '/users/count', { headers })).json).toMatchObject({ count: 0 });
