@@ -31,6 +31,9 @@ const WeakHashes = Type.Optional(Type.Integer({ minimum: 1 }));
 export const AddUsersResponse = Type.Object({
   status: Type.Literal('OK'),
   users: Type.Optional(Type.Array(EnqueuedUser)),
+  // [BEYOND] importNow only: how many of `users` are in the core now and how many became FAILED queue rows.
+  imported: Type.Optional(Type.Integer({ minimum: 0 })),
+  failed: Type.Optional(Type.Integer({ minimum: 0 })),
   weakHashes: WeakHashes,
 });
 

@@ -69,7 +69,7 @@ export class BulkImportService {
   async addUsers(
     users: JsonObject[],
     options: { dryRun: boolean; importNow?: boolean; roleDefinitions?: RoleDefinition[] },
-  ): Promise<{ status: 'OK'; users?: EnqueuedUser[] }> {
+  ): Promise<{ status: 'OK'; users?: EnqueuedUser[]; imported?: number; failed?: number }> {
     const now = this.deps.clock();
     const declaredRoles = options.roleDefinitions ?? [];
     const batch = await validateBatch(this.deps.pool, users, this.hasher, now, {
@@ -92,7 +92,7 @@ export class BulkImportService {
       // The migration command imports this way: its users count in the same metric as the worker's.
       this.deps.metrics?.bulkBatchFinished(imported, failed);
       this.parts.statistics.noteImported(batch.users.length);
-      return { status: 'OK', users: answer };
+      return { status: 'OK', users: answer, imported, failed };
     }
     const enqueued = await enqueueUsers(this.deps.pool, batch.users, now);
     this.parts.worker.kick();

@@ -63,6 +63,8 @@ describe('POST /bulk-import/users?importNow=true', () => {
             loginMethods: [{ recipeId: 'emailpassword', userId: uuid, tenants: ['public'], email: 'user9@example.com' }],
           },
         ],
+        imported: 3,
+        failed: 1,
       },
     ]);
     const [first, second, third, refused] = reply.json.users;
