@@ -29,9 +29,16 @@ export interface QueueRow {
 }
 
 /** On success, the id each user will have in the core (the queue row id), in request order. */
-export type EnqueueResult = { ok: true; userIds: string[] } | { ok: false; invalid: { index: number; errors: string[] }[] };
+/** `allImported`: the core imported every user before answering (a core that queues, or one some failed in, leaves it false). */
+export type EnqueueResult =
+  { ok: true; userIds: string[]; allImported: boolean } | { ok: false; invalid: { index: number; errors: string[] }[] };
 
 const SIGNER_KEY_MISSING = 'idp_password_hashing_signer_key';
+
+/** A request body already turned into JSON. */
+export class SerializedBody {
+  constructor(readonly json: string) {}
+}
 
 /** The core answered 404 for a route: an older core, or a route not written yet. */
 export class RouteMissingError extends CliError {}
@@ -51,13 +58,20 @@ export class CoreClient {
 
   // importNow: this core imports the batch before answering (no queue round trip); a core without it queues them.
   // Either way failures end up as FAILED queue rows and waitForQueue/collectFailedRows read them.
-  async enqueue(users: BulkImportUser[]): Promise<EnqueueResult> {
-    const reply = await this.send('POST', '/bulk-import/users', { query: { importNow: 'true' }, body: { users } });
+  /** Set once the core has answered that it imported a batch before answering: it queues nothing of the run's. */
+  importsAtOnce = false;
+
+  /** serialized: `{users}` as JSON, made beforehand (while the batch before it was being imported). */
+  async enqueue(users: BulkImportUser[], serialized?: string): Promise<EnqueueResult> {
+    const body = serialized === undefined ? { users } : new SerializedBody(serialized);
+    const reply = await this.send('POST', '/bulk-import/users', { query: { importNow: 'true' }, body });
     if (reply.status === 200) {
       const answered = asRecord(reply.json).users;
       const userIds = Array.isArray(answered) ? answered.map(firstLoginMethodId) : [];
       if (userIds.length !== users.length) throw this.unexpected('POST', '/bulk-import/users', reply);
-      return { ok: true, userIds };
+      const { imported, failed } = asRecord(reply.json);
+      if (typeof imported === 'number') this.importsAtOnce = true;
+      return { ok: true, userIds, allImported: imported === users.length && failed === 0 };
     }
     const invalid = invalidUsers(reply);
     if (invalid) return { ok: false, invalid };
@@ -121,6 +135,15 @@ export class CoreClient {
     throw this.unexpected('GET', '/bulk-import/users/count', reply);
   }
 
+  /** Every status's count in one request, from a core that answers them together; undefined from one that does not. */
+  async countQueueByStatus(): Promise<Record<'NEW' | 'PROCESSING' | 'FAILED', number> | undefined> {
+    const reply = await this.send('GET', '/bulk-import/users/count');
+    const byStatus = asRecord(asRecord(reply.json).byStatus);
+    if (reply.status !== 200) throw this.unexpected('GET', '/bulk-import/users/count', reply);
+    const counts = { NEW: byStatus.NEW, PROCESSING: byStatus.PROCESSING, FAILED: byStatus.FAILED };
+    return Object.values(counts).every((count) => typeof count === 'number') ? (counts as Record<keyof typeof counts, number>) : undefined;
+  }
+
   async listQueue(status: 'NEW' | 'PROCESSING' | 'FAILED', paginationToken?: string): Promise<{ rows: QueueRow[]; next?: string }> {
     const query: Record<string, string> = { status, limit: '500', ...(paginationToken !== undefined && { paginationToken }) };
     const reply = await this.send('GET', '/bulk-import/users', { query });
@@ -175,7 +198,7 @@ export class CoreClient {
     const response = await fetch(url, {
       method,
       headers,
-      body: body === undefined ? undefined : JSON.stringify(body),
+      body: body === undefined ? undefined : body instanceof SerializedBody ? body.json : JSON.stringify(body),
       signal: AbortSignal.timeout(this.options.requestTimeoutMs ?? 300_000),
     });
     const text = await response.text();

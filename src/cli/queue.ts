@@ -7,6 +7,8 @@ export interface QueueCounts {
 }
 
 export async function queueCounts(client: CoreClient): Promise<QueueCounts> {
+  const together = await client.countQueueByStatus();
+  if (together !== undefined) return { pending: together.NEW + together.PROCESSING, failed: together.FAILED };
   const [fresh, processing, failed] = await Promise.all([
     client.countQueue('NEW'),
     client.countQueue('PROCESSING'),
