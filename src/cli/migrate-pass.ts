@@ -7,7 +7,7 @@ import { assertInvalidWithin } from './invalid-limit.js';
 import { queueCounts } from './queue.js';
 import type { OpenedSource } from './readers/index.js';
 import type { Results } from './results.js';
-import type { SentLog, SentLogReader } from './sent-log.js';
+import { SentLog, type SentLogReader } from './sent-log.js';
 import { saveState, type MigrationState } from './state-file.js';
 import type { Unsettled } from './tally.js';
 
@@ -71,8 +71,10 @@ export async function migrateAll(context: PassContext): Promise<boolean> {
     );
   const earlierRejections = new Map(state.rejected.map((rejection) => [rejection.record, rejection.reason]));
   const run: RunShared = { earlierRejections, counts, show };
-  const settle = (batch: Batch, previous: BatchSteps) => settleBatch(context, run, batch, previous);
+  const settle: Settle = (batch, previous, beforePrevious) => settleBatch(context, run, batch, previous, beforePrevious);
   let batch: Batch = { records: [], users: [], end: 0 };
+  // The first batches are small, so the core starts importing while the rest of the first full batch is read.
+  let batchLimit = Math.min(context.batchSize, FIRST_BATCH);
 
   context.progress.start('sending');
   const window = new SendWindow();
@@ -81,6 +83,8 @@ export async function migrateAll(context: PassContext): Promise<boolean> {
   try {
     for await (const record of context.source.records) {
       counts.read++;
+      // A chunk of the export yields its records without returning to the event loop: let the core's answers in.
+      if (counts.read % YIELD_EVERY === 0) await new Promise((resolve) => setImmediate(resolve));
       batch.records.push(record);
       if (record.problem !== undefined && record.problem.kind !== 'skipped') readInvalid++;
       const tooManyInvalid = readInvalid + context.results.count('validation') > context.maxInvalid;
@@ -93,9 +97,10 @@ export async function migrateAll(context: PassContext): Promise<boolean> {
         batch.users.push({ record, knownIds: canaryId === undefined ? knownIds : [...knownIds, canaryId], intended });
       }
       // Records without a user (invalid, skipped, twins) are settled with their batch: bounded too.
-      if (batch.users.length >= context.batchSize || batch.records.length >= RECORDS_PER_BATCH * context.batchSize || tooManyInvalid) {
+      if (batch.users.length >= batchLimit || batch.records.length >= RECORDS_PER_BATCH * batchLimit || tooManyInvalid) {
         await window.start(batch, settle);
         batch = { records: [], users: [], end: 0 };
+        batchLimit = Math.min(context.batchSize, batchLimit * 2);
         if (context.signal?.aborted || tooManyInvalid) break;
       }
       show();
@@ -115,6 +120,12 @@ export async function migrateAll(context: PassContext): Promise<boolean> {
   return !context.signal?.aborted;
 }
 
+// Records read between two turns of the event loop.
+const YIELD_EVERY = 256;
+
+// Users in the first batch of a pass; each next batch doubles up to --batch-size.
+const FIRST_BATCH = 1_000;
+
 // A batch ends after this many records per user it may hold, whatever they are.
 const RECORDS_PER_BATCH = 4;
 
@@ -123,15 +134,17 @@ const RECORDS_PER_BATCH = 4;
 const SEND_WINDOW = 3;
 
 /**
- * The two moments of a batch the next one waits for: `sent` once its request that creates users has been answered
- * (or it decided to send none), `settled` once it has recorded its outcome and saved the state.
+ * The moments of a batch the next ones wait for: `sent` once its request that creates users has been sent (or it
+ * decided to send none), `answered` once that request was answered and its ids written to the sent log, `settled`
+ * once it has recorded its outcome and saved the state.
  */
 interface BatchSteps {
   sent: Promise<void>;
+  answered: Promise<void>;
   settled: Promise<void>;
 }
 
-type Settle = (batch: Batch, previous: BatchSteps) => BatchSteps;
+type Settle = (batch: Batch, previous: BatchSteps, beforePrevious: BatchSteps) => BatchSteps;
 
 /** What every batch of a pass shares: the core's earlier refusals by record number, the counters, the progress line. */
 interface RunShared {
@@ -140,23 +153,26 @@ interface RunShared {
   show: () => void;
 }
 
+const NOTHING: BatchSteps = { sent: Promise.resolve(), answered: Promise.resolve(), settled: Promise.resolve() };
+
 /**
- * Runs up to SEND_WINDOW batches at once; each sends only after the one before it was sent, and records its
- * outcome only after the one before it did. So the lookup that confirms a batch runs while the next one is being
- * imported, instead of between the two.
+ * Runs up to SEND_WINDOW batches at once; each sends after the one before it was sent and the one before that was
+ * answered, and records its outcome only after the one before it did. So two imports are in the core at once (it
+ * reads and checks one while PostgreSQL writes the other), and a batch is read and looked up while they run.
  */
 class SendWindow {
   private readonly running: Promise<void>[] = [];
-  private last: BatchSteps = { sent: Promise.resolve(), settled: Promise.resolve() };
+  private last = NOTHING;
+  private beforeLast = NOTHING;
 
   async start(batch: Batch, settle: Settle): Promise<void> {
     if (this.running.length >= SEND_WINDOW) await this.running.shift();
-    const steps = settle(batch, this.last);
-    // Awaited later (in drain, when the window is full, or by the next batch); marked handled now so that a
+    const steps = settle(batch, this.last, this.beforeLast);
+    // Awaited later (in drain, when the window is full, or by the next batches); marked handled now so that a
     // failure while an earlier batch is awaited is not reported as unhandled.
-    steps.sent.catch(() => {});
-    steps.settled.catch(() => {});
+    for (const step of [steps.sent, steps.answered, steps.settled]) step.catch(() => {});
     this.running.push(steps.settled);
+    this.beforeLast = this.last;
     this.last = steps;
   }
 
@@ -171,30 +187,36 @@ class SendWindow {
   }
 }
 
+interface Marks {
+  sent(): void;
+  answered(): void;
+}
+
 // The batches of one run hold no two users with a common account or old id (the first record wins), so a batch
-// looked up while the one before it is still being imported cannot be told "absent" for a user that one creates.
-// Requests that create users go one at a time and in export order, and none starts once the run is interrupted;
-// a batch that did not send once the run is interrupted records nothing, so the report covers whole batches.
-function settleBatch(context: PassContext, run: RunShared, batch: Batch, previous: BatchSteps): BatchSteps {
-  let markSent = () => {};
-  const sent = new Promise<void>((resolve) => (markSent = resolve));
-  const settled = sendAndRecord(context, run, batch, previous, () => markSent());
-  // A batch that fails before it was sent stops the next one from sending too.
-  return { sent: Promise.race([sent, settled]), settled };
+// looked up or imported while the ones before it are still being imported can neither be told "absent" for a user
+// they create nor collide with them. Requests that create users start in export order, at most two at a time, and
+// none starts once the run is interrupted; the sent log is written in export order; a batch that did not send once
+// the run is interrupted records nothing, so the report covers whole batches.
+function settleBatch(context: PassContext, run: RunShared, batch: Batch, previous: BatchSteps, beforePrevious: BatchSteps): BatchSteps {
+  let marks: Marks = { sent: () => {}, answered: () => {} };
+  const sent = new Promise<void>((resolve) => (marks = { ...marks, sent: resolve }));
+  const answered = new Promise<void>((resolve) => (marks = { ...marks, answered: resolve }));
+  const settled = sendAndRecord(context, run, batch, { previous, beforePrevious }, marks);
+  // A batch that fails before it was sent (or answered) stops the next ones from sending too.
+  return { sent: Promise.race([sent, settled]), answered: Promise.race([answered, settled]), settled };
 }
 
 async function sendAndRecord(
   context: PassContext,
   run: RunShared,
   batch: Batch,
-  previous: BatchSteps,
-  markSent: () => void,
+  waitFor: { previous: BatchSteps; beforePrevious: BatchSteps },
+  marks: Marks,
 ): Promise<void> {
   const { state, results } = context;
   const { earlierRejections, counts, show } = run;
+  const { previous, beforePrevious } = waitFor;
   const { held, index } = await lookUp(context.client, batch.users);
-  await previous.sent;
-  if (context.signal?.aborted) return markSent();
 
   // What the lookup settles (kept in record order), and the users to send.
   const outcomes = new Map<SourceRecord, (() => void) | undefined>();
@@ -239,15 +261,36 @@ async function sendAndRecord(
     }
   }
 
+  // Made while the batch before is being imported, so that this one is sent as soon as it is answered.
+  const intents = SentLog.intentLines(toSend);
+  const serialized = toSend.length === 0 ? undefined : JSON.stringify({ users: toSend.map((record) => record.user!) });
+  await previous.sent;
+  await beforePrevious.answered;
+  if (context.signal?.aborted) {
+    marks.sent();
+    marks.answered();
+    return;
+  }
+
   if (toSend.length > 0) {
     await waitForRoom(context, toSend.length, show);
-    await context.sentLog.appendIntents(toSend);
-    const { queued, refused } = await enqueueDroppingInvalid(context, toSend);
+    await context.sentLog.appendIntents(intents);
+    const request = enqueueDroppingInvalid(context, toSend, serialized);
+    marks.sent();
+    let answer: Awaited<typeof request>;
+    try {
+      answer = await request;
+    } finally {
+      // The sent log stays in export order, also after a batch before this one failed.
+      await previous.answered.catch(() => {});
+    }
+    const { queued, refused, allImported } = answer;
     context.sentLog.append(queued.map(({ record, userId }) => ({ record: record.index + 1, userId })));
-    markSent();
+    marks.answered();
     state.rejected.push(...refused.map(({ record, reason }) => ({ key: record.key, record: record.index + 1, reason })));
-    // The answer says the core took the batch, not that each user is in it: the core's own ids say which are.
-    const imported = await confirmedIds(context.client, queued);
+    // An answer that counts every user as imported settles them; one that does not says the core took the batch,
+    // not that each user is in it: the core's own ids say which are.
+    const imported = allImported ? new Set(queued.map((entry) => entry.userId)) : await confirmedIds(context.client, queued);
     for (const { record, userId } of queued) {
       const number = record.index + 1;
       outcomes.set(record, () =>
@@ -262,7 +305,9 @@ async function sendAndRecord(
     state.usersQueued += queued.length;
     counts.sent += queued.length;
   }
-  markSent();
+  marks.sent();
+  await previous.answered.catch(() => {});
+  marks.answered();
   await previous.settled;
   for (const record of batch.records) {
     results.noteRecord(record);
@@ -307,8 +352,10 @@ async function lookUp(client: CoreClient, users: Entry[]): Promise<{ held: Set<s
   return { held, index: new CoreIndex(keys === 0 ? [] : await client.lookup(body)) };
 }
 
-// Keeps the core's queue (and the time until users can sign in) bounded on very large exports.
+// Keeps the core's queue (and the time until users can sign in) bounded on very large exports; a core that imports
+// at once adds nothing of the run's to its queue.
 async function waitForRoom(context: PassContext, incoming: number, show: () => void): Promise<void> {
+  if (context.client.importsAtOnce) return;
   for (;;) {
     const { pending } = await queueCounts(context.client);
     show();
@@ -321,12 +368,22 @@ async function waitForRoom(context: PassContext, incoming: number, show: () => v
 async function enqueueDroppingInvalid(
   context: PassContext,
   batch: SourceRecord[],
-): Promise<{ queued: { record: SourceRecord; userId: string }[]; refused: { record: SourceRecord; reason: string }[] }> {
+  serialized: string | undefined,
+): Promise<{
+  queued: { record: SourceRecord; userId: string }[];
+  refused: { record: SourceRecord; reason: string }[];
+  allImported: boolean;
+}> {
   const refused: { record: SourceRecord; reason: string }[] = [];
   let pending = batch;
   for (let attempt = 0; attempt < 3 && pending.length > 0; attempt++) {
-    const result = await context.client.enqueue(pending.map((record) => record.user!));
-    if (result.ok) return { queued: pending.map((record, i) => ({ record, userId: result.userIds[i] })), refused };
+    const result = await context.client.enqueue(
+      pending.map((record) => record.user!),
+      pending === batch ? serialized : undefined,
+    );
+    if (result.ok) {
+      return { queued: pending.map((record, i) => ({ record, userId: result.userIds[i] })), refused, allImported: result.allImported };
+    }
     const errors = new Map(result.invalid.map((entry) => [entry.index, entry.errors]));
     if (errors.size === 0) break;
     for (const [position, record] of pending.entries()) {
@@ -336,5 +393,5 @@ async function enqueueDroppingInvalid(
     pending = pending.filter((_, position) => !errors.has(position));
   }
   if (pending.length > 0) throw new CliError('the core kept refusing a batch without saying which users are wrong');
-  return { queued: [], refused };
+  return { queued: [], refused, allImported: true };
 }

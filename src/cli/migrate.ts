@@ -59,18 +59,22 @@ export async function runMigrate(options: MigrateOptions, io: CliIo): Promise<nu
     return options.dryRun ? withoutRoles(opened) : roles.declaring(opened);
   };
   await client.checkConnection();
+  // Before a single user is sent, in a dry run too: the core must verify hashes made with the export's parameters.
+  // It runs while the export's digest is taken.
+  const selfCheck = readerOptions.hashConfig === undefined ? undefined : checkCoreAgainstHashConfig(client, readerOptions.hashConfig);
+  selfCheck?.catch(() => {});
   let identity;
   try {
     identity = await runIdentity(client, options, io.signal);
   } catch (error) {
     // Interrupted while the export's digest was taken: nothing was read or sent yet.
-    if (io.signal?.aborted) return exitCodeFor(io.signal.reason);
+    if (io.signal?.aborted) {
+      await selfCheck?.catch(() => {});
+      return exitCodeFor(io.signal.reason);
+    }
     throw error;
   }
-
-  // Before a single user is sent, in a dry run too: the core must verify hashes made with the export's parameters.
-  const selfCheck = readerOptions.hashConfig === undefined ? undefined : await checkCoreAgainstHashConfig(client, readerOptions.hashConfig);
-  if (selfCheck !== undefined) io.stderr.write(`hash self-check: ${selfCheck}\n`);
+  if (selfCheck !== undefined) io.stderr.write(`hash self-check: ${await selfCheck}\n`);
 
   const createdLog = new CreatedLog(CreatedLog.pathFor(options.file));
   const results = new Results(options.dryRun ? undefined : createdLog);

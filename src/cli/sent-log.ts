@@ -40,22 +40,30 @@ export class SentLog {
    * Written and flushed before the request is sent, so that no stop, however hard, hides what it created. Without
    * blocking: the batches around it go on being read and looked up while the disk flushes.
    */
-  async appendIntents(records: SourceRecord[]): Promise<void> {
-    if (records.length === 0) return;
-    const lines = records.map((record) => `${record.index + 1}\t?\t${JSON.stringify(intentOf(record))}\n`).join('');
+  async appendIntents(lines: IntentLines): Promise<void> {
+    if (lines.text === '') return;
     const file = await fs.promises.open(this.intentPath, 'a');
     try {
-      await file.write(lines);
+      await file.write(lines.text);
       await file.datasync();
     } finally {
       await file.close();
     }
   }
 
+  /** The intent lines of users about to be sent, made while the batch before them is being imported. */
+  static intentLines(records: SourceRecord[]): IntentLines {
+    return { text: records.map((record) => `${record.index + 1}\t?\t${JSON.stringify(intentOf(record))}\n`).join('') };
+  }
+
   /** A reader of what earlier invocations wrote: the lines present now, not those this invocation appends. */
   reader(): SentLogReader {
     return new SentLogReader(this.path, this.intentPath);
   }
+}
+
+export interface IntentLines {
+  text: string;
 }
 
 export interface Sent {

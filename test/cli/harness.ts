@@ -68,25 +68,31 @@ export async function startProxy(
   onRequest: (method: string, path: string, count: number) => 'forward' | 'drop' = () => 'forward',
 ): Promise<{ url: string; close(): Promise<void> }> {
   const counts = new Map<string, number>();
+  // Requests forwarded and not answered yet: close() waits for them, so the core is asked only after it finished them.
+  const forwarding = new Set<Promise<unknown>>();
   const server = http.createServer(async (request, response) => {
     const chunks: Buffer[] = [];
     for await (const chunk of request) chunks.push(chunk as Buffer);
     const path = (request.url ?? '/').split('?')[0];
     const key = `${request.method} ${path}`;
-    counts.set(key, (counts.get(key) ?? 0) + 1);
-    if (onRequest(request.method ?? 'GET', path, counts.get(key)!) === 'drop') {
+    // The request's number on its route: its reply is told the same number, whatever was sent in between.
+    const count = (counts.get(key) ?? 0) + 1;
+    counts.set(key, count);
+    if (onRequest(request.method ?? 'GET', path, count) === 'drop') {
       request.socket.destroy();
       return;
     }
-    const upstream = await fetch(`${target}${request.url}`, {
+    const forwarded = fetch(`${target}${request.url}`, {
       method: request.method,
       headers: Object.fromEntries(
         Object.entries(request.headers).filter(([name]) => !['host', 'content-length', 'connection'].includes(name)),
       ) as Record<string, string>,
       body: chunks.length > 0 ? Buffer.concat(chunks) : undefined,
-    });
-    const body = Buffer.from(await upstream.arrayBuffer());
-    if (onReply(request.method ?? 'GET', path, upstream.status, counts.get(key)!) === 'drop') {
+    }).then(async (upstream) => ({ status: upstream.status, headers: upstream.headers, body: Buffer.from(await upstream.arrayBuffer()) }));
+    forwarding.add(forwarded);
+    const upstream = await forwarded.finally(() => forwarding.delete(forwarded));
+    const body = upstream.body;
+    if (onReply(request.method ?? 'GET', path, upstream.status, count) === 'drop') {
       request.socket.destroy();
       return;
     }
@@ -97,6 +103,9 @@ export async function startProxy(
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    close: async () => {
+      await Promise.allSettled([...forwarding]);
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
   };
 }
