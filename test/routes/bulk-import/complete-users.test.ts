@@ -10,7 +10,7 @@ const google = (n: number) => ({ recipeId: 'thirdparty', email: `u${n}@example.c
 const password = (n: number) => ({ recipeId: 'emailpassword', email: `u${n}@example.com`, passwordHash: hash, hashingAlgorithm: 'bcrypt' });
 
 // Answers the core's own id of the user (the user object shows its old id).
-async function importUser(user: { externalUserId: string }): Promise<string> {
+async function importUser(user: { externalUserId: string } & Record<string, unknown>): Promise<string> {
   const reply = await call(t.app, 'POST', '/bulk-import/import', { body: user });
   expect(reply.statusCode).toBe(200);
   const { rows } = await t.db.pool.query('SELECT user_id FROM user_id_mappings WHERE external_user_id = $1', [user.externalUserId]);
