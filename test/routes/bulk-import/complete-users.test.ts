@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { call, snapshot, useTestApp } from '../../helper.js';
+import { call, createTestApp, snapshot, useTestApp } from '../../helper.js';
+import { sourceEntry } from '../../lazy-migration/sources.js';
 import { bcryptHash } from '../../cli/fixtures.js';
 
 const t = useTestApp({ bulk_import_worker: false }, { truncateEach: true });
@@ -94,9 +95,9 @@ describe('POST /bulk-import/users/complete', () => {
         { status: 'COMPLETED', userId: secondId, added: ['emailpassword login method'] },
       ],
     });
-    // Nothing of the refused completion stays, not even what came before the conflict was found.
+    // Nothing of the refused completion is written: not its metadata, not a login method.
     expect(await getJson('/recipe/user/metadata', { userId: 'auth0|1' })).toEqual({ status: 'OK', metadata: {} });
-    const after = await t.db.pool.query('SELECT * FROM user_ids WHERE user_id IN (SELECT user_id FROM user_ids WHERE group_id <> $1)', [
+    const after = await t.db.pool.query('SELECT * FROM user_ids WHERE group_id <> $1 ORDER BY user_id', [
       secondId,
     ]);
     expect(after.rows).toEqual(before.rows.filter((row: { group_id: string }) => row.group_id !== secondId));
@@ -166,6 +167,36 @@ describe('POST /bulk-import/users/complete', () => {
     const unknownRole = await complete([{ ...record, userRoles: [{ role: 'ghost', tenantIds: ['public'] }] }]);
     expect(unknownRole.statusCode).toBe(400);
     expect(unknownRole.json.users[0].errors.join(' ')).toContain('ghost');
+  });
+});
+
+describe('POST /bulk-import/users/complete with a $lazy$ password', () => {
+  it('replaces the pointer with the real hash given, so the user signs in without the old provider', async () => {
+    // The source's URL is never called: the password is checked against the real hash.
+    const app = await createTestApp({ lazy_migration: { sources: { legacy: sourceEntry('webhook', 'http://127.0.0.1:9') } } });
+    try {
+      const pending = { recipeId: 'emailpassword', email: 'lee@example.com', passwordHash: '$lazy$legacy', hashingAlgorithm: 'lazy' };
+      expect(
+        (await call(app.app, 'POST', '/bulk-import/import', { body: { externalUserId: 'old-lee', loginMethods: [pending] } })).statusCode,
+      ).toBe(200);
+      const lookup = () =>
+        call(app.app, 'POST', '/bulk-import/users/lookup', { body: { externalUserIds: ['old-lee'], withMaterial: true } });
+      expect((await lookup()).json.material[0].lazyPassword).toBe(true);
+
+      const record = { externalUserId: 'old-lee', loginMethods: [{ ...pending, passwordHash: hash, hashingAlgorithm: 'bcrypt' }] };
+      const reply = await call(app.app, 'POST', '/bulk-import/users/complete', { body: { users: [record] } });
+      expect(reply.json).toEqual({ status: 'OK', users: [{ status: 'COMPLETED', userId: expect.any(String), added: ['password hash'] }] });
+      expect((await lookup()).json.material[0].lazyPassword).toBe(false);
+      const signIn = await call(app.app, 'POST', '/recipe/signin', { body: { email: 'lee@example.com', password: 'pw' } });
+      expect(signIn.json.status).toBe('OK');
+      // A pointer in the record never replaces a real hash.
+      const again = await call(app.app, 'POST', '/bulk-import/users/complete', {
+        body: { users: [{ ...record, loginMethods: [pending] }] },
+      });
+      expect(again.json.users[0].status).toBe('UNCHANGED');
+    } finally {
+      await app.close();
+    }
   });
 });
 
