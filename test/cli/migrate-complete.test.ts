@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { call } from '../helper.js';
 import { bcryptHash, makeTempDir } from './fixtures.js';
+import { sourceEntry } from '../lazy-migration/sources.js';
 import { apiKey, migrateArgs, runCommand, signIn, startCore, startProxy, userById, type RunningCore } from './harness.js';
 
 // A re-run with more of the export (the password-hash file, second factors, metadata, roles) completes the users an
@@ -227,6 +228,24 @@ describe('migrate: a re-run with more material completes users it imported befor
     }
     expect(proxy.count('POST /bulk-import/users/complete')).toBe(0);
     expect(readReport(richer).totals).toMatchObject({ alreadyImported: 2, completed: 0 });
+  });
+
+  it('auth0 imported pending (--lazy-source), then with --password-hashes: the pointer gets the real hash', async () => {
+    await core.t.close();
+    // The old provider's URL is never called: the password is checked against the hash the second run gives.
+    core = await startCore({ lazy_migration: { sources: { legacy: sourceEntry('webhook', 'http://127.0.0.1:9') } } });
+    const file = temp.file('users.ndjson', ndjson([auth0User('p1', 'pat@example.com')]));
+    const hashes = temp.file('hashes.ndjson', ndjson([hashLine('p1', 'pat@example.com', 'pat-pw')]));
+    expect((await runCommand(migrateArgs(core, 'auth0', file, '--lazy-source', 'legacy'))).code).toBe(0);
+    const { rows } = await core.t.db.pool.query(
+      "SELECT password_hash LIKE '$lazy$%' AS pending FROM users WHERE email = 'pat@example.com'",
+    );
+    expect(rows).toEqual([{ pending: true }]);
+
+    const second = await runCommand(migrateArgs(core, 'auth0', file, '--password-hashes', hashes));
+    expect(second.code, second.stderr).toBe(0);
+    expect(readReport(file).completed).toEqual([{ user: 'auth0|p1', record: 1, userId: expect.any(String), added: ['password hash'] }]);
+    expect(await signIn(core, 'pat@example.com', 'pat-pw')).toBe('OK');
   });
 
   it('a dry run lists what a real run would complete and changes nothing', async () => {
