@@ -97,9 +97,7 @@ describe('POST /bulk-import/users/complete', () => {
     });
     // Nothing of the refused completion is written: not its metadata, not a login method.
     expect(await getJson('/recipe/user/metadata', { userId: 'auth0|1' })).toEqual({ status: 'OK', metadata: {} });
-    const after = await t.db.pool.query('SELECT * FROM user_ids WHERE group_id <> $1 ORDER BY user_id', [
-      secondId,
-    ]);
+    const after = await t.db.pool.query('SELECT * FROM user_ids WHERE group_id <> $1 ORDER BY user_id', [secondId]);
     expect(after.rows).toEqual(before.rows.filter((row: { group_id: string }) => row.group_id !== secondId));
   });
 
