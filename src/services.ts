@@ -20,6 +20,7 @@ import { EmailVerificationService } from './recipes/emailverification/service.js
 import { LazyMigrationService, type LazyMigrationObserver } from './lazy-migration/service.js';
 import { SessionBridgeService, type SessionBridgeObserver } from './session-bridge/service.js';
 import { MigrationSupportService } from './bulk-import/migration-support-service.js';
+import { UserCompletionService } from './bulk-import/complete/service.js';
 import type { VerificationScheduler } from './hashing/verification-scheduler.js';
 import { UserMetadataService } from './recipes/usermetadata/service.js';
 import { UserRolesService } from './recipes/userroles/service.js';
@@ -68,6 +69,7 @@ export interface Services {
   // Old providers' tokens exchanged once for the imported users they name (docs/session-bridge.md).
   sessionBridge: SessionBridgeService;
   migrationSupport: MigrationSupportService;
+  userCompletion: UserCompletionService;
   userMetadata: UserMetadataService;
   userRoles: UserRolesService;
   totp: TotpService;
@@ -139,6 +141,7 @@ export function createServices(base: Omit<ServiceDependencies, 'hasher'>): Servi
     lazyMigration,
     sessionBridge,
     migrationSupport: new MigrationSupportService(deps),
+    userCompletion: new UserCompletionService(deps),
     userMetadata: new UserMetadataService(deps),
     userRoles: new UserRolesService(deps),
     totp,

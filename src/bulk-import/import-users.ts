@@ -122,7 +122,7 @@ async function passwordHashesFor(methods: ImportLoginMethod[], hasher: PasswordH
   );
 }
 
-function userRows(methods: ImportLoginMethod[], hashes: (string | null)[]): NewUserRows {
+export function userRows(methods: ImportLoginMethod[], hashes: (string | null)[]): NewUserRows {
   const rows: NewUserRows = {
     userIds: [],
     recipeIds: [],

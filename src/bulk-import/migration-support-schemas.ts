@@ -10,6 +10,8 @@ export const LookupUsersBody = Type.Object({
   emails: Strings,
   phoneNumbers: Strings,
   thirdPartyAccounts: Type.Optional(Type.Array(Type.Object({ thirdPartyId: Type.String(), thirdPartyUserId: Type.String() }))),
+  /** Also answer what each user found holds beyond login methods (`material`), so a re-run sends only what is missing. */
+  withMaterial: Type.Optional(Type.Boolean()),
 });
 
 const LookedUpUser = Type.Object({
@@ -25,4 +27,19 @@ const LookedUpUser = Type.Object({
   thirdPartyUserId: Type.Optional(Type.String()),
 });
 
-export const LookupUsersResponse = Type.Object({ status: Type.Literal('OK'), users: Type.Array(LookedUpUser) });
+// Per user found (group), with `withMaterial`: counts of second factors, top-level metadata keys, role assignments,
+// and whether a password of it is still a `$lazy$` pointer. Counts and names only, never a secret.
+const Material = Type.Object({
+  groupId: Type.String(),
+  totpDevices: Type.Integer(),
+  recoveryCodes: Type.Integer(),
+  metadataKeys: Type.Array(Type.String()),
+  roles: Type.Array(Type.Object({ role: Type.String(), tenantId: Type.String() })),
+  lazyPassword: Type.Boolean(),
+});
+
+export const LookupUsersResponse = Type.Object({
+  status: Type.Literal('OK'),
+  users: Type.Array(LookedUpUser),
+  material: Type.Optional(Type.Array(Material)),
+});

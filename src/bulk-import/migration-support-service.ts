@@ -2,6 +2,7 @@ import { coreError } from '../errors.js';
 import { findCoreId, findUsersByKeys, type LookedUpUserRow } from './migration-support-repository.js';
 import { contactLookup } from '../normalise/contact.js';
 import type { ServiceDependencies } from '../services.js';
+import { findMaterialOfUsers } from './complete/repository.js';
 
 // The same ceiling as one POST /bulk-import/users request, so a batch sent can be looked up in one call.
 export const maxLookupKeys = 10_000;
@@ -12,6 +13,16 @@ export interface LookupInput {
   emails?: string[];
   phoneNumbers?: string[];
   thirdPartyAccounts?: { thirdPartyId: string; thirdPartyUserId: string }[];
+  withMaterial?: boolean;
+}
+
+export interface GroupMaterial {
+  groupId: string;
+  totpDevices: number;
+  recoveryCodes: number;
+  metadataKeys: string[];
+  roles: { role: string; tenantId: string }[];
+  lazyPassword: boolean;
 }
 
 export interface LookedUpUser {
@@ -38,7 +49,7 @@ export class MigrationSupportService {
    * Users holding any of the given ids or accounts (emails: of password and passwordless users, the unique ones);
    * emails and phone numbers are looked up as the core stores them now and as earlier versions stored them.
    */
-  async lookupUsers(input: LookupInput): Promise<{ status: 'OK'; users: LookedUpUser[] }> {
+  async lookupUsers(input: LookupInput): Promise<{ status: 'OK'; users: LookedUpUser[]; material?: GroupMaterial[] }> {
     for (const field of ['externalUserIds', 'userIds', 'emails', 'phoneNumbers', 'thirdPartyAccounts'] as const) {
       if ((input[field]?.length ?? 0) > maxLookupKeys) throw coreError('TOO_MANY_ELEMENTS', field, maxLookupKeys);
     }
@@ -52,7 +63,35 @@ export class MigrationSupportService {
       thirdPartyIds: accounts.map((account) => account.thirdPartyId),
       thirdPartyUserIds: accounts.map((account) => account.thirdPartyUserId),
     });
-    return { status: 'OK', users: rows.map(toLookedUpUser) };
+    const users = rows.map(toLookedUpUser);
+    if (input.withMaterial !== true) return { status: 'OK', users };
+    return { status: 'OK', users, material: await this.materialOf(rows) };
+  }
+
+  // Keyed as the app knows each user (its old id, else its id), as metadata, roles and second factors are.
+  private async materialOf(rows: LookedUpUserRow[]): Promise<GroupMaterial[]> {
+    const groups = new Map<string, { appId: string; lazyPassword: boolean }>();
+    for (const row of rows) {
+      const group = groups.get(row.group_id) ?? { appId: row.group_id, lazyPassword: false };
+      if (row.user_id === row.group_id && row.external_user_id !== null) group.appId = row.external_user_id;
+      group.lazyPassword ||= row.lazy_password;
+      groups.set(row.group_id, group);
+    }
+    const material = await findMaterialOfUsers(
+      this.deps.pool,
+      [...groups.values()].map((group) => group.appId),
+    );
+    return [...groups].map(([groupId, { appId, lazyPassword }]) => {
+      const found = material.get(appId)!;
+      return {
+        groupId,
+        totpDevices: found.totp_devices,
+        recoveryCodes: found.recovery_codes,
+        metadataKeys: found.metadata_keys,
+        roles: found.roles,
+        lazyPassword,
+      };
+    });
   }
 }
 

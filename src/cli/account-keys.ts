@@ -13,8 +13,29 @@ export interface CoreUser {
   thirdPartyUserId?: string;
 }
 
-/** What the core holds for one user of the export, before or after sending. */
-export type Presence = { kind: 'present'; userId: string } | { kind: 'conflict'; reason: string } | { kind: 'absent' };
+/**
+ * What a user of the core holds beyond login methods, as the lookup answers it with `withMaterial`: counts and
+ * names, never a secret. `groupId` is the user's id.
+ */
+export interface CoreMaterial {
+  groupId: string;
+  totpDevices: number;
+  recoveryCodes: number;
+  metadataKeys: string[];
+  roles: { role: string; tenantId: string }[];
+  lazyPassword: boolean;
+}
+
+/**
+ * What the core holds for one user of the export, before or after sending. `incomplete`: the user of the core with
+ * this old id holds some of its login methods and nobody else holds the others, but it lacks some of what the
+ * record carries (`missing`: plain words); POST /bulk-import/users/complete adds it.
+ */
+export type Presence =
+  | { kind: 'present'; userId: string }
+  | { kind: 'incomplete'; userId: string; missing: string[] }
+  | { kind: 'conflict'; reason: string }
+  | { kind: 'absent' };
 
 /** The keys of one login method that no other login method in the core may hold (contract §2). */
 export function methodKeys(method: LoginMethod): string[] {
@@ -66,6 +87,8 @@ export interface LookupBody {
   emails: string[];
   phoneNumbers: string[];
   thirdPartyAccounts: { thirdPartyId: string; thirdPartyUserId: string }[];
+  /** Ask for the material of each user found (a core without it ignores the flag and answers none). */
+  withMaterial?: boolean;
 }
 
 export function emptyLookup(): LookupBody {
@@ -76,8 +99,10 @@ export function emptyLookup(): LookupBody {
 export class CoreIndex {
   private readonly byOldId = new Map<string, CoreUser>();
   private readonly byAccount = new Map<string, CoreUser[]>();
+  private readonly material: Map<string, CoreMaterial>;
 
-  constructor(users: readonly CoreUser[]) {
+  constructor(users: readonly CoreUser[], material: readonly CoreMaterial[] = []) {
+    this.material = new Map(material.map((entry) => [entry.groupId, entry]));
     for (const user of users) {
       if (user.externalUserId !== undefined) this.byOldId.set(user.externalUserId, user);
       for (const key of accountKeysOf(user)) {
@@ -90,6 +115,11 @@ export class CoreIndex {
 
   withOldId(externalUserId: string): CoreUser | undefined {
     return this.byOldId.get(externalUserId);
+  }
+
+  /** Undefined when the lookup was not asked for it, or the core does not answer it. */
+  materialOf(groupId: string): CoreMaterial | undefined {
+    return this.material.get(groupId);
   }
 
   /** The users holding this login method's account (for passwordless: its email or its phone number). */
@@ -131,7 +161,27 @@ export function presenceOf(user: BulkImportUser, core: CoreIndex): Presence {
   const holders = user.loginMethods.map((method) => core.holders(method));
   const byOldId = user.externalUserId === undefined ? undefined : core.withOldId(user.externalUserId);
   if (byOldId !== undefined) {
-    if (heldWhole(user, holders, groupOf(byOldId))) return { kind: 'present', userId: groupOf(byOldId) };
+    const userId = groupOf(byOldId);
+    const heldHere = holders.map((found) => found.length > 0 && found.every((holder) => groupOf(holder) === userId));
+    const elsewhere = holders.flat().find((holder) => groupOf(holder) !== userId);
+    if (elsewhere !== undefined && heldHere.some(Boolean)) {
+      return {
+        kind: 'conflict',
+        reason: `${describe(elsewhere)} already exists in the core as another user (${elsewhere.externalUserId ?? elsewhere.userId}), so user ${user.externalUserId} cannot be completed with it`,
+      };
+    }
+    if (!heldHere.some(Boolean)) {
+      return {
+        kind: 'conflict',
+        reason: `old id ${user.externalUserId} already belongs to another account in the core (${describe(byOldId)})`,
+      };
+    }
+    const missing = [
+      ...user.loginMethods.filter((_, i) => !heldHere[i]).map(describeMethod),
+      ...missingMaterial(user, core.materialOf(userId)),
+    ];
+    if (missing.length > 0) return { kind: 'incomplete', userId, missing };
+    if (heldWhole(user, holders, userId)) return { kind: 'present', userId };
     return {
       kind: 'conflict',
       reason: `old id ${user.externalUserId} already belongs to another account in the core (${describe(byOldId)})`,
@@ -146,6 +196,33 @@ export function presenceOf(user: BulkImportUser, core: CoreIndex): Presence {
     kind: 'conflict',
     reason: `${describe(holder)} already exists in the core as another user (${holder.externalUserId ?? holder.userId})`,
   };
+}
+
+/**
+ * What the record carries that the core's user has none of, judged as POST /bulk-import/users/complete judges it:
+ * a real password hash for a `$lazy$` one, TOTP devices or recovery codes when it has none, metadata keys it lacks,
+ * role assignments it lacks. Nothing without the core's material (a core that does not answer it).
+ */
+function missingMaterial(user: BulkImportUser, material: CoreMaterial | undefined): string[] {
+  if (material === undefined) return [];
+  const missing: string[] = [];
+  const realHash = user.loginMethods.some((method) => method.passwordHash !== undefined && !method.passwordHash.startsWith('$lazy$'));
+  if (realHash && material.lazyPassword) missing.push('password hash');
+  if ((user.totpDevices?.length ?? 0) > 0 && material.totpDevices === 0) missing.push('TOTP devices');
+  if ((user.recoveryCodes?.length ?? 0) > 0 && material.recoveryCodes === 0) missing.push('recovery codes');
+  const keys = new Set(material.metadataKeys);
+  const lacking = Object.entries(user.userMetadata ?? {}).filter(([key, value]) => value !== null && !keys.has(key));
+  if (lacking.length > 0) missing.push(`metadata keys ${lacking.map(([key]) => key).join(', ')}`);
+  const assigned = new Set(material.roles.map(({ role, tenantId }) => `${tenantId}\u0000${role}`));
+  const roles = (user.userRoles ?? []).filter(({ role, tenantIds }) =>
+    tenantIds.some((tenantId) => !assigned.has(`${tenantId}\u0000${role}`)),
+  );
+  if (roles.length > 0) missing.push(`roles ${roles.map(({ role }) => role).join(', ')}`);
+  return missing;
+}
+
+function describeMethod(method: LoginMethod): string {
+  return method.recipeId === 'thirdparty' ? `thirdparty login method (${method.thirdPartyId})` : `${method.recipeId} login method`;
 }
 
 /** Whether each login method of the user is held by exactly one login method of the given core user, and that one is it. */

@@ -1,4 +1,4 @@
-import type { CoreUser, LookupBody } from './account-keys.js';
+import type { CoreMaterial, CoreUser, LookupBody } from './account-keys.js';
 import type { BulkImportUser } from './bulk-user.js';
 import { CliError } from './cli-error.js';
 
@@ -32,6 +32,15 @@ export interface QueueRow {
 /** `allImported`: the core imported every user before answering (a core that queues, or one some failed in, leaves it false). */
 export type EnqueueResult =
   { ok: true; userIds: string[]; allImported: boolean } | { ok: false; invalid: { index: number; errors: string[] }[] };
+
+/** One answer of POST /bulk-import/users/complete, in request order. */
+export type CompletionAnswer =
+  | { status: 'COMPLETED'; userId: string; added: string[] }
+  | { status: 'UNCHANGED'; userId: string }
+  | { status: 'CONFLICT'; userId?: string; reason: string }
+  | { status: 'NOT_FOUND' };
+
+export type CompleteResult = { ok: true; answers: CompletionAnswer[] } | { ok: false; invalid: { index: number; errors: string[] }[] };
 
 const SIGNER_KEY_MISSING = 'idp_password_hashing_signer_key';
 
@@ -126,6 +135,28 @@ export class CoreClient {
     const users = asRecord(reply.json).users;
     if (reply.status === 200 && Array.isArray(users)) return users as CoreUser[];
     throw this.unexpected('POST', '/bulk-import/users/lookup', reply);
+  }
+
+  /** The lookup with what each user found holds beyond login methods (none from a core that does not answer it). */
+  async lookupWithMaterial(body: LookupBody): Promise<{ users: CoreUser[]; material: CoreMaterial[] }> {
+    const reply = await this.send('POST', '/bulk-import/users/lookup', { body: { ...body, withMaterial: true } });
+    const { users, material } = asRecord(reply.json);
+    if (reply.status === 200 && Array.isArray(users)) {
+      return { users: users as CoreUser[], material: Array.isArray(material) ? (material as CoreMaterial[]) : [] };
+    }
+    throw this.unexpected('POST', '/bulk-import/users/lookup', reply);
+  }
+
+  /** Completes users an earlier run created; a core without the route throws RouteMissingError. */
+  async complete(users: BulkImportUser[]): Promise<CompleteResult> {
+    const reply = await this.send('POST', '/bulk-import/users/complete', { body: { users } });
+    const answers = asRecord(reply.json).users;
+    if (reply.status === 200 && Array.isArray(answers) && answers.length === users.length) {
+      return { ok: true, answers: answers as CompletionAnswer[] };
+    }
+    const invalid = invalidUsers(reply);
+    if (invalid) return { ok: false, invalid };
+    throw this.unexpected('POST', '/bulk-import/users/complete', reply);
   }
 
   async countQueue(status: 'NEW' | 'PROCESSING' | 'FAILED'): Promise<number> {

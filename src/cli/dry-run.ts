@@ -37,7 +37,7 @@ export async function dryRunAll(
       {
         read: results.read,
         sent: results.wouldImport,
-        notSent: results.alreadyImported + results.failed + results.invalid + results.count('skipped'),
+        notSent: results.alreadyImported + results.completed.length + results.failed + results.invalid + results.count('skipped'),
         fraction: source.totalBytes > 0 ? source.bytesRead() / source.totalBytes : undefined,
       },
       force,
@@ -64,6 +64,8 @@ async function dryRunBatch(client: CoreClient, batch: SourceRecord[], results: R
   batch.forEach((record, i) => {
     const found = presence[i];
     if (found.kind === 'present') results.alreadyImported++;
+    else if (found.kind === 'incomplete')
+      results.noteCompleted({ user: record.key, record: record.index + 1, userId: found.userId, added: found.missing });
     else if (found.kind === 'conflict')
       results.add({ user: record.key, record: record.index + 1, stage: 'conflict', reason: found.reason });
     else absent.push(record);

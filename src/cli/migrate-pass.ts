@@ -1,6 +1,7 @@
 import { addLookupKeys, CoreIndex, emptyLookup, presenceOf } from './account-keys.js';
 import type { SourceRecord } from './bulk-user.js';
 import { CliError } from './cli-error.js';
+import { completeUsers, type ToComplete } from './complete-users.js';
 import { delay, type CoreClient } from './core-client.js';
 import type { Progress } from './progress.js';
 import { assertInvalidWithin } from './invalid-limit.js';
@@ -221,6 +222,7 @@ async function sendAndRecord(
   // What the lookup settles (kept in record order), and the users to send.
   const outcomes = new Map<SourceRecord, (() => void) | undefined>();
   const toSend: SourceRecord[] = [];
+  const toComplete: ToComplete[] = [];
   for (const { record, knownIds, intended } of batch.users) {
     const number = record.index + 1;
     const refused = earlierRejections.get(number);
@@ -239,7 +241,9 @@ async function sendAndRecord(
       continue;
     }
     const presence = presenceOf(record.user!, index);
-    if (presence.kind === 'present' && intended) {
+    if (presence.kind === 'incomplete') {
+      toComplete.push({ record, userId: presence.userId, missing: presence.missing });
+    } else if (presence.kind === 'present' && intended) {
       // Sent when the core held no part of it: the core took it, the answer was never recorded.
       outcomes.set(record, () => results.noteCreated({ user: record.key, record: number, userId: presence.userId }));
     } else if (presence.kind === 'present') {
@@ -308,6 +312,9 @@ async function sendAndRecord(
   marks.sent();
   await previous.answered.catch(() => {});
   marks.answered();
+  // Users an earlier run created, given what they lack: nothing is created, so neither the sent log nor undo sees them.
+  if (toComplete.length > 0)
+    for (const [record, settle] of await completeUsers(context.client, results, toComplete)) outcomes.set(record, settle);
   await previous.settled;
   for (const record of batch.records) {
     results.noteRecord(record);
@@ -349,7 +356,8 @@ async function lookUp(client: CoreClient, users: Entry[]): Promise<{ held: Set<s
     addLookupKeys(body, record.user!);
     keys++;
   }
-  return { held, index: new CoreIndex(keys === 0 ? [] : await client.lookup(body)) };
+  const found = keys === 0 ? { users: [], material: [] } : await client.lookupWithMaterial(body);
+  return { held, index: new CoreIndex(found.users, found.material) };
 }
 
 // Keeps the core's queue (and the time until users can sign in) bounded on very large exports; a core that imports

@@ -7,6 +7,7 @@ export async function checkPresence(client: CoreClient, records: readonly Source
   if (records.length === 0) return [];
   const body = emptyLookup();
   for (const record of records) addLookupKeys(body, record.user!);
-  const core = new CoreIndex(await client.lookup(body));
+  const found = await client.lookupWithMaterial(body);
+  const core = new CoreIndex(found.users, found.material);
   return records.map((record) => presenceOf(record.user!, core));
 }

@@ -32,8 +32,9 @@ export interface RunFiles {
 // The terminal summary stops listing after this many lines per section; the JSON report has all.
 const MAX_LISTED = 1000;
 
-// read = imported + alreadyImported + failed + invalid + skipped + stillQueued (the dry run: wouldImport for
-// imported, wouldFail for failed, no stillQueued); withCollisions and withDataNotCarried count imported users again.
+// read = imported + alreadyImported + completed + failed + invalid + skipped + stillQueued (the dry run: wouldImport
+// for imported, wouldComplete for completed, wouldFail for failed, no stillQueued); withCollisions and
+// withDataNotCarried count imported users again.
 export function buildReport(results: Results, context: ReportContext) {
   const skipped = results.count('skipped');
   const totals = context.dryRun
@@ -41,6 +42,7 @@ export function buildReport(results: Results, context: ReportContext) {
         read: results.read,
         wouldImport: results.wouldImport,
         alreadyImported: results.alreadyImported,
+        wouldComplete: results.completed.length,
         wouldFail: results.failed,
         invalid: results.invalid,
         skipped,
@@ -51,6 +53,7 @@ export function buildReport(results: Results, context: ReportContext) {
         read: results.read,
         imported: results.imported,
         alreadyImported: results.alreadyImported,
+        completed: results.completed.length,
         failed: results.failed,
         invalid: results.invalid,
         skipped,
@@ -76,6 +79,7 @@ export function buildReport(results: Results, context: ReportContext) {
     collisions: results.collisions,
     carried: carriedByUsersKept(results),
     notCarried: results.notCarried,
+    completed: results.completed,
     canary: results.canary,
   };
 }
@@ -128,6 +132,8 @@ const TOTAL_LABELS: Record<string, string> = {
   imported: 'imported',
   wouldImport: 'would be imported',
   alreadyImported: 'already in the core before this run',
+  completed: 'completed with what they lacked',
+  wouldComplete: 'would be completed',
   failed: 'failed',
   wouldFail: 'would fail',
   invalid: 'invalid',
@@ -192,6 +198,18 @@ export function formatSummary(report: Report, reportPath: string | undefined): s
     for (const entry of report.notCarried.slice(0, MAX_LISTED))
       lines.push(`  ${entry.user} (record ${entry.record}): ${entry.fields.join('; ')}`);
     if (report.notCarried.length > MAX_LISTED) lines.push(`  ... and ${report.notCarried.length - MAX_LISTED} more in the report`);
+  }
+  if (report.completed.length > 0) {
+    lines.push(
+      '',
+      report.dryRun
+        ? 'Would be completed (users in the core before, lacking some of the export):'
+        : 'Completed (users in the core before this run, given what they lacked):',
+    );
+    for (const entry of report.completed.slice(0, MAX_LISTED)) {
+      lines.push(`  ${entry.user} (record ${entry.record}): ${report.dryRun ? 'lacks' : 'added'} ${entry.added.join(', ')}`);
+    }
+    if (report.completed.length > MAX_LISTED) lines.push(`  ... and ${report.completed.length - MAX_LISTED} more in the report`);
   }
   if (reportPath !== undefined) lines.push('', `Report: ${reportPath}`);
   return `${lines.join('\n')}\n`;

@@ -47,6 +47,18 @@ export interface CreatedUser {
   userId: string;
 }
 
+/**
+ * A user an earlier run created that this run completed with what its record carries and the core lacked (in a
+ * dry run: would complete, `added` being what the lookup showed missing). Not in `created`: undo leaves it.
+ */
+export interface CompletedUser {
+  user: string;
+  record: number;
+  userId: string;
+  /** Plain words, never a secret: "emailpassword login method", "2 TOTP devices", "metadata keys plan". */
+  added: string[];
+}
+
 /** Where the users a run created go: a side file for a real run (created-log.ts), memory otherwise. */
 export interface CreatedList {
   add(entry: CreatedUser): void;
@@ -87,6 +99,8 @@ export class Results {
   readonly collisions: Collision[] = [];
   readonly notCarried: NotCarried[] = [];
   readonly carried: Carried[] = [];
+  /** Held by the core before this run, and completed by it (dry run: would be). */
+  readonly completed: CompletedUser[] = [];
   readonly canary: CanaryOutcome[] = [];
   private readonly stageCounts = new Map<Stage, number>();
 
@@ -120,6 +134,10 @@ export class Results {
   noteCreated(entry: CreatedUser): void {
     this.imported++;
     this.created.add(entry);
+  }
+
+  noteCompleted(entry: CompletedUser): void {
+    this.completed.push(entry);
   }
 
   count(stage: Stage): number {

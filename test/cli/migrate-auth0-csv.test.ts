@@ -166,6 +166,7 @@ describe('migrate auth0: the CSV export job', () => {
         failed: 0,
         invalid: 1,
         skipped: 1,
+        completed: 0,
         stillQueued: 0,
         withCollisions: 0,
         withDataNotCarried: 1,

@@ -147,6 +147,7 @@ describe('migrate: roles, claims, second factors and re-enrolment marks', () => 
       failed: 0,
       invalid: 0,
       skipped: 2,
+      completed: 0,
       stillQueued: 0,
       withCollisions: 0,
       withDataNotCarried: 1,

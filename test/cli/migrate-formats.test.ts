@@ -143,6 +143,7 @@ describe('migrate: exports in their real formats', () => {
         failed: 0,
         invalid: 0,
         skipped: 1,
+        completed: 0,
         stillQueued: 0,
         withCollisions: 0,
         withDataNotCarried: 0,

@@ -12,8 +12,8 @@ const passwordHash = bcryptHash('same-pw');
 const users = Array.from({ length: 40 }, (_, i) => ({ externalUserId: `old-${i + 1}`, email: `user${i + 1}@example.com`, passwordHash }));
 const readReport = (file: string) => JSON.parse(fs.readFileSync(`${file}.migrate-report.json`, 'utf8'));
 
-type Totals = Record<'read' | 'imported' | 'alreadyImported' | 'failed' | 'invalid' | 'skipped' | 'stillQueued', number>;
-const addsUp = (t: Totals) => t.imported + t.alreadyImported + t.failed + t.invalid + t.skipped + t.stillQueued;
+type Totals = Record<'read' | 'imported' | 'alreadyImported' | 'completed' | 'failed' | 'invalid' | 'skipped' | 'stillQueued', number>;
+const addsUp = (t: Totals) => t.imported + t.alreadyImported + t.completed + t.failed + t.invalid + t.skipped + t.stillQueued;
 
 /** The core's own ids of the users it holds. */
 async function coreUserIds(core: RunningCore): Promise<string[]> {
@@ -77,6 +77,7 @@ describe('migrate: every interrupted run still writes its report', () => {
       failed: 0,
       invalid: 0,
       skipped: 0,
+      completed: 0,
       stillQueued: 0,
       withCollisions: 0,
       withDataNotCarried: 0,

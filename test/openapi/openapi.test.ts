@@ -46,6 +46,7 @@ const contractRoutes = [
   'POST /bulk-import/import',
   'GET /bulk-import/core-identity',
   'POST /bulk-import/users/lookup',
+  'POST /bulk-import/users/complete',
   'GET /lazy-migration/status',
   'POST /lazy-migration/verify',
   'GET /openapi.json',

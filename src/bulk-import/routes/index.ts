@@ -4,6 +4,7 @@ import queueRoutes from './queue.js';
 import importUser from './import-user.js';
 import coreIdentity from './core-identity.js';
 import lookupUsers from './lookup-users.js';
+import completeUsers from './complete-users.js';
 
 const routes: FastifyPluginAsync = async (app) => {
   await app.register(addUsers);
@@ -11,6 +12,7 @@ const routes: FastifyPluginAsync = async (app) => {
   await app.register(importUser);
   await app.register(coreIdentity);
   await app.register(lookupUsers);
+  await app.register(completeUsers);
 };
 
 export default routes;
