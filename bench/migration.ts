@@ -2,7 +2,9 @@
 // with autovacuum off; a Firebase export of N users; `identity-core migrate firebase` against a core process
 // (both built from dist/). Reports users/s overall and per tenth, peak RSS of core and command, the bulk route's own
 // rate (importNow, batches of 10,000, users read before the clock starts) into a third new database, and COPY of
-// the same rows into the same tables in the same run. Run: npm run bench:migration -- [N] [--no-build]
+// the same rows into the same tables in the same run; then more command / route pairs in alternating order, each into
+// new databases, and the median ratio. Run: npm run bench:migration -- [N] [--no-build] [--pairs=P] (P: 3 up to
+// 200,000 users, else 1)
 // Env: DATABASE_URL (the server to create the databases on; default postgresql://postgres@127.0.0.1:5432/postgres),
 // BENCH_KEEP=1 keeps the databases and the export; BULK_MIGRATION_* and POSTGRESQL_CONNECTION_POOL_SIZE go to the core;
 // --cpu-prof writes V8 profiles of the command and the core to bench/results/ (read them with bench/tools/profile-summary.ts).
@@ -21,10 +23,15 @@ import { distinctPasswords, hashConfigBlock, newHashParameters, writeFirebaseExp
 import { sliceRates, startSampling } from './migration/progress-samples.js';
 import { dumpImportedRows, timeCopyInto } from './migration/copy-ceiling.js';
 import { readBatches, timeBulkRoute } from './migration/route-ceiling.js';
+import type { BulkImportUser } from '../src/cli/bulk-user.js';
 
 const args = process.argv.slice(2);
 const total = Number(args.find((arg) => /^\d+$/.test(arg)) ?? process.env.BENCH_USERS ?? 100_000);
 const build = !args.includes('--no-build');
+// More command / route pairs after the first, each into two new databases, in alternating order, so that a machine
+// whose load changes during the run moves both sides of a ratio alike; the median ratio is reported.
+const pairsArg = args.find((arg) => arg.startsWith('--pairs='));
+const pairs = pairsArg === undefined ? (total <= 200_000 ? 3 : 1) : Math.max(1, Number(pairsArg.slice('--pairs='.length)));
 const profileDir = args.includes('--cpu-prof') ? path.resolve(path.dirname(fileURLToPath(import.meta.url)), 'results') : undefined;
 // BENCH_NODE_ARGS: more node flags for both processes (a --require that times statements, say), split on spaces.
 const extraNodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter((arg) => arg !== '');
@@ -103,6 +110,69 @@ function peakRssMb(pid: number | undefined): number {
     return Number(/VmHWM:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
   } catch {
     return 0;
+  }
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+}
+
+async function startCoreOn(database: string, signerKey: string, dir: string, passThrough: Record<string, string>) {
+  const port = await freePort();
+  return startServer({
+    name: `core-${database}`,
+    script: path.join(repoRoot, 'dist/server.js'),
+    args: [`--config=${path.join(dir, 'empty.yaml')}`],
+    port,
+    applicationName: `bench-migration-${port}`,
+    env: {
+      DATABASE_URL: databaseUrl(database),
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'WARN',
+      IDP_PASSWORD_HASHING_SIGNER_KEY: signerKey,
+      ...passThrough,
+    },
+  });
+}
+
+/** The command end to end into a new core on `database`, as the first run but without its samples: milliseconds. */
+async function timeCommandIntoDatabase(
+  database: string,
+  migrateArgs: string[],
+  signerKey: string,
+  dir: string,
+  passThrough: Record<string, string>,
+): Promise<number> {
+  const core = await startCoreOn(database, signerKey, dir, passThrough);
+  try {
+    const argv = migrateArgs.map((arg, i) =>
+      migrateArgs[i - 1] === '--core-url' ? core.url : migrateArgs[i - 1] === '--report' ? path.join(dir, `report-${database}.json`) : arg,
+    );
+    const started = performance.now();
+    const result = await runCommand([...argv, '--restart'], {}).done;
+    const ms = performance.now() - started;
+    if (result.code !== 0) throw new Error(`the migration into ${database} exited ${result.code}:\n${result.output}`);
+    return ms;
+  } finally {
+    await core.stop();
+  }
+}
+
+async function timeRouteIntoDatabase(
+  database: string,
+  batches: BulkImportUser[][],
+  signerKey: string,
+  dir: string,
+  passThrough: Record<string, string>,
+): Promise<number> {
+  const core = await startCoreOn(database, signerKey, dir, passThrough);
+  try {
+    return await timeBulkRoute(core.url, batches);
+  } finally {
+    await core.stop();
   }
 }
 
@@ -254,6 +324,25 @@ async function main(): Promise<void> {
     } finally {
       await routeCore.stop();
     }
+    const pairRatios = [total / elapsedMs / (total / routeMs)];
+    for (let pair = 2; pair <= pairs; pair++) {
+      const order = pair % 2 === 0 ? (['route', 'command'] as const) : (['command', 'route'] as const);
+      const ms: Record<string, number> = {};
+      for (const side of order) {
+        const name = `ic_bench_pair${pair}_${side}_${suffix}`;
+        created.push(name);
+        await newDatabase(name);
+        ms[side] =
+          side === 'route'
+            ? await timeRouteIntoDatabase(name, batches, params.signerKey, dir, passThrough)
+            : await timeCommandIntoDatabase(name, migrateArgs, params.signerKey, dir, passThrough);
+        await withAdmin((admin) => admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
+      }
+      pairRatios.push(ms.route / ms.command);
+      log(
+        `pair ${pair} (${order.join(' first, then ')}): command ${seconds(ms.command)} s, route ${seconds(ms.route)} s, ratio ${(ms.route / ms.command).toFixed(2)}`,
+      );
+    }
     batches.length = 0;
 
     log('COPY ceiling: the same rows into the same tables of another new database');
@@ -276,6 +365,8 @@ async function main(): Promise<void> {
       routeSeconds: routeMs / 1000,
       routeUsersPerSecond: routeRate,
       ratioToRoute: rate / routeRate,
+      pairRatios,
+      medianRatioToRoute: median(pairRatios),
       sliceUsersPerSecond: slices,
       lastToFirstSlice: slices[9] / slices[0],
       corePeakRssMb: corePeakMb,
@@ -296,7 +387,10 @@ async function main(): Promise<void> {
       `users                      ${total}  (90 % password, 5 % Google, 3 % phone, 2 % email link)`,
       `migration, end to end      ${seconds(elapsedMs)} s  (${Math.round(rate)} users/s)`,
       `bulk route (importNow)     ${seconds(routeMs)} s  (${Math.round(routeRate)} users/s)`,
-      `migration / bulk route     ${(rate / routeRate).toFixed(2)}`,
+      `migration / bulk route     ${(rate / routeRate).toFixed(2)}` +
+        (pairRatios.length > 1
+          ? `; median of ${pairRatios.length} alternating pairs ${median(pairRatios).toFixed(2)} (${pairRatios.map((r) => r.toFixed(2)).join(', ')})`
+          : ''),
       `COPY of the same rows      ${seconds(copyMs)} s  (${Math.round(copyRate)} users/s)`,
       `migration / COPY           ${(rate / copyRate).toFixed(2)}`,
       `re-run when finished       ${rerunSeconds.same?.toFixed(1)} s as it is, ${rerunSeconds.restart?.toFixed(1)} s with --restart`,
