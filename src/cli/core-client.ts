@@ -31,7 +31,10 @@ export interface QueueRow {
 /** On success, the id each user will have in the core (the queue row id), in request order. */
 /** `allImported`: the core imported every user before answering (a core that queues, or one some failed in, leaves it false). */
 export type EnqueueResult =
-  { ok: true; userIds: string[]; allImported: boolean } | { ok: false; invalid: { index: number; errors: string[] }[] };
+  | { ok: true; userIds: string[]; allImported: boolean }
+  | { ok: false; invalid: { index: number; errors: string[] }[] }
+  /** The request is larger than the core takes in one (its bulk_import_body_limit_bytes): answered 413. */
+  | { ok: false; tooLarge: true };
 
 /** One answer of POST /bulk-import/users/complete, in request order. */
 export type CompletionAnswer =
@@ -82,6 +85,7 @@ export class CoreClient {
       if (typeof imported === 'number') this.importsAtOnce = true;
       return { ok: true, userIds, allImported: imported === users.length && failed === 0 };
     }
+    if (reply.status === 413) return { ok: false, tooLarge: true };
     const invalid = invalidUsers(reply);
     if (invalid) return { ok: false, invalid };
     throw this.unexpected('POST', '/bulk-import/users', reply);

@@ -392,6 +392,10 @@ async function enqueueDroppingInvalid(
     if (result.ok) {
       return { queued: pending.map((record, i) => ({ record, userId: result.userIds[i] })), refused, allImported: result.allImported };
     }
+    if ('tooLarge' in result) {
+      const parts = await enqueueInHalves(context, pending);
+      return { ...parts, refused: [...refused, ...parts.refused] };
+    }
     const errors = new Map(result.invalid.map((entry) => [entry.index, entry.errors]));
     if (errors.size === 0) break;
     for (const [position, record] of pending.entries()) {
@@ -402,4 +406,20 @@ async function enqueueDroppingInvalid(
   }
   if (pending.length > 0) throw new CliError('the core kept refusing a batch without saying which users are wrong');
   return { queued: [], refused, allImported: true };
+}
+
+/** A request the core found too large goes again as two halves; a single user too large for it is refused alone. */
+async function enqueueInHalves(context: PassContext, users: SourceRecord[]): ReturnType<typeof enqueueDroppingInvalid> {
+  if (users.length === 1) {
+    const reason = 'larger than the core takes in one request (its bulk_import_body_limit_bytes): not sent';
+    return { queued: [], refused: [{ record: users[0], reason }], allImported: true };
+  }
+  const middle = Math.ceil(users.length / 2);
+  const first = await enqueueDroppingInvalid(context, users.slice(0, middle), undefined);
+  const second = await enqueueDroppingInvalid(context, users.slice(middle), undefined);
+  return {
+    queued: [...first.queued, ...second.queued],
+    refused: [...first.refused, ...second.refused],
+    allImported: first.allImported && second.allImported,
+  };
 }

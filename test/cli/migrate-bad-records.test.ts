@@ -183,3 +183,41 @@ describe('migrate: one bad record never stops the others', () => {
     expect(await emailsHeld(core)).toEqual(['user1@example.com', 'user3@example.com', 'user4@example.com']);
   });
 });
+
+describe('migrate: a batch larger than the core takes in one request', () => {
+  it('goes again in halves, and a user too large alone is refused by name while the others are imported', async () => {
+    const temp = makeTempDir();
+    const core = await startCore({ bulk_import_body_limit_bytes: 4096 });
+    try {
+      const big = JSON.stringify({
+        externalUserId: 'old-big',
+        email: 'big@example.com',
+        passwordHash,
+        userMetadata: { note: 'x'.repeat(6000) },
+      });
+      const file = temp.file('users.ndjson', `${[good(1), good(2), big, good(3), good(4), good(5)].join('\n')}\n`);
+      const run = await runCommand([...migrateArgs(core, 'ndjson', file), '--batch-size', '10']);
+      expect(run.code, run.stderr).toBe(1);
+      const report = readReport(`${file}.migrate-report.json`);
+      expect(report.totals).toMatchObject({ read: 6, imported: 5, failed: 0, invalid: 1 });
+      expect(report.notImported).toEqual([
+        {
+          user: 'old-big',
+          record: 3,
+          stage: 'validation',
+          reason: 'larger than the core takes in one request (its bulk_import_body_limit_bytes): not sent',
+        },
+      ]);
+      expect(await emailsHeld(core)).toEqual([
+        'user1@example.com',
+        'user2@example.com',
+        'user3@example.com',
+        'user4@example.com',
+        'user5@example.com',
+      ]);
+    } finally {
+      await core.t.close();
+      temp.remove();
+    }
+  });
+});
