@@ -34,7 +34,9 @@ export type EnqueueResult =
   | { ok: true; userIds: string[]; allImported: boolean }
   | { ok: false; invalid: { index: number; errors: string[] }[] }
   /** The request is larger than the core takes in one (its bulk_import_body_limit_bytes): answered 413. */
-  | { ok: false; tooLarge: true };
+  | { ok: false; tooLarge: true }
+  /** The core failed on the request (500), the same way each time it was retried. */
+  | { ok: false; serverError: string };
 
 /** One answer of POST /bulk-import/users/complete, in request order. */
 export type CompletionAnswer =
@@ -86,6 +88,7 @@ export class CoreClient {
       return { ok: true, userIds, allImported: imported === users.length && failed === 0 };
     }
     if (reply.status === 413) return { ok: false, tooLarge: true };
+    if (reply.status === 500) return { ok: false, serverError: reply.text.trim().slice(0, 300) };
     const invalid = invalidUsers(reply);
     if (invalid) return { ok: false, invalid };
     throw this.unexpected('POST', '/bulk-import/users', reply);

@@ -2,7 +2,7 @@ import { addLookupKeys, CoreIndex, emptyLookup, presenceOf } from './account-key
 import type { SourceRecord } from './bulk-user.js';
 import { CliError } from './cli-error.js';
 import { completeUsers, type ToComplete } from './complete-users.js';
-import { delay, type CoreClient } from './core-client.js';
+import { delay, type CoreClient, type EnqueueResult } from './core-client.js';
 import type { Progress } from './progress.js';
 import { assertInvalidWithin } from './invalid-limit.js';
 import { queueCounts } from './queue.js';
@@ -396,6 +396,10 @@ async function enqueueDroppingInvalid(
       const parts = await enqueueInHalves(context, pending);
       return { ...parts, refused: [...refused, ...parts.refused] };
     }
+    if ('serverError' in result) {
+      const parts = await isolateServerError(context, pending, result.serverError);
+      return { ...parts, refused: [...refused, ...parts.refused] };
+    }
     const errors = new Map(result.invalid.map((entry) => [entry.index, entry.errors]));
     if (errors.size === 0) break;
     for (const [position, record] of pending.entries()) {
@@ -406,6 +410,42 @@ async function enqueueDroppingInvalid(
   }
   if (pending.length > 0) throw new CliError('the core kept refusing a batch without saying which users are wrong');
   return { queued: [], refused, allImported: true };
+}
+
+/**
+ * A request the core fails on (500, retried) goes again as two halves, to find the one user it fails on: that user is
+ * refused with the core's message and the others are imported. When both halves fail, it is not one user's doing,
+ * and the run stops as the core asks.
+ */
+async function isolateServerError(context: PassContext, users: SourceRecord[], message: string): ReturnType<typeof enqueueDroppingInvalid> {
+  if (users.length === 1) {
+    return { queued: [], refused: [{ record: users[0], reason: `the core failed on this user (500: ${message})` }], allImported: true };
+  }
+  const middle = Math.ceil(users.length / 2);
+  const halves = [users.slice(0, middle), users.slice(middle)];
+  const answers: EnqueueResult[] = [];
+  for (const half of halves) answers.push(await context.client.enqueue(half.map((record) => record.user!)));
+  const failures = answers.map((answer) => (!answer.ok && 'serverError' in answer ? answer.serverError : undefined));
+  if (failures.every((failure) => failure !== undefined)) {
+    throw new CliError(`the core failed on a batch and on both its halves (500: ${message}): not one user's doing`);
+  }
+  const parts = [];
+  for (const [i, half] of halves.entries()) {
+    const failure = failures[i];
+    parts.push(failure !== undefined ? await isolateServerError(context, half, failure) : await settleHalf(context, half, answers[i]));
+  }
+  return {
+    queued: parts.flatMap((part) => part.queued),
+    refused: parts.flatMap((part) => part.refused),
+    allImported: parts.every((part) => part.allImported),
+  };
+}
+
+/** What an answer already received for some users means, as enqueueDroppingInvalid would read it. */
+async function settleHalf(context: PassContext, users: SourceRecord[], result: EnqueueResult): ReturnType<typeof enqueueDroppingInvalid> {
+  if (result.ok)
+    return { queued: users.map((record, i) => ({ record, userId: result.userIds[i] })), refused: [], allImported: result.allImported };
+  return enqueueDroppingInvalid(context, users, undefined);
 }
 
 /** A request the core found too large goes again as two halves; a single user too large for it is refused alone. */

@@ -65,7 +65,9 @@ export async function userById(core: RunningCore, userId: string) {
 export async function startProxy(
   target: string,
   onReply: (method: string, path: string, status: number, count: number) => 'forward' | 'drop',
-  onRequest: (method: string, path: string, count: number) => 'forward' | 'drop' = () => 'forward',
+  // An answer of its own stands for the core's (a fault the core would have): it is sent instead of forwarding.
+  onRequest: (method: string, path: string, count: number, body: string) => 'forward' | 'drop' | { status: number; body: string } = () =>
+    'forward',
 ): Promise<{ url: string; close(): Promise<void> }> {
   const counts = new Map<string, number>();
   // Requests forwarded and not answered yet: close() waits for them, so the core is asked only after it finished them.
@@ -78,8 +80,14 @@ export async function startProxy(
     // The request's number on its route: its reply is told the same number, whatever was sent in between.
     const count = (counts.get(key) ?? 0) + 1;
     counts.set(key, count);
-    if (onRequest(request.method ?? 'GET', path, count) === 'drop') {
+    const decision = onRequest(request.method ?? 'GET', path, count, Buffer.concat(chunks).toString('utf8'));
+    if (decision === 'drop') {
       request.socket.destroy();
+      return;
+    }
+    if (decision !== 'forward') {
+      response.writeHead(decision.status, { 'content-type': 'application/json' });
+      response.end(decision.body);
       return;
     }
     const forwarded = fetch(`${target}${request.url}`, {

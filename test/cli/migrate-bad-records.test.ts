@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { bcryptHash, makeTempDir } from './fixtures.js';
 import { call } from '../helper.js';
-import { apiKey, migrateArgs, runCommand, signIn, startCore, type RunningCore } from './harness.js';
+import { apiKey, migrateArgs, runCommand, signIn, startCore, startProxy, type RunningCore } from './harness.js';
 
 const passwordHash = bcryptHash('same-pw');
 const good = (i: number) => JSON.stringify({ externalUserId: `old-${i}`, email: `user${i}@example.com`, passwordHash });
@@ -219,5 +219,72 @@ describe('migrate: a batch larger than the core takes in one request', () => {
       await core.t.close();
       temp.remove();
     }
+  });
+});
+
+describe('migrate: a core that fails (500) on one user', () => {
+  let temp: ReturnType<typeof makeTempDir>;
+  let core: RunningCore;
+  beforeEach(async () => {
+    temp = makeTempDir();
+    core = await startCore();
+  });
+  afterEach(async () => {
+    await core.t.close();
+    temp.remove();
+  });
+  const internalError = { status: 500, body: JSON.stringify({ message: 'Internal Server Error' }) };
+
+  it('has that user found by halving its batch and refused by name; the others are imported', async () => {
+    const poison = JSON.stringify({ externalUserId: 'old-poison', email: 'poison@example.com', passwordHash });
+    const file = temp.file('users.ndjson', `${[good(1), good(2), good(3), poison, good(5), good(6)].join('\n')}\n`);
+    const proxy = await startProxy(
+      core.url,
+      () => 'forward',
+      (method, path, _count, body) =>
+        method === 'POST' && path === '/bulk-import/users' && body.includes('poison@example.com') ? internalError : 'forward',
+    );
+    try {
+      const run = await runCommand([...migrateArgs({ ...core, url: proxy.url }, 'ndjson', file), '--batch-size', '10', '--retries', '0']);
+      expect(run.code, run.stderr).toBe(1);
+    } finally {
+      await proxy.close();
+    }
+    const report = readReport(`${file}.migrate-report.json`);
+    expect(report.totals).toMatchObject({ read: 6, imported: 5, invalid: 1, failed: 0 });
+    expect(report.notImported).toEqual([
+      {
+        user: 'old-poison',
+        record: 4,
+        stage: 'validation',
+        reason: 'the core failed on this user (500: {"message":"Internal Server Error"})',
+      },
+    ]);
+    expect(await emailsHeld(core)).toEqual([
+      'user1@example.com',
+      'user2@example.com',
+      'user3@example.com',
+      'user5@example.com',
+      'user6@example.com',
+    ]);
+  });
+
+  it('stops the run when it fails on every part of a batch', async () => {
+    const file = temp.file('users.ndjson', `${[good(1), good(2), good(3)].join('\n')}\n`);
+    const proxy = await startProxy(
+      core.url,
+      () => 'forward',
+      (method, path) => (method === 'POST' && path === '/bulk-import/users' ? internalError : 'forward'),
+    );
+    try {
+      const run = await runCommand([...migrateArgs({ ...core, url: proxy.url }, 'ndjson', file), '--retries', '0']);
+      expect(run.code).toBe(2);
+      expect(run.stderr).toContain(
+        'the core failed on a batch and on both its halves (500: {"message":"Internal Server Error"}): not one user\'s doing',
+      );
+    } finally {
+      await proxy.close();
+    }
+    expect(await emailsHeld(core)).toEqual([]);
   });
 });
