@@ -4,6 +4,7 @@ import { runCanaries } from './canary.js';
 import { CliError } from './cli-error.js';
 import { CoreClient } from './core-client.js';
 import { CreatedLog } from './created-log.js';
+import { keepPreviousRun } from './keep-previous-run.js';
 import { checkCoreAgainstHashConfig } from './hash-self-check.js';
 import { assertDryRunSupported, dryRunAll } from './dry-run.js';
 import type { CliIo } from './io.js';
@@ -111,17 +112,21 @@ export async function runMigrate(options: MigrateOptions, io: CliIo): Promise<nu
 
   const statePath = statePathFor(options.file);
   const sentLog = new SentLog(SentLog.pathFor(options.file));
-  if (options.restart) fs.rmSync(statePath, { force: true });
-  const loaded = loadState(statePath, identity);
+  const reportPath = options.reportPath ?? `${options.file}.migrate-report.json`;
+  const loaded = options.restart ? {} : loadState(statePath, identity);
   if (loaded.staleBecause !== undefined) {
     log(
       `${statePath} holds progress made for ${loaded.staleBecause}: starting a fresh run (users the core already holds are recognised and not sent again)`,
     );
   }
-  if (!loaded.state) sentLog.clear();
+  if (!loaded.state) {
+    const kept = await keepPreviousRun(reportPath, now().toISOString().replace(/[:.]/g, '-'), client);
+    if (kept !== undefined) log(`the report of the previous run is kept as ${kept}: undo that run from it`);
+    fs.rmSync(statePath, { force: true });
+    sentLog.clear();
+  }
   const state = loaded.state ?? newState(options.source, options.file, identity, now());
   saveState(statePath, state, now());
-  const reportPath = options.reportPath ?? `${options.file}.migrate-report.json`;
   runFiles = {
     runStartedAt: state.startedAt,
     stateFile: path.resolve(statePath),
@@ -129,12 +134,6 @@ export async function runMigrate(options: MigrateOptions, io: CliIo): Promise<nu
     intentLog: path.resolve(sentLog.intentPath),
     createdLog: path.resolve(createdLog.path),
   };
-  // A fresh run never overwrites the report of the run before it: that report's created list is its undo plan.
-  if (!loaded.state && fs.existsSync(reportPath)) {
-    const kept = `${reportPath.replace(/\.json$/, '')}.previous-${now().toISOString().replace(/[:.]/g, '-')}.json`;
-    fs.renameSync(reportPath, kept);
-    log(`the report of the previous run is kept as ${kept}: undo that run from it`);
-  }
   // Before anything is created: a run killed before it writes its end leaves this report, from which undo finds
   // everything the run sent.
   const running = { ...options, coreId: identity.coreId, partial: true, running: true, startedAt, finishedAt: now(), progress: runFiles };

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
+import path from 'node:path';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { buildIfStale } from '../../scripts/build-if-stale.mjs';
 import { call } from '../helper.js';
@@ -151,6 +152,24 @@ describe('migrate: a run killed with SIGKILL can be undone and re-run', () => {
       expect(await coreHolds(core)).toEqual({ users: before, queueRows: 0 });
     },
   );
+
+  it('a fresh run after a kill keeps the killed run undoable: its report and side files are kept beside the new ones', async () => {
+    const file = temp.file('users.ndjson', ndjson(users));
+    const held = await killedRun(file, killPoints[1]);
+    const restarted = await runCommand([...migrateArgs(core, 'ndjson', file), '--restart']);
+    expect(restarted.code, restarted.stderr).toBe(0);
+    const killedRunUsers = held - before.length;
+    expect(readReport(file).totals).toMatchObject({ read: 40, imported: 39 - killedRunUsers, alreadyImported: 1 + killedRunUsers });
+    const kept = fs.readdirSync(path.dirname(file)).filter((name) => /\.migrate-report\.previous-.+\.json$/.test(name));
+    expect(kept).toHaveLength(1);
+
+    const undoKilled = await runCommand(['migrate', 'undo', path.join(path.dirname(file), kept[0]), '--core-url', core.url]);
+    expect(undoKilled.code, undoKilled.stderr).toBe(0);
+    expect(undoKilled.stdout).toContain(`removed             ${killedRunUsers}\n`);
+    const undoFresh = await runCommand(['migrate', 'undo', `${file}.migrate-report.json`, '--core-url', core.url]);
+    expect(undoFresh.code, undoFresh.stderr).toBe(0);
+    expect(await coreHolds(core)).toEqual({ users: before, queueRows: 0 });
+  });
 
   it('undo refuses a core other than the one the report names', async () => {
     const file = temp.file('users.ndjson', ndjson(users.slice(0, 5)));
