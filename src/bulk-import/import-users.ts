@@ -53,7 +53,8 @@ export function explainImportError(error: unknown, user: ImportUser): string | u
     user.loginMethods.find((m) => m.recipeId === recipeId && has(m))!;
   switch (violatedConstraintOf(error)) {
     case 'primary_account_infos__info_key':
-      return importErrors.accountInfo();
+      // Checked free before the insert: another primary user took one of them in the meantime.
+      return importErrors.accountInfo(`one of ${accountInfosOf(user)} became another primary user's while this user was imported`);
     case 'users__emailpassword_email_key':
       return importErrors.emailPasswordEmail(method('emailpassword').email!);
     case 'users__thirdparty_key': {
@@ -197,4 +198,15 @@ async function insertDependents(db: Queryable, users: ImportUser[]): Promise<voi
   await insertUserRoles(db, roles.ids, roles.tenants, roles.roles);
   await upsertDevices(db, devices);
   await insertRecoveryCodes(db, recoveryCodes);
+}
+
+// What of a user's login methods a primary user holds exclusively: its emails, phone numbers and third-party logins.
+function accountInfosOf(user: ImportUser): string {
+  const infos = new Set<string>();
+  for (const method of user.loginMethods) {
+    if (method.email !== undefined) infos.add(`email ${method.email}`);
+    if (method.phoneNumber !== undefined) infos.add(`phone number ${method.phoneNumber}`);
+    if (method.thirdPartyId !== undefined) infos.add(`${method.thirdPartyId} account ${method.thirdPartyUserId}`);
+  }
+  return [...infos].join(', ');
 }

@@ -401,7 +401,11 @@ describe('a value another primary user takes after the conflict check', () => {
       const queued = await call(t.app, 'POST', '/bulk-import/users', { body: { users } });
       await t.app.services.bulkImportWorker.processUntilEmpty();
       expect((await queueRows(t.db)).map((row) => [row.id, row.status, row.error_message])).toEqual([
-        [queued.json.users[0].loginMethods[0].userId, 'FAILED', conflict],
+        [
+          queued.json.users[0].loginMethods[0].userId,
+          'FAILED',
+          `${conflict}: one of email late@example.com, phone number +14155550004 became another primary user's while this user was imported`,
+        ],
       ]);
       expect((await call(t.app, 'GET', '/user/id', { query: { userId: 'late' } })).json).toEqual({ status: 'UNKNOWN_USER_ID_ERROR' });
       expect((await call(t.app, 'GET', '/user/id', { query: { userId: 'mate' } })).json.user.loginMethods).toHaveLength(2);
