@@ -53,9 +53,10 @@ export class SentLog {
 
   /** The intent lines of users about to be sent, made while the batch before them is being imported. */
   static intentLines(records: SourceRecord[]): IntentLines {
-    let text = '';
-    for (const record of records) text += `${record.index + 1}\t?\t${intentJson(record)}\n`;
-    return { text };
+    // Joined once, into one flat string: the text is kept until the batch before is answered.
+    const lines: string[] = [];
+    for (const record of records) lines.push(`${record.index + 1}\t?\t${intentJson(record)}\n`);
+    return { text: lines.join('') };
   }
 
   /** A reader of what earlier invocations wrote: the lines present now, not those this invocation appends. */
