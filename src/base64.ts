@@ -51,6 +51,22 @@ export function decodeUnpaddedCanonicalBase64(text: string): Buffer | undefined 
   return bytes !== undefined && encodeUnpaddedBase64(bytes) === text ? bytes : undefined;
 }
 
+const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+
+/**
+ * Whether the text is standard base64 exactly as an encoder writes it (padded, unused bits zero, at least one
+ * byte): what decoding it and encoding the bytes again gives back unchanged, told without either.
+ */
+export function isPaddedCanonicalBase64(text: string): boolean {
+  if (text.length === 0 || text.length % 4 !== 0) return false;
+  const padding = text.endsWith('==') ? 2 : text.endsWith('=') ? 1 : 0;
+  const body = padding === 0 ? text : text.slice(0, -padding);
+  if (!STANDARD.test(body)) return false;
+  if (padding === 0) return true;
+  // The last character before the padding carries 4 (one '=') or 2 (two '=') bits beyond the bytes: zero.
+  return (ALPHABET.indexOf(body[body.length - 1]) & (padding === 1 ? 0b11 : 0b1111)) === 0;
+}
+
 export function encodeUnpaddedBase64(bytes: Buffer): string {
   return bytes.toString('base64').replace(/=+$/, '');
 }

@@ -5,6 +5,7 @@ import {
   decodeStandardBase64,
   decodeUnpaddedCanonicalBase64,
   decodeUrlSafeBase64,
+  isPaddedCanonicalBase64,
 } from '../src/base64.js';
 
 describe('decodeEitherBase64 (either alphabet)', () => {
@@ -108,5 +109,19 @@ describe('decodePaddedCanonicalBase64 (as an encoder writes it)', () => {
     { description: 'a character outside the alphabet', text: 'Bw=!' },
   ])('refuses $description', ({ text }) => {
     expect(decodePaddedCanonicalBase64(text)).toBeUndefined();
+  });
+});
+
+describe('isPaddedCanonicalBase64 (unchanged by decoding and encoding again)', () => {
+  it.each(['Bw==', 'QUI=', '+/+/', 'egd/+J4dAewwSKwOS8ZTxdIO/h3ObKi/o5CmqbY8ZUiujAwITN8UN7fSq9WLRpVhM+/g1jyctcHuc5j92uDLVQ=='])(
+    'takes %s as it is',
+    (text) => {
+      expect(isPaddedCanonicalBase64(text)).toBe(true);
+      expect(decodeEitherBase64(text)?.toString('base64')).toBe(text);
+    },
+  );
+
+  it.each(['', 'Bw', 'Bx==', 'QUJ=', '-_-_', 'Bw=!', '====', 'Q===', 'QQ='])('does not take %j', (text) => {
+    expect(isPaddedCanonicalBase64(text)).toBe(false);
   });
 });

@@ -37,6 +37,8 @@ export class Progress {
   private lastDraw = Number.NEGATIVE_INFINITY;
   private drawn = false;
   private counts: ProgressCounts = { read: 0, sent: 0, notSent: 0 };
+  /** The counts last given, not yet made consistent. */
+  private latest: ProgressCounts | undefined;
   /** The phase's first counts, so that rate and ETA measure this phase only (a resumed run starts far in). */
   private baseline: { done: number; fraction?: number } | undefined;
 
@@ -59,9 +61,12 @@ export class Progress {
   }
 
   update(counts: ProgressCounts, force = false): void {
-    this.counts = consistent(counts);
-    this.baseline ??= { done: this.done(), fraction: this.counts.fraction };
-    this.baseline.fraction ??= this.counts.fraction;
+    // Called for every record read: the counts are made consistent only when they are used.
+    this.latest = counts;
+    if (this.baseline === undefined || this.baseline.fraction === undefined) {
+      this.baseline ??= { done: this.done(), fraction: this.current().fraction };
+      this.baseline.fraction ??= this.current().fraction;
+    }
     const now = this.now();
     const wait = this.io.isTTY ? REDRAW_MS : this.intervalMs;
     if (!force && now - this.lastDraw < wait) return;
@@ -84,11 +89,20 @@ export class Progress {
 
   /** What the rate counts: records read while sending, users processed while the core imports. */
   private done(): number {
-    return this.counts.processed ?? this.counts.read;
+    const counts = this.current();
+    return counts.processed ?? counts.read;
+  }
+
+  private current(): ProgressCounts {
+    if (this.latest !== undefined) {
+      this.counts = consistent(this.latest);
+      this.latest = undefined;
+    }
+    return this.counts;
   }
 
   private render(now: number): string {
-    const { read, sent, notSent, processed, fraction } = this.counts;
+    const { read, sent, notSent, processed, fraction } = this.current();
     const seconds = Math.max((now - this.phaseStart) / 1000, 0.001);
     const rate = Math.max(0, this.done() - (this.baseline?.done ?? 0)) / seconds;
     const parts = [this.phase];

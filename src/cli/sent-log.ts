@@ -53,7 +53,10 @@ export class SentLog {
 
   /** The intent lines of users about to be sent, made while the batch before them is being imported. */
   static intentLines(records: SourceRecord[]): IntentLines {
-    return { text: records.map((record) => `${record.index + 1}\t?\t${JSON.stringify(intentOf(record))}\n`).join('') };
+    // Joined once, into one flat string: the text is kept until the batch before is answered.
+    const lines: string[] = [];
+    for (const record of records) lines.push(`${record.index + 1}\t?\t${intentJson(record)}\n`);
+    return { text: lines.join('') };
   }
 
   /** A reader of what earlier invocations wrote: the lines present now, not those this invocation appends. */
@@ -227,17 +230,24 @@ class LogLines {
   }
 }
 
-function intentOf(record: SourceRecord): IntendedUser {
+// The JSON of what an intent line keeps, written field by field: the same text as JSON.stringify of an
+// IntendedUser ({"user","account":{"externalUserId"?,"loginMethods":[{recipeId, email?, phoneNumber?,
+// thirdPartyId?, thirdPartyUserId?}]}}), without copying each user into a new object first.
+function intentJson(record: SourceRecord): string {
   const user = record.user!;
-  const loginMethods = user.loginMethods.map((method) => ({
-    recipeId: method.recipeId,
-    ...(method.email !== undefined && { email: method.email }),
-    ...(method.phoneNumber !== undefined && { phoneNumber: method.phoneNumber }),
-    ...(method.thirdPartyId !== undefined && { thirdPartyId: method.thirdPartyId }),
-    ...(method.thirdPartyUserId !== undefined && { thirdPartyUserId: method.thirdPartyUserId }),
-  })) as BulkImportUser['loginMethods'];
-  const externalUserId = user.externalUserId;
-  return { user: record.key, account: { ...(externalUserId !== undefined && { externalUserId }), loginMethods } };
+  let json = `{"user":${JSON.stringify(record.key)},"account":{`;
+  if (user.externalUserId !== undefined) json += `"externalUserId":${JSON.stringify(user.externalUserId)},`;
+  json += '"loginMethods":[';
+  user.loginMethods.forEach((method, position) => {
+    if (position > 0) json += ',';
+    json += `{"recipeId":${JSON.stringify(method.recipeId)}`;
+    if (method.email !== undefined) json += `,"email":${JSON.stringify(method.email)}`;
+    if (method.phoneNumber !== undefined) json += `,"phoneNumber":${JSON.stringify(method.phoneNumber)}`;
+    if (method.thirdPartyId !== undefined) json += `,"thirdPartyId":${JSON.stringify(method.thirdPartyId)}`;
+    if (method.thirdPartyUserId !== undefined) json += `,"thirdPartyUserId":${JSON.stringify(method.thirdPartyUserId)}`;
+    json += '}';
+  });
+  return `${json}]}}`;
 }
 
 function parseIntent(latin1: string): IntendedUser | undefined {

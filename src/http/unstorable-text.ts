@@ -4,7 +4,10 @@
 
 const loneSurrogate = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
-export const isUnstorable = (text: string): boolean => text.includes('\u0000') || loneSurrogate.test(text);
+// Text with no surrogate at all (nearly all of it) is told by one character class, without the lookarounds.
+const surrogate = /[\uD800-\uDFFF]/;
+
+export const isUnstorable = (text: string): boolean => text.includes('\u0000') || (surrogate.test(text) && loneSurrogate.test(text));
 
 // In JSON text both can only arrive as \u escapes (invalid UTF-8 bytes decode to U+FFFD), so most bodies skip the walk.
 export const mayHoldUnstorable = (json: string): boolean => /\\u(0000|d[89a-f])/i.test(json);

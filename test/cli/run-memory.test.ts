@@ -29,6 +29,23 @@ describe('the run state kept out of memory', () => {
     expect(table.get('')).toBe(0);
   });
 
+  it('KeyDigestTable.firstHeld names the first key held, and claim stores the keys of a user that holds none', () => {
+    const table = new KeyDigestTable();
+    expect(table.firstHeld(['old id a', 'email a@example.com'])).toEqual({ position: -1, record: 0 });
+    table.claim(1);
+    expect(table.get('old id a')).toBe(1);
+    expect(table.get('email a@example.com')).toBe(1);
+    expect(table.firstHeld(['old id b', 'email a@example.com'])).toEqual({ position: 1, record: 1 });
+    // A user that clashed claims nothing.
+    table.claim(2);
+    expect(table.get('old id b')).toBe(0);
+    for (let i = 0; i < 10_000; i++) {
+      expect(table.firstHeld([`old id ${i}`, `email user${i}@example.com`, `phone number +1${i}`]).position).toBe(-1);
+      table.claim(i + 10);
+    }
+    for (let i = 0; i < 10_000; i++) expect(table.get(`phone number +1${i}`)).toBe(i + 10);
+  });
+
   it('SentLog is read forwards in step with the export, without the lines appended after it was opened', () => {
     const log = new SentLog(temp.file('users.ndjson.migrate-sent.tsv', ''));
     log.append([

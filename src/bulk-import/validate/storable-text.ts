@@ -12,6 +12,8 @@ export function checkStorableText(input: unknown, errors: string[]): void {
 
 /** The error naming the first value (or key) that the database cannot store; the migration command uses it too. */
 export function unstorableText(input: unknown): string | undefined {
+  // Nearly every user holds no such text: one walk that builds no paths tells, and only a user that does is walked again.
+  if (!holdsUnstorable(input)) return undefined;
   const found = firstUnstorable(input, '');
   if (found === undefined) return undefined;
   const what = found.text.includes('\u0000') ? 'a NUL character (\\u0000)' : 'a lone surrogate (half of a UTF-16 pair)';
@@ -35,4 +37,18 @@ function firstUnstorable(value: unknown, path: string): { path: string; text: st
     if (found) return found;
   }
   return undefined;
+}
+
+function holdsUnstorable(value: unknown): boolean {
+  if (typeof value === 'string') return isUnstorable(value);
+  if (value === null || typeof value !== 'object') return false;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) if (holdsUnstorable(value[i])) return true;
+    return false;
+  }
+  for (const key in value) {
+    if (!Object.hasOwn(value, key)) continue;
+    if (isUnstorable(key) || holdsUnstorable((value as Record<string, unknown>)[key])) return true;
+  }
+  return false;
 }

@@ -34,11 +34,13 @@ export interface RecordParts {
 export function assembleRecord(parts: RecordParts): SourceRecord {
   const { index, externalUserId } = parts;
   // A phone second factor is a login method of its own, linked to the user, but never the one it is primary by.
-  const factorMethods = phoneFactorMethods(
-    parts.extras,
-    compact({ timeJoinedInMSSinceEpoch: parts.candidates[0]?.method.timeJoinedInMSSinceEpoch }),
-  );
-  const candidates = [...parts.candidates, ...factorMethods.map((method) => ({ method }))].map(applyContactRules);
+  const factorMethods =
+    (parts.extras?.phoneFactors?.length ?? 0) === 0
+      ? []
+      : phoneFactorMethods(parts.extras, compact({ timeJoinedInMSSinceEpoch: parts.candidates[0]?.method.timeJoinedInMSSinceEpoch }));
+  const candidates: Candidate[] = [];
+  for (const candidate of parts.candidates) candidates.push(applyContactRules(candidate));
+  for (const method of factorMethods) candidates.push(applyContactRules({ method }));
   const firstMethod = candidates[0]?.method;
   const key = externalUserId ?? firstMethod?.email ?? firstMethod?.phoneNumber ?? `record ${index + 1}`;
   const usable: LoginMethod[] = [];
@@ -48,8 +50,9 @@ export function assembleRecord(parts: RecordParts): SourceRecord {
   const phonesCarried: string[] = [];
   // Numbers linked only because they are a second factor (not ones the user also signs in with).
   const factorOnly: string[] = [];
-  const notCarried = [...(parts.notCarried ?? [])];
-  candidates.forEach(({ method, problem }, position) => {
+  const notCarried = parts.notCarried === undefined ? [] : parts.notCarried.slice();
+  for (let position = 0; position < candidates.length; position++) {
+    const { method, problem } = candidates[position];
     const isFactor = position >= factorStart;
     const keys = problem === undefined ? methodKeys(method) : [];
     const twin = keys.find((methodKey) => held.has(methodKey));
@@ -64,16 +67,16 @@ export function assembleRecord(parts: RecordParts): SourceRecord {
         }
       } else notCarried.push('second factor phone: the user has no other login method to add it to');
       for (const methodKey of keys) held.add(methodKey);
-      return;
+      continue;
     }
     const reason = problem ?? (twin === undefined ? undefined : `same ${twin} as another login method of this user`);
     if (reason !== undefined) {
       collisions.push(summariseMethod(method, reason));
-      return;
+      continue;
     }
     for (const methodKey of keys) held.add(methodKey);
     usable.push(method);
-  });
+  }
 
   if (parts.skipReason !== undefined) {
     return { index, key, problem: { kind: 'skipped', reason: parts.skipReason }, collisions: [] };
@@ -88,26 +91,23 @@ export function assembleRecord(parts: RecordParts): SourceRecord {
     return { index, key, problem: { kind: 'invalid', reason }, collisions: [] };
   }
   const metadata = parts.metadata === undefined ? {} : compact(parts.metadata);
-  const user: BulkImportUser = {
-    ...(externalUserId !== undefined && { externalUserId }),
-    ...(Object.keys(metadata).length > 0 && { userMetadata: metadata }),
-    loginMethods: linked.length === 0 ? [primary] : [{ ...primary, isPrimary: true }, ...linked],
-  };
+  // Built key by key in the order the JSON sent has always had (externalUserId, userMetadata, loginMethods).
+  const user = {} as BulkImportUser;
+  if (externalUserId !== undefined) user.externalUserId = externalUserId;
+  if (Object.keys(metadata).length > 0) user.userMetadata = metadata;
+  user.loginMethods = linked.length === 0 ? [primary] : [{ ...primary, isPrimary: true }, ...linked];
   const extras = hasExtras(parts, phonesCarried) ? applyExtras(user, parts.extras, parts.carry, phonesCarried) : undefined;
   notCarried.push(...(extras?.notCarried ?? []));
   // A value the database cannot hold would make the core refuse the lookup of the whole batch: refused here.
   const unstorable = unstorableText(user);
   if (unstorable !== undefined) return { index, key, problem: { kind: 'invalid', reason: unstorable }, collisions: [] };
-  return {
-    index,
-    key,
-    user,
-    collisions,
-    ...(notCarried.length > 0 && { notCarried }),
-    ...(extras !== undefined && extras.carried.length > 0 && { carried: extras.carried }),
-    ...(factorOnly.length > 0 &&
-      parts.carry !== undefined && { factorPhones: { phones: factorOnly, source: parts.carry.source, markedAt: parts.carry.markedAt } }),
-  };
+  const record: SourceRecord = { index, key, user, collisions };
+  if (notCarried.length > 0) record.notCarried = notCarried;
+  if (extras !== undefined && extras.carried.length > 0) record.carried = extras.carried;
+  if (factorOnly.length > 0 && parts.carry !== undefined) {
+    record.factorPhones = { phones: factorOnly, source: parts.carry.source, markedAt: parts.carry.markedAt };
+  }
+  return record;
 }
 
 // Most users of most exports have nothing beyond login methods and profile: they skip the mapping entirely.

@@ -1,4 +1,4 @@
-import { decodeEitherBase64 } from '../../base64.js';
+import { decodeEitherBase64, isPaddedCanonicalBase64 } from '../../base64.js';
 import type { LoginMethod, SourceRecord } from '../bulk-user.js';
 import { CliError } from '../cli-error.js';
 import { assembleRecord, compact, nonEmpty, parseBoolean, parseTime, type Candidate } from './assemble.js';
@@ -196,6 +196,8 @@ function passwordCandidate(
 export function standardBase64(value: unknown): string | undefined {
   const text = nonEmpty(value);
   if (text === undefined) return undefined;
+  // Nearly every export writes its hashes and salts canonically already: they are kept as they are.
+  if (isPaddedCanonicalBase64(text)) return text;
   const bytes = decodeEitherBase64(text);
   return bytes && bytes.length > 0 ? bytes.toString('base64') : undefined;
 }

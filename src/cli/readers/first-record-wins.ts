@@ -4,11 +4,8 @@ import { KeyDigestTable } from './key-digest-table.js';
 import { dropFactorPhone } from './carry.js';
 
 function firstClash(keys: string[], winners: KeyDigestTable): { clash?: string; winner: number } {
-  for (const key of keys) {
-    const winner = winners.get(key);
-    if (winner !== 0) return { clash: key, winner };
-  }
-  return { winner: 0 };
+  const { position, record } = winners.firstHeld(keys);
+  return position === -1 ? { winner: 0 } : { clash: keys[position], winner: record };
 }
 
 /**
@@ -37,7 +34,7 @@ export async function* firstRecordWins(records: AsyncIterable<SourceRecord>): As
       ({ clash, winner } = firstClash(keys, winners));
     }
     if (clash === undefined) {
-      for (const key of keys) winners.set(key, record.index + 1);
+      winners.claim(record.index + 1);
       yield record;
       continue;
     }

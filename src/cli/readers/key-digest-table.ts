@@ -11,6 +11,9 @@ export class KeyDigestTable {
   private slots = new Uint32Array(INITIAL_SLOTS * WORDS);
   private mask = INITIAL_SLOTS - 1;
   private used = 0;
+  /** The digests of the keys of the last firstHeld() call, three words each. */
+  private found = new Uint32Array(48);
+  private foundCount = 0;
 
   /** The record number stored with this key, or 0 when the key is new. */
   get(key: string): number {
@@ -24,6 +27,34 @@ export class KeyDigestTable {
       if (record === 0) return 0;
       if (this.slots[at] === a && this.slots[at + 1] === b && this.slots[at + 2] === c) return record;
     }
+  }
+
+  /**
+   * Which of one user's keys is held first (its position and record number), or position -1 when none is. The
+   * digests of the keys are kept for claim(), so each key of a user is digested once.
+   */
+  firstHeld(keys: readonly string[]): { position: number; record: number } {
+    if (this.found.length < keys.length * 3) this.found = new Uint32Array(keys.length * 6);
+    this.foundCount = keys.length;
+    for (let position = 0; position < keys.length; position++) {
+      const record = this.get(keys[position]);
+      this.found.set(lanes, position * 3);
+      if (record !== 0) {
+        this.foundCount = 0;
+        return { position, record };
+      }
+    }
+    return { position: -1, record: 0 };
+  }
+
+  /** Stores every key of the last firstHeld() that found none held, with this 1-based record number. */
+  claim(record: number): void {
+    for (let at = 0; at < this.foundCount * 3; at += 3) {
+      if ((this.used + 1) * 2 > this.mask + 1) this.grow();
+      this.place(this.found[at], this.found[at + 1], this.found[at + 2], record);
+      this.used++;
+    }
+    this.foundCount = 0;
   }
 
   /** Stores a key that get() answered 0 for; record numbers are 1-based. */
