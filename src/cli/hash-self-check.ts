@@ -10,15 +10,8 @@ import type { HashConfig } from './readers/hash-config.js';
  * from the export's answers WRONG_CREDENTIALS_ERROR, and the run stops before every password user is imported
  * unable to sign in. No user's password is needed. Returns what the report says about it.
  */
-export async function checkCoreAgainstHashConfig(client: CoreClient, hashConfig: HashConfig): Promise<string> {
-  const password = crypto.randomBytes(18).toString('base64url');
-  const salt = crypto.randomBytes(12);
-  const separator = Buffer.from(hashConfig.saltSeparator, 'base64');
-  const parsed = { hash: Buffer.alloc(0), salt, separator, memCost: hashConfig.memCost, rounds: hashConfig.rounds };
-  const hash = await computeIdpScrypt(password, parsed, hashConfig.signerKey);
-  const passwordHash =
-    `$f_scrypt$${hash.toString('base64')}$${salt.toString('base64')}` +
-    `$m=${hashConfig.memCost}$r=${hashConfig.rounds}$s=${hashConfig.saltSeparator}`;
+export async function checkCoreAgainstHashConfig(client: CoreClient, synthetic: Promise<SyntheticUser>): Promise<string> {
+  const { password, passwordHash } = await synthetic;
   const email = `self-check-${crypto.randomBytes(8).toString('hex')}@identity-core-migrate.example.com`;
   const imported = await client.importUser({
     loginMethods: [{ recipeId: 'emailpassword', email, passwordHash, hashingAlgorithm: 'idp_scrypt' }],
@@ -36,4 +29,22 @@ export async function checkCoreAgainstHashConfig(client: CoreClient, hashConfig:
       ? "hash self-check failed: a user hashed here with --hash-config cannot sign in to the core (WRONG_CREDENTIALS_ERROR), so the core's idp_password_hashing_signer_key is not the base64_signer_key of --hash-config. Set it on the core (env IDP_PASSWORD_HASHING_SIGNER_KEY) to the hash_config block's base64_signer_key, restart it, and run again. Nothing was imported."
       : `hash self-check failed: signing in as a user hashed with --hash-config answered ${status}. Nothing was imported.`,
   );
+}
+
+export interface SyntheticUser {
+  password: string;
+  passwordHash: string;
+}
+
+/** A random password and its hash with the export's parameters; made before the core is first asked anything. */
+export async function hashSynthetic(hashConfig: HashConfig): Promise<SyntheticUser> {
+  const password = crypto.randomBytes(18).toString('base64url');
+  const salt = crypto.randomBytes(12);
+  const separator = Buffer.from(hashConfig.saltSeparator, 'base64');
+  const parsed = { hash: Buffer.alloc(0), salt, separator, memCost: hashConfig.memCost, rounds: hashConfig.rounds };
+  const hash = await computeIdpScrypt(password, parsed, hashConfig.signerKey);
+  const passwordHash =
+    `$f_scrypt$${hash.toString('base64')}$${salt.toString('base64')}` +
+    `$m=${hashConfig.memCost}$r=${hashConfig.rounds}$s=${hashConfig.saltSeparator}`;
+  return { password, passwordHash };
 }

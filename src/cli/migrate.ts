@@ -5,7 +5,7 @@ import { CliError } from './cli-error.js';
 import { CoreClient } from './core-client.js';
 import { CreatedLog } from './created-log.js';
 import { keepPreviousRun } from './keep-previous-run.js';
-import { checkCoreAgainstHashConfig } from './hash-self-check.js';
+import { checkCoreAgainstHashConfig, hashSynthetic } from './hash-self-check.js';
 import { assertDryRunSupported, dryRunAll } from './dry-run.js';
 import type { CliIo } from './io.js';
 import { migrateAll } from './migrate-pass.js';
@@ -59,10 +59,12 @@ export async function runMigrate(options: MigrateOptions, io: CliIo): Promise<nu
     if (purpose === 'tally') return opened;
     return options.dryRun ? withoutRoles(opened) : roles.declaring(opened);
   };
-  await client.checkConnection();
   // Before a single user is sent, in a dry run too: the core must verify hashes made with the export's parameters.
-  // It runs while the export's digest is taken.
-  const selfCheck = readerOptions.hashConfig === undefined ? undefined : checkCoreAgainstHashConfig(client, readerOptions.hashConfig);
+  // Its hash is made while the core is first asked, and the check runs while the export's digest is taken.
+  const synthetic = readerOptions.hashConfig === undefined ? undefined : hashSynthetic(readerOptions.hashConfig);
+  synthetic?.catch(() => {});
+  await client.checkConnection();
+  const selfCheck = synthetic === undefined ? undefined : checkCoreAgainstHashConfig(client, synthetic);
   selfCheck?.catch(() => {});
   let identity;
   try {
