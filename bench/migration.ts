@@ -302,28 +302,7 @@ async function main(): Promise<void> {
 
     log('bulk route ceiling: the same users through POST /bulk-import/users?importNow=true into another new database');
     const batches = await readBatches(exportFile, hashConfigFile);
-    const routePort = await freePort();
-    const routeCore = await startServer({
-      name: 'route-core',
-      script: path.join(repoRoot, 'dist/server.js'),
-      args: [`--config=${path.join(dir, 'empty.yaml')}`],
-      port: routePort,
-      applicationName: `bench-migration-route-${routePort}`,
-      env: {
-        DATABASE_URL: databaseUrl(routeDb),
-        PORT: String(routePort),
-        HOST: '127.0.0.1',
-        LOG_LEVEL: 'WARN',
-        IDP_PASSWORD_HASHING_SIGNER_KEY: params.signerKey,
-        ...passThrough,
-      },
-    });
-    let routeMs: number;
-    try {
-      routeMs = await timeBulkRoute(routeCore.url, batches);
-    } finally {
-      await routeCore.stop();
-    }
+    const routeMs = await timeRouteIntoDatabase(routeDb, batches, params.signerKey, dir, passThrough);
     const pairRatios = [total / elapsedMs / (total / routeMs)];
     for (let pair = 2; pair <= pairs; pair++) {
       const order = pair % 2 === 0 ? (['route', 'command'] as const) : (['command', 'route'] as const);
