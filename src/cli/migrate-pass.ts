@@ -1,13 +1,13 @@
 import { addLookupKeys, CoreIndex, emptyLookup, presenceOf } from './account-keys.js';
 import type { SourceRecord } from './bulk-user.js';
-import { CliError } from './cli-error.js';
 import { completeUsers, type ToComplete } from './complete-users.js';
-import { delay, type CoreClient, type EnqueueResult } from './core-client.js';
+import { delay, type CoreClient } from './core-client.js';
 import type { Progress } from './progress.js';
 import { assertInvalidWithin } from './invalid-limit.js';
 import { queueCounts } from './queue.js';
 import type { OpenedSource } from './readers/index.js';
 import type { Results } from './results.js';
+import { sendUsers } from './send-users.js';
 import { SentLog, type SentLogReader } from './sent-log.js';
 import { saveState, type MigrationState } from './state-file.js';
 import type { Unsettled } from './tally.js';
@@ -279,7 +279,7 @@ async function sendAndRecord(
   if (toSend.length > 0) {
     await waitForRoom(context, toSend.length, show);
     await context.sentLog.appendIntents(intents);
-    const request = enqueueDroppingInvalid(context, toSend, serialized);
+    const request = sendUsers(context.client, toSend, serialized);
     marks.sent();
     let answer: Awaited<typeof request>;
     try {
@@ -370,96 +370,4 @@ async function waitForRoom(context: PassContext, incoming: number, show: () => v
     if (pending + incoming <= context.maxQueued || pending === 0 || context.signal?.aborted) return;
     await delay(context.pollIntervalMs, context.signal);
   }
-}
-
-/** The core refuses a whole request for one invalid user: note those, send the rest again. */
-async function enqueueDroppingInvalid(
-  context: PassContext,
-  batch: SourceRecord[],
-  serialized: string | undefined,
-): Promise<{
-  queued: { record: SourceRecord; userId: string }[];
-  refused: { record: SourceRecord; reason: string }[];
-  allImported: boolean;
-}> {
-  const refused: { record: SourceRecord; reason: string }[] = [];
-  let pending = batch;
-  for (let attempt = 0; attempt < 3 && pending.length > 0; attempt++) {
-    const result = await context.client.enqueue(
-      pending.map((record) => record.user!),
-      pending === batch ? serialized : undefined,
-    );
-    if (result.ok) {
-      return { queued: pending.map((record, i) => ({ record, userId: result.userIds[i] })), refused, allImported: result.allImported };
-    }
-    if ('tooLarge' in result) {
-      const parts = await enqueueInHalves(context, pending);
-      return { ...parts, refused: [...refused, ...parts.refused] };
-    }
-    if ('serverError' in result) {
-      const parts = await isolateServerError(context, pending, result.serverError);
-      return { ...parts, refused: [...refused, ...parts.refused] };
-    }
-    const errors = new Map(result.invalid.map((entry) => [entry.index, entry.errors]));
-    if (errors.size === 0) break;
-    for (const [position, record] of pending.entries()) {
-      const reasons = errors.get(position);
-      if (reasons) refused.push({ record, reason: reasons.join('; ') });
-    }
-    pending = pending.filter((_, position) => !errors.has(position));
-  }
-  if (pending.length > 0) throw new CliError('the core kept refusing a batch without saying which users are wrong');
-  return { queued: [], refused, allImported: true };
-}
-
-/**
- * A request the core fails on (500, retried) goes again as two halves, to find the one user it fails on: that user is
- * refused with the core's message and the others are imported. When both halves fail, it is not one user's doing,
- * and the run stops as the core asks.
- */
-async function isolateServerError(context: PassContext, users: SourceRecord[], message: string): ReturnType<typeof enqueueDroppingInvalid> {
-  if (users.length === 1) {
-    return { queued: [], refused: [{ record: users[0], reason: `the core failed on this user (500: ${message})` }], allImported: true };
-  }
-  const middle = Math.ceil(users.length / 2);
-  const halves = [users.slice(0, middle), users.slice(middle)];
-  const answers: EnqueueResult[] = [];
-  for (const half of halves) answers.push(await context.client.enqueue(half.map((record) => record.user!)));
-  const failures = answers.map((answer) => (!answer.ok && 'serverError' in answer ? answer.serverError : undefined));
-  if (failures.every((failure) => failure !== undefined)) {
-    throw new CliError(`the core failed on a batch and on both its halves (500: ${message}): not one user's doing`);
-  }
-  const parts = [];
-  for (const [i, half] of halves.entries()) {
-    const failure = failures[i];
-    parts.push(failure !== undefined ? await isolateServerError(context, half, failure) : await settleHalf(context, half, answers[i]));
-  }
-  return {
-    queued: parts.flatMap((part) => part.queued),
-    refused: parts.flatMap((part) => part.refused),
-    allImported: parts.every((part) => part.allImported),
-  };
-}
-
-/** What an answer already received for some users means, as enqueueDroppingInvalid would read it. */
-async function settleHalf(context: PassContext, users: SourceRecord[], result: EnqueueResult): ReturnType<typeof enqueueDroppingInvalid> {
-  if (result.ok)
-    return { queued: users.map((record, i) => ({ record, userId: result.userIds[i] })), refused: [], allImported: result.allImported };
-  return enqueueDroppingInvalid(context, users, undefined);
-}
-
-/** A request the core found too large goes again as two halves; a single user too large for it is refused alone. */
-async function enqueueInHalves(context: PassContext, users: SourceRecord[]): ReturnType<typeof enqueueDroppingInvalid> {
-  if (users.length === 1) {
-    const reason = 'larger than the core takes in one request (its bulk_import_body_limit_bytes): not sent';
-    return { queued: [], refused: [{ record: users[0], reason }], allImported: true };
-  }
-  const middle = Math.ceil(users.length / 2);
-  const first = await enqueueDroppingInvalid(context, users.slice(0, middle), undefined);
-  const second = await enqueueDroppingInvalid(context, users.slice(middle), undefined);
-  return {
-    queued: [...first.queued, ...second.queued],
-    refused: [...first.refused, ...second.refused],
-    allImported: first.allImported && second.allImported,
-  };
 }
