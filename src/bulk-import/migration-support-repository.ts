@@ -4,7 +4,8 @@ import type { RecipeId } from '../users/repository.js';
 export interface LookupKeys {
   externalUserIds: string[];
   userIds: string[];
-  emails: string[];
+  emailPasswordEmails: string[];
+  passwordlessEmails: string[];
   phoneNumbers: string[];
   thirdPartyIds: string[];
   thirdPartyUserIds: string[];
@@ -43,7 +44,7 @@ export async function findUsersByKeys(db: Queryable, keys: LookupKeys): Promise<
         UNION SELECT hit.user_id FROM unnest($2::text[]) AS k(key)
           CROSS JOIN LATERAL (SELECT u.user_id FROM users u WHERE u.user_id = k.key LIMIT 1) AS hit
         UNION SELECT hit.user_id FROM unnest($3::text[]) AS k(key) ${probe(`u.recipe_id = 'emailpassword' AND u.email = k.key`)}
-        UNION SELECT hit.user_id FROM unnest($3::text[]) AS k(key) ${probe(`u.recipe_id = 'passwordless' AND u.email = k.key`)}
+        UNION SELECT hit.user_id FROM unnest($7::text[]) AS k(key) ${probe(`u.recipe_id = 'passwordless' AND u.email = k.key`)}
         UNION SELECT hit.user_id FROM unnest($4::text[]) AS k(key) ${probe(`u.recipe_id = 'passwordless' AND u.phone_number = k.key`)}
         UNION SELECT hit.user_id FROM unnest($5::text[], $6::text[]) AS k(id, user_id)
           ${probe(`u.recipe_id = 'thirdparty' AND u.third_party_id = k.id AND u.third_party_user_id = k.user_id`)}),
@@ -57,7 +58,15 @@ export async function findUsersByKeys(db: Queryable, keys: LookupKeys): Promise<
        CROSS JOIN LATERAL (SELECT * FROM users u WHERE u.user_id = member.user_id LIMIT 1) AS u
        LEFT JOIN LATERAL (SELECT m.external_user_id FROM user_id_mappings m WHERE m.user_id = u.user_id LIMIT 1) AS m ON true
       ORDER BY u.user_id`,
-    [keys.externalUserIds, keys.userIds, keys.emails, keys.phoneNumbers, keys.thirdPartyIds, keys.thirdPartyUserIds],
+    [
+      keys.externalUserIds,
+      keys.userIds,
+      keys.emailPasswordEmails,
+      keys.phoneNumbers,
+      keys.thirdPartyIds,
+      keys.thirdPartyUserIds,
+      keys.passwordlessEmails,
+    ],
   );
   return rows;
 }

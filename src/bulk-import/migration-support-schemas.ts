@@ -8,6 +8,9 @@ export const LookupUsersBody = Type.Object({
   externalUserIds: Strings,
   userIds: Strings,
   emails: Strings,
+  /** Emails to look up among password users only, and among passwordless users only (`emails`: both). */
+  emailPasswordEmails: Strings,
+  passwordlessEmails: Strings,
   phoneNumbers: Strings,
   thirdPartyAccounts: Type.Optional(Type.Array(Type.Object({ thirdPartyId: Type.String(), thirdPartyUserId: Type.String() }))),
   /** Also answer what each user found holds beyond login methods (`material`), so a re-run sends only what is missing. */

@@ -11,6 +11,8 @@ export interface LookupInput {
   externalUserIds?: string[];
   userIds?: string[];
   emails?: string[];
+  emailPasswordEmails?: string[];
+  passwordlessEmails?: string[];
   phoneNumbers?: string[];
   thirdPartyAccounts?: { thirdPartyId: string; thirdPartyUserId: string }[];
   withMaterial?: boolean;
@@ -50,7 +52,16 @@ export class MigrationSupportService {
    * emails and phone numbers are looked up as the core stores them now and as earlier versions stored them.
    */
   async lookupUsers(input: LookupInput): Promise<{ status: 'OK'; users: LookedUpUser[]; material?: GroupMaterial[] }> {
-    for (const field of ['externalUserIds', 'userIds', 'emails', 'phoneNumbers', 'thirdPartyAccounts'] as const) {
+    const fields = [
+      'externalUserIds',
+      'userIds',
+      'emails',
+      'emailPasswordEmails',
+      'passwordlessEmails',
+      'phoneNumbers',
+      'thirdPartyAccounts',
+    ] as const;
+    for (const field of fields) {
       if ((input[field]?.length ?? 0) > maxLookupKeys) throw coreError('TOO_MANY_ELEMENTS', field, maxLookupKeys);
     }
     const accounts = input.thirdPartyAccounts ?? [];
@@ -58,7 +69,8 @@ export class MigrationSupportService {
       externalUserIds: input.externalUserIds ?? [],
       userIds: input.userIds ?? [],
       // Both spellings: the normalised one and the one an earlier version may have stored.
-      emails: (input.emails ?? []).flatMap((email) => contactLookup('email', email).keys),
+      emailPasswordEmails: emailKeys([...(input.emails ?? []), ...(input.emailPasswordEmails ?? [])]),
+      passwordlessEmails: emailKeys([...(input.emails ?? []), ...(input.passwordlessEmails ?? [])]),
       phoneNumbers: (input.phoneNumbers ?? []).flatMap((phoneNumber) => contactLookup('phoneNumber', phoneNumber).keys),
       thirdPartyIds: accounts.map((account) => account.thirdPartyId),
       thirdPartyUserIds: accounts.map((account) => account.thirdPartyUserId),
@@ -107,4 +119,8 @@ function toLookedUpUser(row: LookedUpUserRow): LookedUpUser {
     ...(row.third_party_id !== null && { thirdPartyId: row.third_party_id }),
     ...(row.third_party_user_id !== null && { thirdPartyUserId: row.third_party_user_id }),
   };
+}
+
+function emailKeys(emails: string[]): string[] {
+  return emails.flatMap((email) => contactLookup('email', email).keys);
 }

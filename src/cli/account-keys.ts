@@ -73,7 +73,8 @@ export function uniqueKeys(user: BulkImportUser): string[] {
 export function addLookupKeys(body: LookupBody, user: BulkImportUser): void {
   if (user.externalUserId !== undefined) body.externalUserIds.push(user.externalUserId);
   for (const method of user.loginMethods) {
-    if (method.email !== undefined && method.recipeId !== 'thirdparty') body.emails.push(method.email);
+    if (method.email !== undefined && method.recipeId === 'emailpassword') body.emailPasswordEmails.push(method.email);
+    if (method.email !== undefined && method.recipeId === 'passwordless') body.passwordlessEmails.push(method.email);
     if (method.phoneNumber !== undefined) body.phoneNumbers.push(method.phoneNumber);
     if (method.recipeId === 'thirdparty') {
       body.thirdPartyAccounts.push({ thirdPartyId: method.thirdPartyId!, thirdPartyUserId: method.thirdPartyUserId! });
@@ -84,7 +85,9 @@ export function addLookupKeys(body: LookupBody, user: BulkImportUser): void {
 export interface LookupBody {
   externalUserIds: string[];
   userIds: string[];
-  emails: string[];
+  /** Among password users, and among passwordless users: each login method's email is looked up for its recipe. */
+  emailPasswordEmails: string[];
+  passwordlessEmails: string[];
   phoneNumbers: string[];
   thirdPartyAccounts: { thirdPartyId: string; thirdPartyUserId: string }[];
   /** Ask for the material of each user found (a core without it ignores the flag and answers none). */
@@ -92,7 +95,7 @@ export interface LookupBody {
 }
 
 export function emptyLookup(): LookupBody {
-  return { externalUserIds: [], userIds: [], emails: [], phoneNumbers: [], thirdPartyAccounts: [] };
+  return { externalUserIds: [], userIds: [], emailPasswordEmails: [], passwordlessEmails: [], phoneNumbers: [], thirdPartyAccounts: [] };
 }
 
 /** The users of one lookup answer, indexed by what identifies them, so each user of a batch is one probe. */

@@ -28,6 +28,21 @@ describe('GET /bulk-import/core-identity', () => {
 });
 
 describe('POST /bulk-import/users/lookup', () => {
+  it('looks an email up among the recipe asked: password users, passwordless users, or both', async () => {
+    await importUser({
+      externalUserId: 'pw',
+      loginMethods: [{ recipeId: 'emailpassword', email: 'same@example.com', passwordHash: hash, hashingAlgorithm: 'bcrypt' }],
+    });
+    await importUser({ externalUserId: 'pl', loginMethods: [{ recipeId: 'passwordless', email: 'same@example.com' }] });
+    const found = async (body: object) =>
+      ((await call(t.app, 'POST', '/bulk-import/users/lookup', { body })).json as { users: { externalUserId: string }[] }).users
+        .map((user) => user.externalUserId)
+        .sort();
+    expect(await found({ emailPasswordEmails: ['same@example.com'] })).toEqual(['pw']);
+    expect(await found({ passwordlessEmails: ['SAME@example.com'] })).toEqual(['pl']);
+    expect(await found({ emails: ['same@example.com'] })).toEqual(['pl', 'pw']);
+  });
+
   it('finds users by old id, internal id, email, phone number and third-party account in one call', async () => {
     await importUser({
       externalUserId: 'old-1',
