@@ -199,9 +199,9 @@ interface Marks {
 // none starts once the run is interrupted; the sent log is written in export order; a batch that did not send once
 // the run is interrupted records nothing, so the report covers whole batches.
 function settleBatch(context: PassContext, run: RunShared, batch: Batch, previous: BatchSteps, beforePrevious: BatchSteps): BatchSteps {
-  let marks: Marks = { sent: () => {}, answered: () => {} };
-  const sent = new Promise<void>((resolve) => (marks = { ...marks, sent: resolve }));
-  const answered = new Promise<void>((resolve) => (marks = { ...marks, answered: resolve }));
+  const marks = {} as Marks;
+  const sent = new Promise<void>((resolve) => (marks.sent = resolve));
+  const answered = new Promise<void>((resolve) => (marks.answered = resolve));
   const settled = sendAndRecord(context, run, batch, { previous, beforePrevious }, marks);
   // A batch that fails before it was sent (or answered) stops the next ones from sending too.
   return { sent: Promise.race([sent, settled]), answered: Promise.race([answered, settled]), settled };

@@ -17,23 +17,17 @@ export interface SendOutcome {
  * by halving and that user refused. `serialized` is the batch as JSON, made beforehand.
  */
 export async function sendUsers(client: CoreClient, batch: SourceRecord[], serialized: string | undefined): Promise<SendOutcome> {
-  const refused: { record: SourceRecord; reason: string }[] = [];
+  const refused: SendOutcome['refused'] = [];
   let pending = batch;
   for (let attempt = 0; attempt < 3 && pending.length > 0; attempt++) {
     const result = await client.enqueue(
       pending.map((record) => record.user!),
       pending === batch ? serialized : undefined,
     );
-    if (result.ok) {
-      return { queued: pending.map((record, i) => ({ record, userId: result.userIds[i] })), refused, allImported: result.allImported };
-    }
-    if ('tooLarge' in result) {
-      const parts = await enqueueInHalves(client, pending);
-      return { ...parts, refused: [...refused, ...parts.refused] };
-    }
+    if (result.ok) return joined({ queued: [], refused, allImported: true }, took(pending, result));
+    if ('tooLarge' in result) return joined({ queued: [], refused, allImported: true }, await sendInHalves(client, pending));
     if ('serverError' in result) {
-      const parts = await isolateServerError(client, pending, result.serverError);
-      return { ...parts, refused: [...refused, ...parts.refused] };
+      return joined({ queued: [], refused, allImported: true }, await isolateServerError(client, pending, result.serverError));
     }
     const errors = new Map(result.invalid.map((entry) => [entry.index, entry.errors]));
     if (errors.size === 0) break;
@@ -53,48 +47,50 @@ export async function sendUsers(client: CoreClient, batch: SourceRecord[], seria
  * and the run stops as the core asks.
  */
 async function isolateServerError(client: CoreClient, users: SourceRecord[], message: string): Promise<SendOutcome> {
-  if (users.length === 1) {
-    return { queued: [], refused: [{ record: users[0], reason: `the core failed on this user (500: ${message})` }], allImported: true };
-  }
-  const middle = Math.ceil(users.length / 2);
-  const halves = [users.slice(0, middle), users.slice(middle)];
+  if (users.length === 1) return refusedAlone(users[0], `the core failed on this user (500: ${message})`);
+  const parts = halves(users);
   const answers: EnqueueResult[] = [];
-  for (const half of halves) answers.push(await client.enqueue(half.map((record) => record.user!)));
+  for (const half of parts) answers.push(await client.enqueue(half.map((record) => record.user!)));
   const failures = answers.map((answer) => (!answer.ok && 'serverError' in answer ? answer.serverError : undefined));
   if (failures.every((failure) => failure !== undefined)) {
     throw new CliError(`the core failed on a batch and on both its halves (500: ${message}): not one user's doing`);
   }
-  const parts = [];
-  for (const [i, half] of halves.entries()) {
+  const outcomes: SendOutcome[] = [];
+  for (const [i, half] of parts.entries()) {
+    const answer = answers[i];
     const failure = failures[i];
-    parts.push(failure !== undefined ? await isolateServerError(client, half, failure) : await settleHalf(client, half, answers[i]));
+    if (failure !== undefined) outcomes.push(await isolateServerError(client, half, failure));
+    else outcomes.push(answer.ok ? took(half, answer) : await sendUsers(client, half, undefined));
   }
-  return {
-    queued: parts.flatMap((part) => part.queued),
-    refused: parts.flatMap((part) => part.refused),
-    allImported: parts.every((part) => part.allImported),
-  };
-}
-
-/** What an answer already received for some users means, as sendUsers would read it. */
-async function settleHalf(client: CoreClient, users: SourceRecord[], result: EnqueueResult): Promise<SendOutcome> {
-  if (result.ok)
-    return { queued: users.map((record, i) => ({ record, userId: result.userIds[i] })), refused: [], allImported: result.allImported };
-  return sendUsers(client, users, undefined);
+  return joined(...outcomes);
 }
 
 /** A request the core found too large goes again as two halves; a single user too large for it is refused alone. */
-async function enqueueInHalves(client: CoreClient, users: SourceRecord[]): Promise<SendOutcome> {
-  if (users.length === 1) {
-    const reason = 'larger than the core takes in one request (its bulk_import_body_limit_bytes): not sent';
-    return { queued: [], refused: [{ record: users[0], reason }], allImported: true };
-  }
+async function sendInHalves(client: CoreClient, users: SourceRecord[]): Promise<SendOutcome> {
+  if (users.length === 1)
+    return refusedAlone(users[0], 'larger than the core takes in one request (its bulk_import_body_limit_bytes): not sent');
+  const [first, second] = halves(users);
+  return joined(await sendUsers(client, first, undefined), await sendUsers(client, second, undefined));
+}
+
+function took(users: SourceRecord[], result: Extract<EnqueueResult, { ok: true }>): SendOutcome {
+  return { queued: users.map((record, i) => ({ record, userId: result.userIds[i] })), refused: [], allImported: result.allImported };
+}
+
+function refusedAlone(record: SourceRecord, reason: string): SendOutcome {
+  return { queued: [], refused: [{ record, reason }], allImported: true };
+}
+
+function halves(users: SourceRecord[]): [SourceRecord[], SourceRecord[]] {
   const middle = Math.ceil(users.length / 2);
-  const first = await sendUsers(client, users.slice(0, middle), undefined);
-  const second = await sendUsers(client, users.slice(middle), undefined);
+  return [users.slice(0, middle), users.slice(middle)];
+}
+
+/** Outcomes of consecutive parts of one batch, as one. */
+function joined(...outcomes: SendOutcome[]): SendOutcome {
   return {
-    queued: [...first.queued, ...second.queued],
-    refused: [...first.refused, ...second.refused],
-    allImported: first.allImported && second.allImported,
+    queued: outcomes.flatMap((outcome) => outcome.queued),
+    refused: outcomes.flatMap((outcome) => outcome.refused),
+    allImported: outcomes.every((outcome) => outcome.allImported),
   };
 }
