@@ -15,12 +15,17 @@ import {
 // Assignments are per tenant (contract M-4.1); the user id is an opaque key, never trimmed or looked up.
 const userRoleRoutes: FastifyPluginAsync = async (app) => {
   const roles = () => app.services.userRoles;
+  const assignment = (request: { body: { userId: string; role: string }; tenantId: string }) => ({
+    userId: request.body.userId,
+    role: roleName(request.body.role, 'role'),
+    tenantId: request.tenantId,
+  });
 
   defineRoute(app, {
     method: 'PUT',
     url: '/recipe/user/role',
     schema: { body: UserRoleBody, response: { 200: AddUserRoleResponse, 400: TextError } },
-    parse: (request) => ({ userId: request.body.userId, role: roleName(request.body.role, 'role'), tenantId: request.tenantId }),
+    parse: assignment,
     scope: 'tenant',
     handle: async ({ userId, role, tenantId }) => roles().addRoleToUser(tenantId, userId, role),
   });
@@ -29,7 +34,7 @@ const userRoleRoutes: FastifyPluginAsync = async (app) => {
     method: 'POST',
     url: '/recipe/user/role/remove',
     schema: { body: UserRoleBody, response: { 200: RemoveUserRoleResponse, 400: TextError } },
-    parse: (request) => ({ userId: request.body.userId, role: roleName(request.body.role, 'role'), tenantId: request.tenantId }),
+    parse: assignment,
     scope: 'tenant',
     handle: async ({ userId, role, tenantId }) => roles().removeRoleFromUser(tenantId, userId, role),
   });
