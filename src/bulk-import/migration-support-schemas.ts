@@ -1,6 +1,14 @@
 import { Type } from '@sinclair/typebox';
 
-export const CoreIdentityResponse = Type.Object({ status: Type.Literal('OK'), coreId: Type.String() });
+export const CoreIdentityResponse = Type.Object({ status: Type.Literal('OK'), coreId: Type.String(), importsAtOnce: Type.Boolean() });
+
+export const CheckPasswordHashBody = Type.Object({
+  passwordHash: Type.String(),
+  hashingAlgorithm: Type.Optional(Type.String()),
+  password: Type.String(),
+});
+
+export const CheckPasswordHashResponse = Type.Object({ status: Type.Literal('OK'), verified: Type.Boolean() });
 
 const Strings = Type.Optional(Type.Array(Type.String()));
 

@@ -1,4 +1,6 @@
 import { coreError } from '../errors.js';
+import { lazyPointerFormat } from '../hashing/lazy-pointer.js';
+import { assertMaxLength } from '../normalise/length-limits.js';
 import { findCoreId, findUsersByKeys, type LookedUpUserRow } from './migration-support-repository.js';
 import { contactLookup } from '../normalise/contact.js';
 import type { ServiceDependencies } from '../services.js';
@@ -39,12 +41,36 @@ export interface LookedUpUser {
   thirdPartyUserId?: string;
 }
 
-/** What the migration command asks of the core: which core this is, and which of its users are already here. */
+/**
+ * What the migration command asks of the core: which core this is, whether it verifies hashes made with an export's
+ * parameters, and which of its users are already here.
+ */
 export class MigrationSupportService {
-  constructor(private readonly deps: Pick<ServiceDependencies, 'pool'>) {}
+  constructor(private readonly deps: Pick<ServiceDependencies, 'pool' | 'hasher'>) {}
 
-  async coreIdentity(): Promise<{ status: 'OK'; coreId: string }> {
-    return { status: 'OK', coreId: await findCoreId(this.deps.pool) };
+  // importsAtOnce: a batch sent with importNow=true is imported before the answer, so nothing of it waits in the queue.
+  async coreIdentity(): Promise<{ status: 'OK'; coreId: string; importsAtOnce: true }> {
+    return { status: 'OK', coreId: await findCoreId(this.deps.pool), importsAtOnce: true };
+  }
+
+  /**
+   * Whether `password` matches `passwordHash` read as an import reads it and verified as a sign-in verifies it, with
+   * the same limits; nothing is stored. An import would refuse what this refuses, with the same message.
+   */
+  async checkPasswordHash(input: {
+    passwordHash: string;
+    hashingAlgorithm?: string;
+    password: string;
+  }): Promise<{ status: 'OK'; verified: boolean }> {
+    assertMaxLength('passwordHash', input.passwordHash);
+    const check = this.deps.hasher.checkImport(input.passwordHash, input.hashingAlgorithm);
+    if (check.status === 'SIGNER_KEY_MISSING') throw coreError('SIGNER_KEY_MISSING');
+    if (check.status === 'INVALID') throw coreError('PASSWORD_HASH_INVALID', check.message);
+    if (check.algorithm === lazyPointerFormat.id)
+      throw coreError('PASSWORD_HASH_INVALID', lazyPointerFormat.invalidMessage, 'a pointer to an old provider holds no hash to check');
+    const outcome = await this.deps.hasher.verify(input.password, check.hash);
+    if (outcome === 'SIGNER_KEY_MISSING') throw coreError('SIGNER_KEY_MISSING');
+    return { status: 'OK', verified: outcome === 'MATCH' };
   }
 
   /**

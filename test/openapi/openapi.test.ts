@@ -47,6 +47,7 @@ const contractRoutes = [
   'GET /bulk-import/core-identity',
   'POST /bulk-import/users/lookup',
   'POST /bulk-import/users/complete',
+  'POST /bulk-import/password-hash/check',
   'GET /lazy-migration/status',
   'POST /lazy-migration/verify',
   'GET /openapi.json',

@@ -5,6 +5,7 @@ import importUser from './import-user.js';
 import coreIdentity from './core-identity.js';
 import lookupUsers from './lookup-users.js';
 import completeUsers from './complete-users.js';
+import checkPasswordHash from './check-password-hash.js';
 
 const routes: FastifyPluginAsync = async (app) => {
   await app.register(addUsers);
@@ -13,6 +14,7 @@ const routes: FastifyPluginAsync = async (app) => {
   await app.register(coreIdentity);
   await app.register(lookupUsers);
   await app.register(completeUsers);
+  await app.register(checkPasswordHash);
 };
 
 export default routes;

@@ -15,7 +15,7 @@ describe('GET /bulk-import/core-identity', () => {
     const first = await call(t.app, 'GET', '/bulk-import/core-identity');
     expect(first.statusCode).toBe(200);
     const { rows } = await t.db.pool.query<{ core_id: string }>('SELECT core_id FROM core_identity');
-    expect(first.json).toEqual({ status: 'OK', coreId: rows[0].core_id });
+    expect(first.json).toEqual({ status: 'OK', coreId: rows[0].core_id, importsAtOnce: true });
     expect((await call(t.app, 'GET', '/bulk-import/core-identity')).json).toEqual(first.json);
     const other = await createTestApp();
     try {
