@@ -72,7 +72,7 @@ export class CoreClient {
 
   // importNow: this core imports the batch before answering (no queue round trip); a core without it queues them.
   // Either way failures end up as FAILED queue rows and waitForQueue/collectFailedRows read them.
-  /** Set once the core has answered that it imported a batch before answering: it queues nothing of the run's. */
+  /** Set once the core has said (in its identity, or by an answer) that it imports a batch before answering: it queues nothing of the run's. */
   importsAtOnce = false;
 
   /** serialized: `{users}` as JSON, made beforehand (while the batch before it was being imported). */
@@ -109,6 +109,23 @@ export class CoreClient {
     throw this.unexpected('POST', '/bulk-import/import', reply);
   }
 
+  /**
+   * Whether the core verifies `password` against `passwordHash` as it would import it, storing nothing; a 400 names
+   * what it refuses in the hash. undefined: a core without the route.
+   */
+  async checkPasswordHash(
+    passwordHash: string,
+    hashingAlgorithm: string,
+    password: string,
+  ): Promise<{ verified: boolean } | { refused: string } | undefined> {
+    const reply = await this.send('POST', '/bulk-import/password-hash/check', { body: { passwordHash, hashingAlgorithm, password } });
+    const verified = asRecord(reply.json).verified;
+    if (reply.status === 200 && typeof verified === 'boolean') return { verified };
+    if (reply.status === 400) return { refused: reply.text.trim().slice(0, 300) };
+    if (reply.status === 404) return undefined;
+    throw this.unexpected('POST', '/bulk-import/password-hash/check', reply);
+  }
+
   async signIn(email: string, password: string): Promise<string> {
     const reply = await this.send('POST', '/recipe/signin', { body: { email, password } });
     const status = asRecord(reply.json).status;
@@ -133,7 +150,8 @@ export class CoreClient {
   /** The core's database id; undefined for a core without the route (then progress is tied to its URL). */
   async coreIdentity(): Promise<string | undefined> {
     const reply = await this.send('GET', '/bulk-import/core-identity');
-    const coreId = asRecord(reply.json).coreId;
+    const { coreId, importsAtOnce } = asRecord(reply.json);
+    if (importsAtOnce === true) this.importsAtOnce = true;
     if (reply.status === 200 && typeof coreId === 'string') return coreId;
     if (reply.status === 404) return undefined;
     throw this.unexpected('GET', '/bulk-import/core-identity', reply);

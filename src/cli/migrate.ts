@@ -60,15 +60,17 @@ export async function runMigrate(options: MigrateOptions, io: CliIo): Promise<nu
     return options.dryRun ? withoutRoles(opened) : roles.declaring(opened);
   };
   // Before a single user is sent, in a dry run too: the core must verify hashes made with the export's parameters.
-  // Its hash is made while the core is first asked, and the check runs while the export's digest is taken.
+  // The core is first asked, the synthetic hash made, the check run and the export's digest taken all at once; a
+  // core that does not answer is reported as that, whatever else failed with it.
   const synthetic = readerOptions.hashConfig === undefined ? undefined : hashSynthetic(readerOptions.hashConfig);
-  synthetic?.catch(() => {});
-  await client.checkConnection();
+  const connected = client.checkConnection();
   const selfCheck = synthetic === undefined ? undefined : checkCoreAgainstHashConfig(client, synthetic);
-  selfCheck?.catch(() => {});
+  const identified = runIdentity(client, options, io.signal);
+  for (const step of [synthetic, connected, selfCheck, identified]) step?.catch(() => {});
+  await connected;
   let identity;
   try {
-    identity = await runIdentity(client, options, io.signal);
+    identity = await identified;
   } catch (error) {
     // Interrupted while the export's digest was taken: nothing was read or sent yet.
     if (io.signal?.aborted) {
@@ -183,9 +185,11 @@ export async function runMigrate(options: MigrateOptions, io: CliIo): Promise<nu
     } finally {
       sentBefore.close();
     }
-    // A core that imports at once answers with an empty queue; one that queues is waited for, before asking what
-    // became of the users it had not imported when their batch was settled.
-    if (finished) stillPending = await waitUntilImported(client, options, io, progress, state, state.usersQueued - queuedBefore);
+    // A core that queues is waited for, before asking what became of the users it had not imported when their batch
+    // was settled; one that imports at once and settled every user leaves nothing to wait for.
+    const nothingToWaitFor = client.importsAtOnce && unsettled.length === 0;
+    if (finished && !nothingToWaitFor)
+      stillPending = await waitUntilImported(client, options, io, progress, state, state.usersQueued - queuedBefore);
   } catch (error) {
     // A lost core, a file that turns unreadable, a bug: the users handled so far are still reported.
     failure = error;

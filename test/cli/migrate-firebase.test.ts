@@ -261,7 +261,7 @@ describe('migrate firebase', () => {
 
         expect(result.code).toBe(2);
         expect(result.stderr).toContain(
-          "hash self-check failed: a user hashed here with --hash-config cannot sign in to the core (WRONG_CREDENTIALS_ERROR), so the core's idp_password_hashing_signer_key is not the base64_signer_key of --hash-config.",
+          "hash self-check failed: the core does not verify a password hashed here with --hash-config, so the core's idp_password_hashing_signer_key is not the base64_signer_key of --hash-config.",
         );
         expect(result.stderr).not.toContain('canary alice@example.com');
         expect(await countRows(otherKey.t.db, 'users')).toBe(0);

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, countRows } from '../helper.js';
 import { firebaseJsonExport, firebasePassword, hashConfigBlock, hashParams, makeTempDir } from './fixtures.js';
-import { apiKey, migrateArgs, runCommand, signIn, startCore, type RunningCore } from './harness.js';
+import { apiKey, migrateArgs, runCommand, signIn, startCore, startProxy, type RunningCore } from './harness.js';
 
 async function importedMetric(core: RunningCore): Promise<number> {
   const reply = await call(core.t.app, 'GET', '/metrics', { headers: { 'api-key': apiKey } });
@@ -34,7 +34,7 @@ describe("migrate: the core is checked against the export's hash parameters befo
     const result = await runCommand([...migrateArgs(core, 'firebase', file, '--hash-config', hashConfig), ...extra]);
     expect(result.code).toBe(2);
     expect(result.stderr).toContain(
-      "hash self-check failed: a user hashed here with --hash-config cannot sign in to the core (WRONG_CREDENTIALS_ERROR), so the core's idp_password_hashing_signer_key is not the base64_signer_key of --hash-config.",
+      "hash self-check failed: the core does not verify a password hashed here with --hash-config, so the core's idp_password_hashing_signer_key is not the base64_signer_key of --hash-config.",
     );
     expect(result.stderr).toContain('Nothing was imported.');
     expect(await countRows(core.t.db, 'users')).toBe(0);
@@ -47,7 +47,7 @@ describe("migrate: the core is checked against the export's hash parameters befo
     const dry = await runCommand([...migrateArgs(core, 'firebase', file, '--hash-config', hashConfig), '--dry-run']);
     expect(dry.code, dry.stderr).toBe(0);
     expect(dry.stderr).toContain(
-      'hash self-check: a user hashed with --hash-config signed in to the core (signer key and parameters match)',
+      'hash self-check: the core verified a password hashed with --hash-config (signer key and parameters match)',
     );
     expect(await countRows(core.t.db, 'users')).toBe(0);
 
@@ -59,5 +59,62 @@ describe("migrate: the core is checked against the export's hash parameters befo
     const { rows } = await core.t.db.pool.query<{ email: string }>('SELECT email FROM users');
     expect(rows).toEqual([{ email: 'alice@example.com' }]);
     expect(await signIn(core, 'alice@example.com', 'alice-pw')).toBe('OK');
+  });
+
+  it('a dry run asks the core to verify the hash and writes nothing to it', async () => {
+    const hashConfig = temp.file('hash-config.txt', hashConfigBlock);
+    const requests: string[] = [];
+    const proxy = await startProxy(
+      core.url,
+      () => 'forward',
+      (method, path) => {
+        requests.push(`${method} ${path}`);
+        return 'forward';
+      },
+    );
+    try {
+      const dry = await runCommand([
+        ...migrateArgs({ ...core, url: proxy.url }, 'firebase', file, '--hash-config', hashConfig),
+        '--dry-run',
+      ]);
+      expect(dry.code, dry.stderr).toBe(0);
+    } finally {
+      await proxy.close();
+    }
+    expect(requests).toContain('POST /bulk-import/password-hash/check');
+    expect(
+      requests.filter((request) => ['POST /bulk-import/import', 'POST /user/remove', 'POST /recipe/signin'].includes(request)),
+    ).toEqual([]);
+  });
+
+  it.each([
+    ['matches', hashParams.signerKey, 0],
+    ['differs', crypto.randomBytes(64).toString('base64'), 2],
+  ])('against a core without the check route, imports, signs in as and removes a synthetic user: the key %s', async (_name, key, code) => {
+    const hashConfig = temp.file('fallback.txt', hashConfigBlock.replace(hashParams.signerKey, key));
+    const requests: string[] = [];
+    const proxy = await startProxy(
+      core.url,
+      () => 'forward',
+      (method, path) => {
+        requests.push(`${method} ${path}`);
+        return path === '/bulk-import/password-hash/check' ? { status: 404, body: 'Not Found' } : 'forward';
+      },
+    );
+    const usersBefore = await countRows(core.t.db, 'users');
+    let result: Awaited<ReturnType<typeof runCommand>>;
+    try {
+      result = await runCommand([...migrateArgs({ ...core, url: proxy.url }, 'firebase', file, '--hash-config', hashConfig), '--dry-run']);
+    } finally {
+      await proxy.close();
+    }
+    expect(result.code, result.stderr).toBe(code);
+    expect(result.stderr).toContain(
+      code === 0
+        ? 'hash self-check: the core verified a password hashed with --hash-config'
+        : "hash self-check failed: the core does not verify a password hashed here with --hash-config, so the core's idp_password_hashing_signer_key",
+    );
+    expect(requests).toEqual(expect.arrayContaining(['POST /bulk-import/import', 'POST /recipe/signin', 'POST /user/remove']));
+    expect(await countRows(core.t.db, 'users')).toBe(usersBefore);
   });
 });
