@@ -1,5 +1,4 @@
 import fs from 'node:fs';
-import YAML from 'yaml';
 import { CliError } from './cli-error.js';
 
 /**
@@ -24,13 +23,15 @@ export interface Mapping {
 const MAX_ROLE = 255;
 const KEYS = ['roles', 'map', 'unmapped', 'roleClaims', 'userEditableClaims'];
 
-export function loadMapping(path: string): Mapping {
+export async function loadMapping(path: string): Promise<Mapping> {
   let text: string;
   try {
     text = fs.readFileSync(path, 'utf8');
   } catch {
     throw new CliError(`cannot read ${path}`);
   }
+  // The YAML parser loads only for a run with a mapping: it is a sizeable part of the command's start-up.
+  const { default: YAML } = await import('yaml');
   let parsed: unknown;
   try {
     parsed = YAML.parse(text);

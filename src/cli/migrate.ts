@@ -278,7 +278,7 @@ async function waitUntilImported(
 
 /** The mapping, the joined files of a source, and what marks carry: read before anything is sent. */
 async function carryOptions(options: MigrateOptions, startedAt: Date): Promise<Partial<ReaderOptions>> {
-  const mapping = options.mappingPath === undefined ? undefined : loadMapping(options.mappingPath);
+  const mapping = options.mappingPath === undefined ? undefined : await loadMapping(options.mappingPath);
   return {
     carry: { ...(mapping !== undefined && { mapping }), source: options.source, markedAt: startedAt.getTime() },
     ...(options.clerkApiPath !== undefined && { clerkApi: await loadClerkApi(options.clerkApiPath) }),
