@@ -19,7 +19,9 @@ export interface PassContext {
   statePath: string;
   sentLog: SentLog;
   /** What earlier invocations of the run sent, read in step with the export. */
-  sentBefore: SentLogReader;
+  sentBefore: Pick<SentLogReader, 'sentFor'>;
+  /** Settled once nothing stands in the way of writing: batches are read and looked up before, sent after. */
+  ready: Promise<void>;
   results: Results;
   /** Users whose outcome the core did not show when their batch was settled; settled again at the end. */
   unsettled: Unsettled[];
@@ -270,6 +272,7 @@ async function sendAndRecord(
   const serialized = toSend.length === 0 ? undefined : JSON.stringify({ users: toSend.map((record) => record.user!) });
   await previous.sent;
   await beforePrevious.answered;
+  await context.ready;
   if (context.signal?.aborted) {
     marks.sent();
     marks.answered();

@@ -21,7 +21,7 @@ import { HashConfigError, readHashConfig, type HashConfig } from './readers/hash
 import { buildReport, formatSummary, writeReport, type RunFiles } from './report.js';
 import { CreatedInMemory, Results } from './results.js';
 import { runIdentity } from './run-identity.js';
-import { SentLog } from './sent-log.js';
+import { NOTHING_SENT_BEFORE, SentLog } from './sent-log.js';
 import { loadState, newState, saveState, statePathFor, type MigrationState } from './state-file.js';
 import { settleUnsettled, tallyFromState, type Unsettled } from './tally.js';
 
@@ -79,7 +79,6 @@ export async function runMigrate(options: MigrateOptions, io: CliIo): Promise<nu
     }
     throw error;
   }
-  if (selfCheck !== undefined) io.stderr.write(`hash self-check: ${await selfCheck}\n`);
 
   const createdLog = new CreatedLog(CreatedLog.pathFor(options.file));
   const results = new Results(options.dryRun ? undefined : createdLog);
@@ -101,6 +100,7 @@ export async function runMigrate(options: MigrateOptions, io: CliIo): Promise<nu
   };
 
   if (options.dryRun) {
+    if (selfCheck !== undefined) log(`hash self-check: ${await selfCheck}`);
     await assertDryRunSupported(client);
     if (options.checks.length > 0) results.canary.push(...(await canary(true)).outcomes);
     try {
@@ -123,46 +123,53 @@ export async function runMigrate(options: MigrateOptions, io: CliIo): Promise<nu
       `${statePath} holds progress made for ${loaded.staleBecause}: starting a fresh run (users the core already holds are recognised and not sent again)`,
     );
   }
-  if (!loaded.state) {
-    const kept = await keepPreviousRun(reportPath, now().toISOString().replace(/[:.]/g, '-'), client);
-    if (kept !== undefined) log(`the report of the previous run is kept as ${kept}: undo that run from it`);
-    fs.rmSync(statePath, { force: true });
-    sentLog.clear();
-  }
   const state = loaded.state ?? newState(options.source, options.file, identity, now());
-  saveState(statePath, state, now());
-  runFiles = {
-    runStartedAt: state.startedAt,
-    stateFile: path.resolve(statePath),
-    sentLog: path.resolve(sentLog.path),
-    intentLog: path.resolve(sentLog.intentPath),
-    createdLog: path.resolve(createdLog.path),
-  };
-  // Before anything is created: a run killed before it writes its end leaves this report, from which undo finds
-  // everything the run sent.
-  const running = { ...options, coreId: identity.coreId, partial: true, running: true, startedAt, finishedAt: now(), progress: runFiles };
-  writeReport(reportPath, buildReport(new Results(), running), []);
-  if (state.recordsDone > 0) log(`resuming: ${state.recordsDone} users of the export were handled by an earlier invocation of this run`);
-  if (readerOptions.carry?.mapping !== undefined) {
-    const created = await roles.declareMapped();
-    log(`roles: ${readerOptions.carry.mapping.roles.size} declared by the mapping (${created} new to the core)`);
-  }
-
-  if (options.checks.length > 0) {
-    const { created, outcomes } = await canary(false);
-    results.canary.push(...outcomes);
-    state.canaryCreated.push(...created.filter((user) => !state.canaryCreated.some((known) => known.email === user.email)));
+  // Before anything is written, the self-check passes; before anything is sent, the run's files are written (from
+  // them undo finds everything the run sent, however it ends). Meanwhile the first batch is read and looked up.
+  const prepare = async () => {
+    if (selfCheck !== undefined) log(`hash self-check: ${await selfCheck}`);
+    if (!loaded.state) {
+      const kept = await keepPreviousRun(reportPath, now().toISOString().replace(/[:.]/g, '-'), client);
+      if (kept !== undefined) log(`the report of the previous run is kept as ${kept}: undo that run from it`);
+      fs.rmSync(statePath, { force: true });
+      sentLog.clear();
+    }
     saveState(statePath, state, now());
-  }
-
-  // Every user is settled again by this invocation, so its list of created users starts empty.
-  createdLog.clear();
+    runFiles = {
+      runStartedAt: state.startedAt,
+      stateFile: path.resolve(statePath),
+      sentLog: path.resolve(sentLog.path),
+      intentLog: path.resolve(sentLog.intentPath),
+      createdLog: path.resolve(createdLog.path),
+    };
+    const running = { ...options, coreId: identity.coreId, partial: true, running: true, startedAt, finishedAt: now(), progress: runFiles };
+    writeReport(reportPath, buildReport(new Results(), running), []);
+    if (state.recordsDone > 0) log(`resuming: ${state.recordsDone} users of the export were handled by an earlier invocation of this run`);
+    if (readerOptions.carry?.mapping !== undefined) {
+      const created = await roles.declareMapped();
+      log(`roles: ${readerOptions.carry.mapping.roles.size} declared by the mapping (${created} new to the core)`);
+    }
+    if (options.checks.length > 0) {
+      const { created, outcomes } = await canary(false);
+      results.canary.push(...outcomes);
+      state.canaryCreated.push(...created.filter((user) => !state.canaryCreated.some((known) => known.email === user.email)));
+      saveState(statePath, state, now());
+    }
+    // Every user is settled again by this invocation, so its list of created users starts empty.
+    createdLog.clear();
+  };
+  // The pass reads canary users' ids and mapped roles from what this makes: with either, it starts afterwards.
+  const overlaps = readerOptions.carry?.mapping === undefined && options.checks.length === 0;
+  if (!overlaps) await prepare();
+  const prepared = overlaps ? prepare() : Promise.resolve();
+  prepared.catch(() => {});
+  // What earlier invocations of this run sent. A fresh run reads none: its log is cleared before it sends anything.
+  const sentBefore = loaded.state ? sentLog.reader() : NOTHING_SENT_BEFORE;
   const queuedBefore = state.usersQueued;
   const unsettled: Unsettled[] = [];
   let stillPending = 0;
   let failure: unknown;
   try {
-    const sentBefore = sentLog.reader();
     let finished: boolean;
     try {
       finished = await migrateAll({
@@ -181,16 +188,20 @@ export async function runMigrate(options: MigrateOptions, io: CliIo): Promise<nu
         pollIntervalMs: options.pollIntervalMs,
         signal: io.signal,
         now,
+        ready: prepared,
       });
     } finally {
       sentBefore.close();
     }
+    await prepared;
     // A core that queues is waited for, before asking what became of the users it had not imported when their batch
     // was settled; one that imports at once and settled every user leaves nothing to wait for.
     const nothingToWaitFor = client.importsAtOnce && unsettled.length === 0;
     if (finished && !nothingToWaitFor)
       stillPending = await waitUntilImported(client, options, io, progress, state, state.usersQueued - queuedBefore);
   } catch (error) {
+    // A failed self-check (or run files that cannot be written) stops the run before anything was sent or written.
+    await prepared;
     // A lost core, a file that turns unreadable, a bug: the users handled so far are still reported.
     failure = error;
     log(`stopped by an error: ${error instanceof Error ? error.message : String(error)}`);

@@ -75,6 +75,12 @@ export interface Sent {
   intended: boolean;
 }
 
+/** The reader of a run nothing was sent in before. */
+export const NOTHING_SENT_BEFORE: Pick<SentLogReader, 'sentFor' | 'close'> = {
+  sentFor: () => ({ ids: [], intended: false }),
+  close: () => {},
+};
+
 export class SentLogReader {
   private readonly ids: LogLines;
   private readonly intents: LogLines;

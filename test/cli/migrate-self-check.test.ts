@@ -117,4 +117,30 @@ describe("migrate: the core is checked against the export's hash parameters befo
     expect(requests).toEqual(expect.arrayContaining(['POST /bulk-import/import', 'POST /recipe/signin', 'POST /user/remove']));
     expect(await countRows(core.t.db, 'users')).toBe(usersBefore);
   });
+
+  it("after a finished run, a run that fails the self-check changes none of that run's files", async () => {
+    const hashConfig = temp.file('hash-config.txt', hashConfigBlock);
+    const finished = await runCommand(migrateArgs(core, 'firebase', file, '--hash-config', hashConfig));
+    expect(finished.code, finished.stderr).toBe(0);
+    const snapshot = () =>
+      Object.fromEntries(
+        fs
+          .readdirSync(temp.dir)
+          .sort()
+          .map((name) => [name, fs.readFileSync(`${temp.dir}/${name}`, 'utf8')]),
+      );
+    const before = snapshot();
+    expect(Object.keys(before)).toContain('users.json.migrate-report.json');
+
+    const otherKey = temp.file('another-key.txt', hashConfigBlock.replace(hashParams.signerKey, crypto.randomBytes(64).toString('base64')));
+    const usersBefore = await countRows(core.t.db, 'users');
+    // --restart: a fresh run, which would keep the finished run's report aside once the check passed.
+    const failed = await runCommand([...migrateArgs(core, 'firebase', file, '--hash-config', otherKey), '--restart']);
+    expect(failed.code).toBe(2);
+    expect(failed.stderr).toContain('hash self-check failed');
+    const { ['another-key.txt']: written, ...after } = snapshot();
+    expect(written).toBeDefined();
+    expect(after).toEqual(before);
+    expect(await countRows(core.t.db, 'users')).toBe(usersBefore);
+  });
 });
