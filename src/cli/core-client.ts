@@ -70,9 +70,8 @@ export class CoreClient {
     if (reply.status !== 200) throw this.unexpected('GET', '/apiversion', reply);
   }
 
-  // importNow: this core imports the batch before answering (no queue round trip); a core without it queues them.
-  // Either way failures end up as FAILED queue rows and waitForQueue/collectFailedRows read them.
-  /** Set once the core has said (in its identity, or by an answer) that it imports a batch before answering: it queues nothing of the run's. */
+  // A core that imports a batch sent with importNow before answering (its identity says so, or an answer's counts)
+  // queues nothing of the run's; one without it queues them. Either way failures end up as FAILED queue rows.
   importsAtOnce = false;
 
   /** serialized: `{users}` as JSON, made beforehand (while the batch before it was being imported). */
