@@ -61,26 +61,32 @@ describe("migrate: the core is checked against the export's hash parameters befo
     expect(await signIn(core, 'alice@example.com', 'alice-pw')).toBe('OK');
   });
 
-  it('a dry run asks the core to verify the hash and writes nothing to it', async () => {
-    const hashConfig = temp.file('hash-config.txt', hashConfigBlock);
+  // A dry run through a proxy that notes every request; withoutCheckRoute: it answers 404 for the check, as an older core.
+  async function dryRunThroughProxy(hashConfig: string, withoutCheckRoute: boolean) {
     const requests: string[] = [];
     const proxy = await startProxy(
       core.url,
       () => 'forward',
       (method, path) => {
         requests.push(`${method} ${path}`);
-        return 'forward';
+        return withoutCheckRoute && path === '/bulk-import/password-hash/check' ? { status: 404, body: 'Not Found' } : 'forward';
       },
     );
     try {
-      const dry = await runCommand([
+      const result = await runCommand([
         ...migrateArgs({ ...core, url: proxy.url }, 'firebase', file, '--hash-config', hashConfig),
         '--dry-run',
       ]);
-      expect(dry.code, dry.stderr).toBe(0);
+      return { result, requests };
     } finally {
       await proxy.close();
     }
+  }
+
+  it('a dry run asks the core to verify the hash and writes nothing to it', async () => {
+    const hashConfig = temp.file('hash-config.txt', hashConfigBlock);
+    const { result: dry, requests } = await dryRunThroughProxy(hashConfig, false);
+    expect(dry.code, dry.stderr).toBe(0);
     expect(requests).toContain('POST /bulk-import/password-hash/check');
     expect(
       requests.filter((request) => ['POST /bulk-import/import', 'POST /user/remove', 'POST /recipe/signin'].includes(request)),
@@ -92,22 +98,8 @@ describe("migrate: the core is checked against the export's hash parameters befo
     ['differs', crypto.randomBytes(64).toString('base64'), 2],
   ])('against a core without the check route, imports, signs in as and removes a synthetic user: the key %s', async (_name, key, code) => {
     const hashConfig = temp.file('fallback.txt', hashConfigBlock.replace(hashParams.signerKey, key));
-    const requests: string[] = [];
-    const proxy = await startProxy(
-      core.url,
-      () => 'forward',
-      (method, path) => {
-        requests.push(`${method} ${path}`);
-        return path === '/bulk-import/password-hash/check' ? { status: 404, body: 'Not Found' } : 'forward';
-      },
-    );
     const usersBefore = await countRows(core.t.db, 'users');
-    let result: Awaited<ReturnType<typeof runCommand>>;
-    try {
-      result = await runCommand([...migrateArgs({ ...core, url: proxy.url }, 'firebase', file, '--hash-config', hashConfig), '--dry-run']);
-    } finally {
-      await proxy.close();
-    }
+    const { result, requests } = await dryRunThroughProxy(hashConfig, true);
     expect(result.code, result.stderr).toBe(code);
     expect(result.stderr).toContain(
       code === 0
