@@ -156,6 +156,14 @@ export class CoreClient {
     throw this.unexpected('GET', '/bulk-import/core-identity', reply);
   }
 
+  /** How many users the core holds, in every tenant. */
+  async countUsers(): Promise<number> {
+    const reply = await this.send('GET', '/users/count', { query: { includeAllTenants: 'true' } });
+    const count = asRecord(reply.json).count;
+    if (reply.status === 200 && typeof count === 'number') return count;
+    throw this.unexpected('GET', '/users/count', reply);
+  }
+
   async lookup(body: LookupBody): Promise<CoreUser[]> {
     const reply = await this.send('POST', '/bulk-import/users/lookup', { body });
     const users = asRecord(reply.json).users;

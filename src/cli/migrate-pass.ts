@@ -22,6 +22,12 @@ export interface PassContext {
   sentBefore: Pick<SentLogReader, 'sentFor'>;
   /** Settled once nothing stands in the way of writing: batches are read and looked up before, sent after. */
   ready: Promise<void>;
+  /**
+   * The core held no user when this fresh run started. The export's users share no account or old id (the first
+   * record wins), so none of them can be in the core unless this run put it there: batches are not looked up by
+   * account. Whoever else writes to the core meanwhile is caught by the import, which refuses a taken account.
+   */
+  coreHeldNoUsers: boolean;
   results: Results;
   /** Users whose outcome the core did not show when their batch was settled; settled again at the end. */
   unsettled: Unsettled[];
@@ -219,7 +225,7 @@ async function sendAndRecord(
   const { state, results } = context;
   const { earlierRejections, counts, show } = run;
   const { previous, beforePrevious } = waitFor;
-  const { held, index } = await lookUp(context.client, batch.users);
+  const { held, index } = await lookUp(context.client, batch.users, context.coreHeldNoUsers);
 
   // What the lookup settles (kept in record order), and the users to send.
   const outcomes = new Map<SourceRecord, (() => void) | undefined>();
@@ -346,16 +352,17 @@ async function confirmedIds(client: CoreClient, queued: { userId: string }[]): P
 /**
  * What the core holds for a batch: first the ids earlier invocations gave its users (a primary-key probe each),
  * then the old ids and accounts of the users not found that way, so a finished run that is run again probes each
- * user once, by its core id. A batch nobody sent before is one lookup by old id and account.
+ * user once, by its core id. A batch nobody sent before is one lookup by old id and account, or none when the core
+ * held no user as the run started.
  */
-async function lookUp(client: CoreClient, users: Entry[]): Promise<{ held: Set<string>; index: CoreIndex }> {
+async function lookUp(client: CoreClient, users: Entry[], coreHeldNoUsers: boolean): Promise<{ held: Set<string>; index: CoreIndex }> {
   const held = new Set<string>();
   const ids = users.flatMap((entry) => entry.knownIds);
   if (ids.length > 0) for (const user of await client.lookup({ ...emptyLookup(), userIds: ids })) held.add(user.userId);
   const body = emptyLookup();
   let keys = 0;
   for (const { record, knownIds } of users) {
-    if (knownIds.length > 0) continue;
+    if (knownIds.length > 0 || coreHeldNoUsers) continue;
     addLookupKeys(body, record.user!);
     keys++;
   }

@@ -66,7 +66,9 @@ export async function runMigrate(options: MigrateOptions, io: CliIo): Promise<nu
   const connected = client.checkConnection();
   const selfCheck = synthetic === undefined ? undefined : checkCoreAgainstHashConfig(client, synthetic);
   const identified = runIdentity(client, options, io.signal);
-  for (const step of [synthetic, connected, selfCheck, identified]) step?.catch(() => {});
+  // Taken before the run writes anything: a fresh run into a core without users has nobody to look up there.
+  const usersBefore = options.dryRun ? undefined : client.countUsers();
+  for (const step of [synthetic, connected, selfCheck, identified, usersBefore]) step?.catch(() => {});
   await connected;
   let identity;
   try {
@@ -165,6 +167,7 @@ export async function runMigrate(options: MigrateOptions, io: CliIo): Promise<nu
   prepared.catch(() => {});
   // What earlier invocations of this run sent. A fresh run reads none: its log is cleared before it sends anything.
   const sentBefore = loaded.state ? sentLog.reader() : NOTHING_SENT_BEFORE;
+  const coreHeldNoUsers = !loaded.state && (await usersBefore?.catch(() => undefined)) === 0;
   const queuedBefore = state.usersQueued;
   const unsettled: Unsettled[] = [];
   let stillPending = 0;
@@ -189,6 +192,7 @@ export async function runMigrate(options: MigrateOptions, io: CliIo): Promise<nu
         signal: io.signal,
         now,
         ready: prepared,
+        coreHeldNoUsers,
       });
     } finally {
       sentBefore.close();
