@@ -5,10 +5,11 @@ export const CoreIdentityResponse = Type.Object({ status: Type.Literal('OK'), co
 export const CheckPasswordHashBody = Type.Object({
   passwordHash: Type.String(),
   hashingAlgorithm: Type.Optional(Type.String()),
-  password: Type.String(),
+  /** Without it, only whether the core would import the hash is checked. */
+  password: Type.Optional(Type.String()),
 });
 
-export const CheckPasswordHashResponse = Type.Object({ status: Type.Literal('OK'), verified: Type.Boolean() });
+export const CheckPasswordHashResponse = Type.Object({ status: Type.Literal('OK'), verified: Type.Optional(Type.Boolean()) });
 
 const Strings = Type.Optional(Type.Array(Type.String()));
 

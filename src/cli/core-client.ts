@@ -115,11 +115,11 @@ export class CoreClient {
   async checkPasswordHash(
     passwordHash: string,
     hashingAlgorithm: string,
-    password: string,
-  ): Promise<{ verified: boolean } | { refused: string } | undefined> {
+    password?: string,
+  ): Promise<{ verified?: boolean } | { refused: string } | undefined> {
     const reply = await this.send('POST', '/bulk-import/password-hash/check', { body: { passwordHash, hashingAlgorithm, password } });
     const verified = asRecord(reply.json).verified;
-    if (reply.status === 200 && typeof verified === 'boolean') return { verified };
+    if (reply.status === 200 && (typeof verified === 'boolean' || password === undefined)) return { verified: verified === true };
     if (reply.status === 400) return { refused: reply.text.trim().slice(0, 300) };
     if (reply.status === 404) return undefined;
     throw this.unexpected('POST', '/bulk-import/password-hash/check', reply);

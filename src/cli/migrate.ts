@@ -5,7 +5,7 @@ import { CliError } from './cli-error.js';
 import { CoreClient } from './core-client.js';
 import { CreatedLog } from './created-log.js';
 import { keepPreviousRun } from './keep-previous-run.js';
-import { checkCoreAgainstHashConfig, hashSynthetic } from './hash-self-check.js';
+import { checkCoreAgainstHashConfig } from './hash-self-check.js';
 import { assertDryRunSupported, dryRunAll } from './dry-run.js';
 import type { CliIo } from './io.js';
 import { migrateAll } from './migrate-pass.js';
@@ -59,16 +59,15 @@ export async function runMigrate(options: MigrateOptions, io: CliIo): Promise<nu
     if (purpose === 'tally') return opened;
     return options.dryRun ? withoutRoles(opened) : roles.declaring(opened);
   };
-  // Before a single user is sent, in a dry run too: the core must verify hashes made with the export's parameters.
-  // The core is first asked, the synthetic hash made, the check run and the export's digest taken all at once; a
+  // Before a single user is sent, in a dry run too: the core must verify hashes made with the export's signer key and
+  // take its parameters. The core is first asked, the self-check run and the export's digest taken all at once; a
   // core that does not answer is reported as that, whatever else failed with it.
-  const synthetic = readerOptions.hashConfig === undefined ? undefined : hashSynthetic(readerOptions.hashConfig);
   const connected = client.checkConnection();
-  const selfCheck = synthetic === undefined ? undefined : checkCoreAgainstHashConfig(client, synthetic);
+  const selfCheck = readerOptions.hashConfig === undefined ? undefined : checkCoreAgainstHashConfig(client, readerOptions.hashConfig);
   const identified = runIdentity(client, options, io.signal);
   // Taken before the run writes anything: a fresh run into a core without users has nobody to look up there.
   const usersBefore = options.dryRun ? undefined : client.countUsers();
-  for (const step of [synthetic, connected, selfCheck, identified, usersBefore]) step?.catch(() => {});
+  for (const step of [connected, selfCheck, identified, usersBefore]) step?.catch(() => {});
   await connected;
   let identity;
   try {

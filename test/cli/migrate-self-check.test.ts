@@ -47,7 +47,7 @@ describe("migrate: the core is checked against the export's hash parameters befo
     const dry = await runCommand([...migrateArgs(core, 'firebase', file, '--hash-config', hashConfig), '--dry-run']);
     expect(dry.code, dry.stderr).toBe(0);
     expect(dry.stderr).toContain(
-      'hash self-check: the core verified a password hashed with --hash-config (signer key and parameters match)',
+      'hash self-check: the core verified a password hashed with --hash-config (signer key matches; it takes the parameters)',
     );
     expect(await countRows(core.t.db, 'users')).toBe(0);
 
@@ -59,6 +59,21 @@ describe("migrate: the core is checked against the export's hash parameters befo
     const { rows } = await core.t.db.pool.query<{ email: string }>('SELECT email FROM users');
     expect(rows).toEqual([{ email: 'alice@example.com' }]);
     expect(await signIn(core, 'alice@example.com', 'alice-pw')).toBe('OK');
+  });
+
+  it("stops, importing nothing, when the core would refuse the export's mem_cost and rounds (its cost limit is lower)", async () => {
+    const strict = await startCore({ imported_hash_max_memory_kib: 2048 });
+    try {
+      const hashConfig = temp.file('hash-config.txt', hashConfigBlock);
+      const result = await runCommand(migrateArgs(strict, 'firebase', file, '--hash-config', hashConfig));
+      expect(result.code).toBe(2);
+      expect(result.stderr).toContain('hash self-check: the core refused a hash made with --hash-config:');
+      expect(result.stderr).toContain('imported_hash_max_memory_kib');
+      expect(await countRows(strict.t.db, 'users')).toBe(0);
+      expect(await countRows(strict.t.db, 'bulk_import_users')).toBe(0);
+    } finally {
+      await strict.t.close();
+    }
   });
 
   // A dry run through a proxy that notes every request; withoutCheckRoute: it answers 404 for the check, as an older core.
@@ -87,7 +102,8 @@ describe("migrate: the core is checked against the export's hash parameters befo
     const hashConfig = temp.file('hash-config.txt', hashConfigBlock);
     const { result: dry, requests } = await dryRunThroughProxy(hashConfig, false);
     expect(dry.code, dry.stderr).toBe(0);
-    expect(requests).toContain('POST /bulk-import/password-hash/check');
+    // One check verifies a password (the signer key), one asks whether the export's parameters would be imported.
+    expect(requests.filter((request) => request === 'POST /bulk-import/password-hash/check')).toHaveLength(2);
     expect(
       requests.filter((request) => ['POST /bulk-import/import', 'POST /user/remove', 'POST /recipe/signin'].includes(request)),
     ).toEqual([]);

@@ -39,6 +39,16 @@ describe('POST /bulk-import/password-hash/check', () => {
     });
   });
 
+  it("without a password, answers whether it would import the hash: an export's parameters it takes or refuses", async () => {
+    const { saltSeparator } = hashParams;
+    const withParameters = (memCost: number, rounds: number) =>
+      `$f_scrypt$${Buffer.alloc(64, 1).toString('base64')}$${Buffer.alloc(8, 2).toString('base64')}$m=${memCost}$r=${rounds}$s=${saltSeparator}`;
+    expect((await check({ passwordHash: withParameters(14, 8), hashingAlgorithm: 'idp_scrypt' })).json).toEqual({ status: 'OK' });
+    const refused = await check({ passwordHash: withParameters(17, 1), hashingAlgorithm: 'idp_scrypt' });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.body).toContain('mem_cost must be less than 16 * rounds');
+  });
+
   it.each([
     ['a hash the import refuses', { passwordHash: '$2b$10$short', hashingAlgorithm: 'bcrypt', password: 'pw' }, /bcrypt/i],
     ['an unknown algorithm', { passwordHash: 'abc', hashingAlgorithm: 'rot13', password: 'pw' }, /Unsupported password hashing algorithm/],
@@ -48,7 +58,7 @@ describe('POST /bulk-import/password-hash/check', () => {
       /passwordHash is too long/,
     ],
     ['a lazy pointer', { passwordHash: '$lazy$legacy', hashingAlgorithm: 'lazy', password: 'pw' }, /holds no hash to check/],
-    ['no password', { passwordHash: bcryptHash('pw'), hashingAlgorithm: 'bcrypt' }, /Field name 'password' is invalid in JSON input/],
+    ['a non-string password', { passwordHash: bcryptHash('pw'), hashingAlgorithm: 'bcrypt', password: 7 }, /password/],
   ])('refuses %s with a 400 that says what is wrong', async (_name, body, message) => {
     const reply = await check(body);
     expect(reply.statusCode).toBe(400);
