@@ -20,7 +20,7 @@ import { loadSupabaseTables } from './readers/supabase.js';
 import { HashConfigError, readHashConfig, type HashConfig } from './readers/hash-config.js';
 import { buildReport, formatSummary, writeReport, type RunFiles } from './report.js';
 import { CreatedInMemory, Results } from './results.js';
-import { runIdentity } from './run-identity.js';
+import { runIdentity, type RunIdentity } from './run-identity.js';
 import { NOTHING_SENT_BEFORE, SentLog } from './sent-log.js';
 import { loadState, newState, saveState, statePathFor, type MigrationState } from './state-file.js';
 import { settleUnsettled, tallyFromState, type Unsettled } from './tally.js';
@@ -69,16 +69,23 @@ export async function runMigrate(options: MigrateOptions, io: CliIo): Promise<nu
   const usersBefore = options.dryRun ? undefined : client.countUsers();
   for (const step of [connected, selfCheck, identified, usersBefore]) step?.catch(() => {});
   await connected;
-  let identity;
-  try {
-    identity = await identified;
-  } catch (error) {
-    // Interrupted while the export's digest was taken: nothing was read or sent yet.
-    if (io.signal?.aborted) {
-      await selfCheck?.catch(() => {});
-      return exitCodeFor(io.signal.reason);
+  const statePath = statePathFor(options.file);
+  // Saved progress holds only for the same core, export and options, so a run that may resume takes the export's
+  // digest first. A fresh run (nothing saved, or --restart) reads its first batches while the digest is taken, and
+  // writes nothing before it is (prepare, below).
+  const fresh = !options.dryRun && (options.restart || !fs.existsSync(statePath));
+  let identity: RunIdentity;
+  if (!fresh) {
+    try {
+      identity = await identified;
+    } catch (error) {
+      // Interrupted while the export's digest was taken: nothing was read or sent yet.
+      if (io.signal?.aborted) {
+        await selfCheck?.catch(() => {});
+        return exitCodeFor(io.signal.reason);
+      }
+      throw error;
     }
-    throw error;
   }
 
   const createdLog = new CreatedLog(CreatedLog.pathFor(options.file));
@@ -115,20 +122,22 @@ export async function runMigrate(options: MigrateOptions, io: CliIo): Promise<nu
     return finish(options.reportPath, false);
   }
 
-  const statePath = statePathFor(options.file);
   const sentLog = new SentLog(SentLog.pathFor(options.file));
   const reportPath = options.reportPath ?? `${options.file}.migrate-report.json`;
-  const loaded = options.restart ? {} : loadState(statePath, identity);
+  const loaded = fresh ? {} : loadState(statePath, identity!);
   if (loaded.staleBecause !== undefined) {
     log(
       `${statePath} holds progress made for ${loaded.staleBecause}: starting a fresh run (users the core already holds are recognised and not sent again)`,
     );
   }
-  const state = loaded.state ?? newState(options.source, options.file, identity, now());
-  // Before anything is written, the self-check passes; before anything is sent, the run's files are written (from
-  // them undo finds everything the run sent, however it ends). Meanwhile the first batch is read and looked up.
+  const state = loaded.state ?? newState(options.source, options.file, now());
+  // Before anything is written, the self-check passes and the run's identity is known; before anything is sent, the
+  // run's files are written (from them undo finds everything the run sent, however it ends). Meanwhile the first
+  // batch is read and looked up.
   const prepare = async () => {
     if (selfCheck !== undefined) log(`hash self-check: ${await selfCheck}`);
+    if (fresh) identity = await identified;
+    state.identity = identity;
     if (!loaded.state) {
       const kept = await keepPreviousRun(reportPath, now().toISOString().replace(/[:.]/g, '-'), client);
       if (kept !== undefined) log(`the report of the previous run is kept as ${kept}: undo that run from it`);
@@ -203,8 +212,14 @@ export async function runMigrate(options: MigrateOptions, io: CliIo): Promise<nu
     if (finished && !nothingToWaitFor)
       stillPending = await waitUntilImported(client, options, io, progress, state, state.usersQueued - queuedBefore);
   } catch (error) {
-    // A failed self-check (or run files that cannot be written) stops the run before anything was sent or written.
-    await prepared;
+    // A failed self-check (or run files that cannot be written) stops the run before anything was sent or written, and
+    // so does an interruption while the export's digest was taken.
+    try {
+      await prepared;
+    } catch (reason) {
+      if (io.signal?.aborted) return exitCodeFor(io.signal.reason);
+      throw reason;
+    }
     // A lost core, a file that turns unreadable, a bug: the users handled so far are still reported.
     failure = error;
     log(`stopped by an error: ${error instanceof Error ? error.message : String(error)}`);

@@ -16,7 +16,8 @@ export interface MigrationState {
   version: 2;
   source: string;
   file: string;
-  identity: RunIdentity;
+  /** Set before the state is first saved; a file without it is from an older version. */
+  identity?: RunIdentity;
   startedAt: string;
   updatedAt: string;
   /** Input records (0-based count from the start of the export) handled and acknowledged. */
@@ -32,12 +33,11 @@ export function statePathFor(file: string): string {
   return `${file}.migrate-state.json`;
 }
 
-export function newState(source: string, file: string, identity: RunIdentity, now: Date): MigrationState {
+export function newState(source: string, file: string, now: Date): MigrationState {
   return {
     version: 2,
     source,
     file: path.resolve(file),
-    identity,
     startedAt: now.toISOString(),
     updatedAt: now.toISOString(),
     recordsDone: 0,
