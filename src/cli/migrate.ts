@@ -65,15 +65,15 @@ export async function runMigrate(options: MigrateOptions, io: CliIo): Promise<nu
   const connected = client.checkConnection();
   const selfCheck = readerOptions.hashConfig === undefined ? undefined : checkCoreAgainstHashConfig(client, readerOptions.hashConfig);
   const identified = runIdentity(client, options, io.signal);
-  // Taken before the run writes anything: a fresh run into a core without users has nobody to look up there.
-  const usersBefore = options.dryRun ? undefined : client.countUsers();
-  for (const step of [connected, selfCheck, identified, usersBefore]) step?.catch(() => {});
-  await connected;
   const statePath = statePathFor(options.file);
   // Saved progress holds only for the same core, export and options, so a run that may resume takes the export's
   // digest first. A fresh run (nothing saved, or --restart) reads its first batches while the digest is taken, and
   // writes nothing before it is (prepare, below).
   const fresh = !options.dryRun && (options.restart || !fs.existsSync(statePath));
+  // Taken before the run writes anything: a fresh run into a core without users has nobody to look up there.
+  const usersBefore = fresh ? client.countUsers() : undefined;
+  for (const step of [connected, selfCheck, identified, usersBefore]) step?.catch(() => {});
+  await connected;
   let identity: RunIdentity;
   if (!fresh) {
     try {
@@ -175,7 +175,7 @@ export async function runMigrate(options: MigrateOptions, io: CliIo): Promise<nu
   prepared.catch(() => {});
   // What earlier invocations of this run sent. A fresh run reads none: its log is cleared before it sends anything.
   const sentBefore = loaded.state ? sentLog.reader() : NOTHING_SENT_BEFORE;
-  const coreHeldNoUsers = !loaded.state && (await usersBefore?.catch(() => undefined)) === 0;
+  const coreHeldNoUsers = (await usersBefore?.catch(() => undefined)) === 0;
   const queuedBefore = state.usersQueued;
   const unsettled: Unsettled[] = [];
   let stillPending = 0;
