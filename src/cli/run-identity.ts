@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
+import { Worker } from 'node:worker_threads';
 import type { CoreClient } from './core-client.js';
 import type { MigrateOptions } from './options.js';
 
@@ -13,6 +14,8 @@ export interface RunIdentity {
 
 /** signal: the digest of a large export takes seconds, and Ctrl-C or SIGTERM stops it at once. */
 export async function runIdentity(client: CoreClient, options: MigrateOptions, signal?: AbortSignal): Promise<RunIdentity> {
+  const exportDigest = digestOnAThread(options.file, signal);
+  exportDigest.catch(() => {});
   const coreId = (await client.coreIdentity()) ?? `core at ${options.coreUrl}`;
   const optionsDigest = sha256(
     JSON.stringify({
@@ -26,7 +29,7 @@ export async function runIdentity(client: CoreClient, options: MigrateOptions, s
       ...(await sideFileDigests(options, signal)),
     }),
   );
-  return { coreId, exportDigest: await fileDigest(options.file, signal), optionsDigest };
+  return { coreId, exportDigest: await exportDigest, optionsDigest };
 }
 
 /** Why saved progress made under `saved` does not apply to `current`, or undefined when it does. */
@@ -61,4 +64,36 @@ async function fileDigest(path: string, signal?: AbortSignal): Promise<string> {
   const hash = crypto.createHash('sha256');
   for await (const chunk of fs.createReadStream(path, { highWaterMark: 1024 * 1024, signal })) hash.update(chunk as Buffer);
   return hash.digest('hex');
+}
+
+// Reads and hashes a file on a thread of its own, so that the export's digest (a second or more for a large one) is
+// taken while the main thread reads and sends the first batches.
+const DIGEST_THREAD = `
+const { parentPort, workerData } = require('node:worker_threads');
+const crypto = require('node:crypto');
+const fs = require('node:fs');
+const hash = crypto.createHash('sha256');
+const descriptor = fs.openSync(workerData, 'r');
+const buffer = Buffer.allocUnsafe(8 * 1024 * 1024);
+for (let read; (read = fs.readSync(descriptor, buffer, 0, buffer.length, null)) > 0; ) hash.update(buffer.subarray(0, read));
+fs.closeSync(descriptor);
+parentPort.postMessage(hash.digest('hex'));
+`;
+
+function digestOnAThread(path: string, signal?: AbortSignal): Promise<string> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const worker = new Worker(DIGEST_THREAD, { eval: true, workerData: path });
+    const stop = () => {
+      reject(signal?.reason);
+      void worker.terminate();
+    };
+    signal?.addEventListener('abort', stop, { once: true });
+    worker.once('message', (digest: string) => resolve(digest));
+    worker.once('error', reject);
+    worker.once('exit', () => {
+      signal?.removeEventListener('abort', stop);
+      reject(new Error(`the digest of ${path} stopped before it was taken`));
+    });
+  });
 }
