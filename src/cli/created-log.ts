@@ -36,8 +36,8 @@ export class CreatedLog implements CreatedList {
     this.buffer = [];
   }
 
-  /** The entries in the order they were added, `size` at a time. */
-  *chunks(size = FLUSH_EVERY): Generator<CreatedUser[]> {
+  /** The entries as the JSON lines they were written as, in the order they were added, `size` at a time. */
+  *jsonChunks(size = FLUSH_EVERY): Generator<string[]> {
     this.flush();
     if (!fs.existsSync(this.path)) return;
     const descriptor = fs.openSync(this.path, 'r');
@@ -46,7 +46,7 @@ export class CreatedLog implements CreatedList {
       // Keeps a character split across two reads whole.
       const decoder = new StringDecoder('utf8');
       let rest = '';
-      let chunk: CreatedUser[] = [];
+      let chunk: string[] = [];
       for (;;) {
         const read = fs.readSync(descriptor, buffer, 0, buffer.length, null);
         const text = rest + (read === 0 ? decoder.end() : decoder.write(buffer.subarray(0, read)));
@@ -54,7 +54,7 @@ export class CreatedLog implements CreatedList {
         rest = text.slice(end);
         for (const line of text.slice(0, end).split('\n')) {
           if (line === '') continue;
-          chunk.push(JSON.parse(line) as CreatedUser);
+          chunk.push(line);
           if (chunk.length >= size) {
             yield chunk;
             chunk = [];

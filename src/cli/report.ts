@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import type { MethodSummary } from './bulk-user.js';
-import type { CreatedUser, Results, Stage } from './results.js';
+import type { Results, Stage } from './results.js';
 
 export interface ReportContext {
   source: string;
@@ -98,7 +98,7 @@ function carriedByUsersKept(results: Results) {
  * Writes the report with `created` (what `migrate undo` reads) as its last key, copied from the created list a
  * chunk at a time, one user a line: a run that created a million users never holds them all.
  */
-export function writeReport(path: string, report: Report, created: Iterable<CreatedUser[]>): void {
+export function writeReport(path: string, report: Report, created: Iterable<string[]>): void {
   const temporary = `${path}.tmp`;
   const head = JSON.stringify({ ...report, created: [] }, null, 2);
   const descriptor = fs.openSync(temporary, 'w');
@@ -107,7 +107,7 @@ export function writeReport(path: string, report: Report, created: Iterable<Crea
     let first = true;
     for (const chunk of created) {
       if (chunk.length === 0) continue;
-      fs.writeSync(descriptor, `${first ? '' : ','}\n    ${chunk.map((user) => JSON.stringify(user)).join(',\n    ')}`);
+      fs.writeSync(descriptor, `${first ? '' : ','}\n    ${chunk.join(',\n    ')}`);
       first = false;
     }
     fs.writeSync(descriptor, first ? ']\n}\n' : '\n  ]\n}\n');

@@ -62,7 +62,8 @@ export interface CompletedUser {
 /** Where the users a run created go: a side file for a real run (created-log.ts), memory otherwise. */
 export interface CreatedList {
   add(entry: CreatedUser): void;
-  chunks(size?: number): Iterable<CreatedUser[]>;
+  /** Each entry as JSON, in the order added. */
+  jsonChunks(size?: number): Iterable<string[]>;
 }
 
 export class CreatedInMemory implements CreatedList {
@@ -72,8 +73,8 @@ export class CreatedInMemory implements CreatedList {
     this.entries.push(entry);
   }
 
-  *chunks(): Generator<CreatedUser[]> {
-    if (this.entries.length > 0) yield this.entries;
+  *jsonChunks(): Generator<string[]> {
+    if (this.entries.length > 0) yield this.entries.map((entry) => JSON.stringify(entry));
   }
 }
 
