@@ -117,3 +117,28 @@ export async function startProxy(
     },
   };
 }
+
+/**
+ * The command run against `core` through a proxy that notes every request ("METHOD /path"); `standIn` may answer
+ * some of them in the core's place (a fault or an answer the core would not give).
+ */
+export async function runNotingRequests(
+  core: RunningCore,
+  args: (throughProxy: RunningCore) => string[],
+  standIn: (path: string) => { status: number; body: string } | undefined = () => undefined,
+): Promise<{ result: CommandResult; requests: string[] }> {
+  const requests: string[] = [];
+  const proxy = await startProxy(
+    core.url,
+    () => 'forward',
+    (method, path) => {
+      requests.push(`${method} ${path}`);
+      return standIn(path) ?? 'forward';
+    },
+  );
+  try {
+    return { result: await runCommand(args({ ...core, url: proxy.url })), requests };
+  } finally {
+    await proxy.close();
+  }
+}

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, countRows } from '../helper.js';
 import { bcryptHash, makeTempDir } from './fixtures.js';
-import { apiKey, migrateArgs, runCommand, startCore, startProxy, type RunningCore } from './harness.js';
+import { apiKey, migrateArgs, runNotingRequests, startCore, type RunningCore } from './harness.js';
 
 describe('migrate: a fresh run into a core without users does not look its users up', () => {
   const temp = makeTempDir();
@@ -23,25 +23,15 @@ describe('migrate: a fresh run into a core without users does not look its users
   });
 
   // The run through a proxy that notes every request; countAnswer stands for the core's answer to GET /users/count.
-  async function runThroughProxy(extra: string[], countAnswer?: number) {
-    const requests: string[] = [];
-    const proxy = await startProxy(
-      core.url,
-      () => 'forward',
-      (method, path) => {
-        requests.push(`${method} ${path}`);
-        return countAnswer !== undefined && path === '/users/count'
+  const runThroughProxy = (extra: string[], countAnswer?: number) =>
+    runNotingRequests(
+      core,
+      (throughProxy) => [...migrateArgs(throughProxy, 'ndjson', file, '--batch-size', '10'), ...extra],
+      (path) =>
+        countAnswer !== undefined && path === '/users/count'
           ? { status: 200, body: JSON.stringify({ status: 'OK', count: countAnswer }) }
-          : 'forward';
-      },
+          : undefined,
     );
-    try {
-      const result = await runCommand([...migrateArgs({ ...core, url: proxy.url }, 'ndjson', file, '--batch-size', '10'), ...extra]);
-      return { result, requests };
-    } finally {
-      await proxy.close();
-    }
-  }
 
   it('imports every user without a lookup; run again, it looks them up and sends nobody twice', async () => {
     const first = await runThroughProxy([]);

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, countRows } from '../helper.js';
 import { firebaseJsonExport, firebasePassword, hashConfigBlock, hashParams, makeTempDir } from './fixtures.js';
-import { apiKey, migrateArgs, runCommand, signIn, startCore, startProxy, type RunningCore } from './harness.js';
+import { apiKey, migrateArgs, runCommand, runNotingRequests, signIn, startCore, type RunningCore } from './harness.js';
 
 async function importedMetric(core: RunningCore): Promise<number> {
   const reply = await call(core.t.app, 'GET', '/metrics', { headers: { 'api-key': apiKey } });
@@ -77,26 +77,12 @@ describe("migrate: the core is checked against the export's hash parameters befo
   });
 
   // A dry run through a proxy that notes every request; withoutCheckRoute: it answers 404 for the check, as an older core.
-  async function dryRunThroughProxy(hashConfig: string, withoutCheckRoute: boolean) {
-    const requests: string[] = [];
-    const proxy = await startProxy(
-      core.url,
-      () => 'forward',
-      (method, path) => {
-        requests.push(`${method} ${path}`);
-        return withoutCheckRoute && path === '/bulk-import/password-hash/check' ? { status: 404, body: 'Not Found' } : 'forward';
-      },
+  const dryRunThroughProxy = (hashConfig: string, withoutCheckRoute: boolean) =>
+    runNotingRequests(
+      core,
+      (throughProxy) => [...migrateArgs(throughProxy, 'firebase', file, '--hash-config', hashConfig), '--dry-run'],
+      (path) => (withoutCheckRoute && path === '/bulk-import/password-hash/check' ? { status: 404, body: 'Not Found' } : undefined),
     );
-    try {
-      const result = await runCommand([
-        ...migrateArgs({ ...core, url: proxy.url }, 'firebase', file, '--hash-config', hashConfig),
-        '--dry-run',
-      ]);
-      return { result, requests };
-    } finally {
-      await proxy.close();
-    }
-  }
 
   it('a dry run asks the core to verify the hash and writes nothing to it', async () => {
     const hashConfig = temp.file('hash-config.txt', hashConfigBlock);
