@@ -119,7 +119,9 @@ export class CoreClient {
   ): Promise<{ verified?: boolean } | { refused: string } | undefined> {
     const reply = await this.send('POST', '/bulk-import/password-hash/check', { body: { passwordHash, hashingAlgorithm, password } });
     const verified = asRecord(reply.json).verified;
-    if (reply.status === 200 && (typeof verified === 'boolean' || password === undefined)) return { verified: verified === true };
+    // Asked without a password, the core verifies nothing: its 200 only says it would import the hash.
+    if (reply.status === 200 && password === undefined) return {};
+    if (reply.status === 200 && typeof verified === 'boolean') return { verified };
     if (reply.status === 400) return { refused: reply.text.trim().slice(0, 300) };
     if (reply.status === 404) return undefined;
     throw this.unexpected('POST', '/bulk-import/password-hash/check', reply);
