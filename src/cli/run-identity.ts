@@ -1,5 +1,4 @@
 import crypto from 'node:crypto';
-import fs from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import type { CoreClient } from './core-client.js';
 import type { MigrateOptions } from './options.js';
@@ -14,9 +13,15 @@ export interface RunIdentity {
 
 /** signal: the digest of a large export takes seconds, and Ctrl-C or SIGTERM stops it at once. */
 export async function runIdentity(client: CoreClient, options: MigrateOptions, signal?: AbortSignal): Promise<RunIdentity> {
-  const exportDigest = digestOnAThread(options.file, signal);
+  const exportDigest = fileDigest(options.file, signal);
   exportDigest.catch(() => {});
-  const coreId = (await client.coreIdentity()) ?? `core at ${options.coreUrl}`;
+  const digestOf = (path: string | undefined) => (path === undefined ? null : fileDigest(path, signal));
+  const [coreId, hashConfig, passwordHashes, sideFiles] = await Promise.all([
+    client.coreIdentity().then((id) => id ?? `core at ${options.coreUrl}`),
+    digestOf(options.hashConfigPath),
+    digestOf(options.passwordHashesPath),
+    sideFileDigests(options, signal),
+  ]);
   const optionsDigest = sha256(
     JSON.stringify({
       source: options.source,
@@ -24,9 +29,9 @@ export async function runIdentity(client: CoreClient, options: MigrateOptions, s
       includeDisabled: options.includeDisabled,
       lazySource: options.lazySource ?? null,
       providerOverrides: [...options.providerOverrides.entries()].sort(),
-      hashConfig: options.hashConfigPath === undefined ? null : await fileDigest(options.hashConfigPath, signal),
-      passwordHashes: options.passwordHashesPath === undefined ? null : await fileDigest(options.passwordHashesPath, signal),
-      ...(await sideFileDigests(options, signal)),
+      hashConfig,
+      passwordHashes,
+      ...sideFiles,
     }),
   );
   return { coreId, exportDigest: await exportDigest, optionsDigest };
@@ -51,23 +56,16 @@ async function sideFileDigests(options: MigrateOptions, signal?: AbortSignal): P
     identities: options.identitiesPath,
     mfaFactors: options.mfaFactorsPath,
   };
-  const digests: Record<string, string> = {};
-  for (const [name, path] of Object.entries(files)) if (path !== undefined) digests[name] = await fileDigest(path, signal);
-  return digests;
+  const given = Object.entries(files).filter((entry): entry is [string, string] => entry[1] !== undefined);
+  return Object.fromEntries(await Promise.all(given.map(async ([name, path]) => [name, await fileDigest(path, signal)])));
 }
 
 function sha256(text: string): string {
   return crypto.createHash('sha256').update(text).digest('hex');
 }
 
-async function fileDigest(path: string, signal?: AbortSignal): Promise<string> {
-  const hash = crypto.createHash('sha256');
-  for await (const chunk of fs.createReadStream(path, { highWaterMark: 1024 * 1024, signal })) hash.update(chunk as Buffer);
-  return hash.digest('hex');
-}
-
-// Reads and hashes a file on a thread of its own, so that the export's digest (a second or more for a large one) is
-// taken while the main thread reads and sends the first batches.
+// Files are read and hashed on a thread of their own, so that the export's digest (a second or more for a large one)
+// is taken while the main thread reads and sends the first batches.
 const DIGEST_THREAD = `
 const { parentPort, workerData } = require('node:worker_threads');
 const crypto = require('node:crypto');
@@ -80,7 +78,7 @@ fs.closeSync(descriptor);
 parentPort.postMessage(hash.digest('hex'));
 `;
 
-function digestOnAThread(path: string, signal?: AbortSignal): Promise<string> {
+function fileDigest(path: string, signal?: AbortSignal): Promise<string> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) return reject(signal.reason);
     const worker = new Worker(DIGEST_THREAD, { eval: true, workerData: path });
