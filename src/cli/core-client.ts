@@ -1,6 +1,7 @@
 import type { CoreMaterial, CoreUser, LookupBody } from './account-keys.js';
 import type { BulkImportUser } from './bulk-user.js';
 import { CliError } from './cli-error.js';
+import { httpRequest } from './http-request.js';
 
 export interface CoreReply {
   status: number;
@@ -246,7 +247,7 @@ export class CoreClient {
       let reply: CoreReply | undefined;
       let failure: unknown;
       try {
-        reply = await this.fetchOnce(method, url, request.body);
+        reply = await this.requestOnce(method, url, request.body);
       } catch (error) {
         failure = error;
       }
@@ -259,23 +260,22 @@ export class CoreClient {
     }
   }
 
-  private async fetchOnce(method: string, url: string, body: unknown): Promise<CoreReply> {
+  private async requestOnce(method: string, url: string, body: unknown): Promise<CoreReply> {
     const headers: Record<string, string> = { ...(this.options.apiKey && { 'api-key': this.options.apiKey }) };
     if (body !== undefined) headers['content-type'] = 'application/json';
-    const response = await fetch(url, {
+    const { status, text } = await httpRequest(url, {
       method,
       headers,
       body: body === undefined ? undefined : body instanceof SerializedBody ? body.json : JSON.stringify(body),
-      signal: AbortSignal.timeout(this.options.requestTimeoutMs ?? 300_000),
+      timeoutMs: this.options.requestTimeoutMs ?? 300_000,
     });
-    const text = await response.text();
     let json: unknown;
     try {
       json = JSON.parse(text);
     } catch {
       json = undefined;
     }
-    return { status: response.status, text, json };
+    return { status, text, json };
   }
 
   private unexpected(method: string, path: string, reply: CoreReply): CliError {
@@ -317,10 +317,7 @@ export function asRecord(value: unknown): Record<string, unknown> {
 }
 
 function describe(error: unknown): string {
-  if (error instanceof Error) {
-    const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-    return cause?.code ?? cause?.message ?? error.message;
-  }
+  if (error instanceof Error) return (error as { code?: string }).code ?? error.message;
   return String(error);
 }
 
