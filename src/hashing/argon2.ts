@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import { createRequire } from 'node:module';
 import { promisify } from 'node:util';
-import argon2 from 'argon2';
+import type argon2Binding from 'argon2';
 import { decodeUnpaddedCanonicalBase64, encodeUnpaddedBase64 } from '../base64.js';
 import {
   fail,
@@ -12,6 +13,10 @@ import {
   scheduledOrCostly,
 } from './format.js';
 import { COSTLY_FROM } from './cost-limits.js';
+
+// The native binding is loaded on the first hash: the migration command reads this format without ever hashing.
+let binding: typeof argon2Binding | undefined;
+const argon2 = () => (binding ??= createRequire(import.meta.url)('argon2') as typeof argon2Binding);
 
 export type Argon2Type = 'argon2i' | 'argon2d' | 'argon2id';
 
@@ -116,8 +121,8 @@ function parseParams(text: string): Argon2Params | undefined {
 /** New hashes are argon2id v19 and written in the canonical m,t,p order other implementations expect. */
 export async function hashArgon2(password: string, params: Argon2Params): Promise<string> {
   const salt = await randomBytesAsync(NEW_SALT_BYTES);
-  const digest = await argon2.hash(password, {
-    type: argon2.argon2id,
+  const digest = await argon2().hash(password, {
+    type: argon2().argon2id,
     version: 0x13,
     memoryCost: params.memoryKb,
     timeCost: params.iterations,
@@ -150,7 +155,7 @@ export const argon2Format: HashFormat<Argon2Hash> = {
   hasPrefix: (hash) => hash.startsWith('$argon2i') || hash.startsWith('$argon2d'),
   parse: parseArgon2,
   // node-argon2 recomputes natively on the thread pool and compares with timingSafeEqual.
-  verify: (password, parsed) => argon2.verify(parsed.encoded, password),
+  verify: (password, parsed) => argon2().verify(parsed.encoded, password),
   memoryBytes: (parsed) => parsed.memoryKb * 1024,
   costClass: (parsed) => scheduledOrCostly(parsed.memoryKb * parsed.iterations >= COSTLY_FROM.argon2WorkKib),
   writer: {

@@ -1,7 +1,12 @@
 import { timingSafeEqual } from 'node:crypto';
-import bcrypt from 'bcrypt';
+import { createRequire } from 'node:module';
+import type bcryptBinding from 'bcrypt';
 import { fail, overCostLimit, type HashCostLimits, type HashFormat, type ParseResult, scheduledOrCostly } from './format.js';
 import { COSTLY_FROM } from './cost-limits.js';
+
+// The native binding is loaded on the first hash: the migration command reads this format without ever hashing.
+let binding: typeof bcryptBinding | undefined;
+const bcrypt = () => (binding ??= createRequire(import.meta.url)('bcrypt') as typeof bcryptBinding);
 
 // bcrypt reads at most this many bytes of a password and ignores the rest.
 const MAX_PASSWORD_BYTES = 72;
@@ -47,7 +52,7 @@ export function effectiveBcryptCost(rounds: number): number {
 }
 
 export function hashBcrypt(password: string, rounds: number): Promise<string> {
-  return bcrypt.hash(password, effectiveBcryptCost(rounds));
+  return bcrypt().hash(password, effectiveBcryptCost(rounds));
 }
 
 export const bcryptFormat: HashFormat<BcryptHash> = {
@@ -73,7 +78,7 @@ export const bcryptFormat: HashFormat<BcryptHash> = {
  * bcrypt's 72-byte limit.
  */
 export async function verifyBcrypt(password: string, parsed: BcryptHash): Promise<boolean> {
-  const computed = Buffer.from(await bcrypt.hash(password, parsed.normalised.slice(0, SALT_END)));
+  const computed = Buffer.from(await bcrypt().hash(password, parsed.normalised.slice(0, SALT_END)));
   const stored = Buffer.from(parsed.normalised);
   return computed.length === stored.length && timingSafeEqual(computed, stored);
 }
