@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import { addAbortSignal, Transform, type Readable } from 'node:stream';
 import zlib from 'node:zlib';
 import { CliError } from '../cli-error.js';
+import { utf8Chunks } from '../utf8-text.js';
 import { boundedLines, type OverlongLine } from './record-limits.js';
 
 const GZIP_MAGIC = [0x1f, 0x8b];
@@ -33,7 +34,7 @@ export class FileSource {
 
   /** UTF-8 text chunks; the decoder keeps characters split across chunks whole. */
   chunks(): AsyncIterable<string> {
-    return this.open().setEncoding('utf8') as AsyncIterable<string>;
+    return utf8Chunks(this.open());
   }
 
   /** Lines of at most MAX_RECORD_CHARS; a longer one is dropped as it is read and given as an OverlongLine. */
