@@ -1,5 +1,6 @@
 import http from 'node:http';
 import https from 'node:https';
+import { utf8Text } from './utf8-text.js';
 
 export interface HttpAnswer {
   status: number;
@@ -18,16 +19,18 @@ export function httpRequest(
   const secure = url.startsWith('https:');
   const client = secure ? https : http;
   const agent = secure ? agents.https : agents.http;
-  const headers = { ...options.headers, ...(options.body !== undefined && { 'content-length': String(Buffer.byteLength(options.body)) }) };
+  // Sent as bytes: written as a string, the body would be joined to the headers and copied once more.
+  const body = options.body === undefined ? undefined : Buffer.from(options.body, 'utf8');
+  const headers = { ...options.headers, ...(body !== undefined && { 'content-length': String(body.length) }) };
   return new Promise((resolve, reject) => {
     const request = client.request(url, { method: options.method, headers, agent, timeout: options.timeoutMs }, (response) => {
       const chunks: Buffer[] = [];
       response.on('data', (chunk: Buffer) => chunks.push(chunk));
       response.on('error', reject);
-      response.on('end', () => resolve({ status: response.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, text: utf8Text(Buffer.concat(chunks)) }));
     });
     request.on('error', reject);
     request.on('timeout', () => request.destroy(new Error(`no answer within ${options.timeoutMs / 1000} s`)));
-    request.end(options.body);
+    request.end(body);
   });
 }
