@@ -3,8 +3,8 @@
 // (both built from dist/). Reports users/s overall and per tenth, peak RSS of core and command, the bulk route's own
 // rate (importNow, batches of 10,000, users read before the clock starts) into a third new database, and COPY of
 // the same rows into the same tables in the same run; then more command / route pairs in alternating order, each into
-// new databases, and the median ratio. Run: npm run bench:migration -- [N] [--no-build] [--pairs=P] (P: 3 up to
-// 200,000 users, else 1)
+// new databases, and the median ratio. Each timed run starts after a CHECKPOINT.
+// Run: npm run bench:migration -- [N] [--no-build] [--pairs=P] (P: 3 up to 200,000 users, else 1)
 // Env: DATABASE_URL (the server to create the databases on; default postgresql://postgres@127.0.0.1:5432/postgres),
 // BENCH_KEEP=1 keeps the databases and the export; BULK_MIGRATION_* and POSTGRESQL_CONNECTION_POOL_SIZE go to the core;
 // --cpu-prof writes V8 profiles of the command and the core to bench/results/ (read them with bench/tools/profile-summary.ts).
@@ -80,6 +80,13 @@ async function newDatabase(name: string): Promise<{ autovacuum: string }> {
   }
 }
 
+// Before each timed run, so that the write-back of the run before it (and of CREATE DATABASE) lands outside it.
+async function checkpoint(): Promise<void> {
+  await withAdmin((admin) => admin.query('CHECKPOINT')).catch((error: Error) =>
+    log(`CHECKPOINT refused (${error.message}): timed without it`),
+  );
+}
+
 async function countUsers(pool: pg.Pool): Promise<number> {
   const { rows } = await pool.query<{ users: number }>('SELECT count(*)::int AS users FROM users');
   return rows[0].users;
@@ -151,6 +158,7 @@ async function timeCommandIntoDatabase(
     const argv = migrateArgs.map((arg, i) =>
       migrateArgs[i - 1] === '--core-url' ? core.url : migrateArgs[i - 1] === '--report' ? path.join(dir, `report-${database}.json`) : arg,
     );
+    await checkpoint();
     const started = performance.now();
     const result = await runCommand([...argv, '--restart'], {}).done;
     const ms = performance.now() - started;
@@ -170,6 +178,7 @@ async function timeRouteIntoDatabase(
 ): Promise<number> {
   const core = await startCoreOn(database, signerKey, dir, passThrough);
   try {
+    await checkpoint();
     return await timeBulkRoute(core.url, batches);
   } finally {
     await core.stop();
@@ -250,6 +259,7 @@ async function main(): Promise<void> {
     ];
     const rerunSeconds: Record<string, number> = {};
     try {
+      await checkpoint();
       const started = performance.now();
       const command = runCommand([...profileArgs('command'), ...migrateArgs], {});
       sampling = startSampling(pool, () => ({ core: core.pid, command: command.pid }), 250);
