@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs/promises';
+import { Worker } from 'node:worker_threads';
 import type { CoreClient } from './core-client.js';
 import type { MigrateOptions } from './options.js';
 
@@ -64,22 +65,55 @@ function sha256(text: string): string {
   return crypto.createHash('sha256').update(text).digest('hex');
 }
 
-// Read in chunks between the main thread's other work: SHA-256 takes about a millisecond per megabyte here, less
-// than a thread of its own costs to start, and the export's digest is taken while the first batches are read and sent.
-const DIGEST_CHUNK = 4 * 1024 * 1024;
+// The first batch is sent once the export's digest is known. A small file is hashed on the main thread, between
+// its other work (SHA-256 takes about a millisecond per megabyte here, less than a thread costs to start); a large one
+// on a thread of its own, so that hashing it does not hold up reading the first batches.
+const THREAD_FROM_BYTES = 32 * 1024 * 1024;
+const CHUNK_BYTES = 4 * 1024 * 1024;
 
 async function fileDigest(path: string, signal?: AbortSignal): Promise<string> {
-  const hash = crypto.createHash('sha256');
   const file = await fs.open(path, 'r');
   try {
-    const buffer = Buffer.allocUnsafe(DIGEST_CHUNK);
+    if ((await file.stat()).size >= THREAD_FROM_BYTES) return await digestOnThread(path, signal);
+    const hash = crypto.createHash('sha256');
+    const buffer = Buffer.allocUnsafe(CHUNK_BYTES);
     for (;;) {
       signal?.throwIfAborted();
-      const { bytesRead } = await file.read(buffer, 0, DIGEST_CHUNK, null);
+      const { bytesRead } = await file.read(buffer, 0, CHUNK_BYTES, null);
       if (bytesRead === 0) return hash.digest('hex');
       hash.update(buffer.subarray(0, bytesRead));
     }
   } finally {
     await file.close();
   }
+}
+
+const DIGEST_THREAD = `
+const { parentPort, workerData } = require('node:worker_threads');
+const crypto = require('node:crypto');
+const fs = require('node:fs');
+const hash = crypto.createHash('sha256');
+const descriptor = fs.openSync(workerData, 'r');
+const buffer = Buffer.allocUnsafe(${CHUNK_BYTES});
+for (let read; (read = fs.readSync(descriptor, buffer, 0, buffer.length, null)) > 0; ) hash.update(buffer.subarray(0, read));
+fs.closeSync(descriptor);
+parentPort.postMessage(hash.digest('hex'));
+`;
+
+function digestOnThread(path: string, signal?: AbortSignal): Promise<string> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const worker = new Worker(DIGEST_THREAD, { eval: true, workerData: path });
+    const stop = () => {
+      reject(signal?.reason);
+      void worker.terminate();
+    };
+    signal?.addEventListener('abort', stop, { once: true });
+    worker.once('message', (digest: string) => resolve(digest));
+    worker.once('error', reject);
+    worker.once('exit', () => {
+      signal?.removeEventListener('abort', stop);
+      reject(new Error(`the digest of ${path} stopped before it was taken`));
+    });
+  });
 }
