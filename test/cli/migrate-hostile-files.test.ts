@@ -84,7 +84,7 @@ describe('migrate: hostile files are refused with a clear message, in bounded me
   it.each([
     // (The process needs about a second to start and listen for signals.)
     ['while the export is digested', 4, 1500],
-    ['while a record too long to yield is being read', 2, 4000],
+    ['while a record too long to yield is being read', 16, 4000],
   ])(
     'SIGTERM is honoured %s',
     async (_when, gibibytes, afterMs) => {
