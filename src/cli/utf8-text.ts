@@ -14,7 +14,7 @@ export async function* utf8Chunks(chunks: AsyncIterable<Buffer>): AsyncIterable<
   const decoder = new StringDecoder('utf8');
   for await (const chunk of chunks) {
     if (chunk.length === 0) continue;
-    // An ASCII chunk cannot end a character begun in the chunk before: what that one left is flushed as the decoder would.
+    // An ASCII chunk cannot continue a character begun in the chunk before: what that one left is flushed as the decoder would.
     const text = isAscii(chunk) ? decoder.end() + chunk.toString('latin1') : decoder.write(chunk);
     if (text !== '') yield text;
   }
