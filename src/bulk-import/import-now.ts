@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import { withTransaction } from '../db/transaction.js';
 import { isTransient } from '../db/pg-errors.js';
 import type { PasswordHasher } from '../hashing/registry.js';
+import type { ImportSlots } from './import-slots.js';
 import { importBatch } from './process-batch.js';
 import { insertFailedQueueRows, useKeyDrivenPlans } from './repository.js';
 import type { ImportUser } from './types.js';
@@ -11,8 +12,10 @@ export interface ImportNowDependencies {
   pool: pg.Pool;
   hasher: PasswordHasher;
   log: Logger;
-  // Transactions run at once for one request.
+  // Transactions a request is split over.
   parallelism: number;
+  // Shared by every request of this core: at most `parallelism` import transactions run at once.
+  slots: ImportSlots;
 }
 
 const maxAttempts = 3;
@@ -20,8 +23,9 @@ const maxAttempts = 3;
 // [BEYOND] ?importNow=true: the users of a request are imported before the answer instead of going through the
 // queue, which saves writing, locking, reading, validating again and deleting each row. Users the database refuses
 // are stored as FAILED queue rows with their reason, as the worker would have left them, so per-user failures are
-// read from the queue either way. A request is split over `parallelism` transactions; one that rolls back for a
-// transient reason (a deadlock with another core over the same users) runs again.
+// read from the queue either way. A request is split over `parallelism` transactions, which run as slots of the core's
+// ImportSlots come free; one that rolls back for a transient reason (a deadlock with another core over the same users)
+// runs again.
 // Returns how many users were imported and how many failed (for the metrics the worker's batches also feed).
 export async function importNow(
   deps: ImportNowDependencies,
@@ -31,7 +35,8 @@ export async function importNow(
   const sliceSize = Math.ceil(users.length / Math.max(1, deps.parallelism));
   const slices: ImportUser[][] = [];
   for (let start = 0; start < users.length; start += sliceSize) slices.push(users.slice(start, start + sliceSize));
-  const failed = (await Promise.all(slices.map((slice) => importSlice(deps, slice, now)))).reduce((sum, count) => sum + count, 0);
+  const counts = await Promise.all(slices.map((slice) => deps.slots.run(() => importSlice(deps, slice, now))));
+  const failed = counts.reduce((sum, count) => sum + count, 0);
   return { imported: users.length - failed, failed };
 }
 

@@ -16,6 +16,7 @@ import { explainImportError, importUsers } from './import-users.js';
 import type { ImportOutcome } from './types.js';
 import { hashPlainTextPasswords } from './hash-plain-passwords.js';
 import { importNow } from './import-now.js';
+import { ImportSlots } from './import-slots.js';
 import { toQueueEntry } from './queue-listing.js';
 import { decodePaginationToken, encodePaginationToken } from '../users/pagination-token.js';
 import { importParallelism, type BulkImportWorker } from './worker.js';
@@ -50,6 +51,7 @@ export interface BulkImportParts {
 export class BulkImportService {
   private readonly hasher: PasswordHasher;
   private readonly parallelism: number;
+  private readonly importSlots: ImportSlots;
   private readonly secondFactors: SecondFactorSettings;
 
   constructor(
@@ -58,6 +60,7 @@ export class BulkImportService {
   ) {
     this.hasher = deps.hasher;
     this.parallelism = importParallelism(deps.config);
+    this.importSlots = new ImportSlots(this.parallelism);
     this.secondFactors = {
       minSecretBits: deps.config.totp_min_imported_secret_bits,
       requireTotpFactor: deps.config.bulk_import_totp_requires_factor,
@@ -87,7 +90,13 @@ export class BulkImportService {
     await declareRoles(this.deps.pool, declaredRoles);
     if (options.importNow) {
       const answer = batch.users.map(toEnqueuedUser);
-      const deps = { pool: this.deps.pool, hasher: this.hasher, log: this.deps.log, parallelism: this.parallelism };
+      const deps = {
+        pool: this.deps.pool,
+        hasher: this.hasher,
+        log: this.deps.log,
+        parallelism: this.parallelism,
+        slots: this.importSlots,
+      };
       const { imported, failed } = await importNow(deps, batch.users, now);
       // The migration command imports this way: its users count in the same metric as the worker's.
       this.deps.metrics?.bulkBatchFinished(imported, failed);

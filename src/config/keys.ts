@@ -357,7 +357,7 @@ export const configKeys: ConfigKey[] = [
     schema: Int(1),
     default: cpuCount,
     defaultText: 'number of CPUs',
-    description: 'batches imported at once',
+    description: "import transactions at once: the worker's batches, and those of all importNow requests together",
   },
   {
     name: 'bulk_migration_sleep_between_rounds_in_batch_ms',

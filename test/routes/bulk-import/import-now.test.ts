@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { call, snapshot, truncateAll, useTestApp } from '../../helper.js';
+import { call, countRows, snapshot, truncateAll, useTestApp } from '../../helper.js';
 import { bcryptHash, emailPasswordUser, importedUsers, passwordlessUser, queueRows, thirdPartyUser } from '../../bulk-import/fixtures.js';
 
 const uuid = expect.stringMatching(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
@@ -175,6 +175,40 @@ describe('POST /bulk-import/users?importNow=true', () => {
     ]);
     expect(JSON.stringify(rows)).not.toContain('secret');
   }, 30_000);
+
+  it('runs at most bulk_migration_parallelism import transactions at once, over all requests', async () => {
+    const locker = await t.db.pool.connect();
+    try {
+      await locker.query('BEGIN');
+      // Every import transaction stops at its first write into users until this transaction ends.
+      await locker.query('LOCK TABLE users IN EXCLUSIVE MODE');
+      const {
+        rows: [{ pid }],
+      } = await locker.query('SELECT pg_backend_pid() AS pid');
+      const blocked = async () =>
+        (await t.db.pool.query('SELECT count(*)::int AS n FROM pg_stat_activity WHERE $1 = ANY(pg_blocking_pids(pid))', [pid])).rows[0]
+          .n as number;
+      // Three requests of one user each: one transaction each, two of which may run.
+      const replies = [1, 2, 3].map((n) =>
+        call(t.app, 'POST', '/bulk-import/users', { body: { users: [emailPasswordUser(n)] }, query: { importNow: 'true' } }),
+      );
+      for (let attempt = 0; attempt < 10_000 && (await blocked()) < 2; attempt++);
+      expect(await blocked()).toBe(2);
+      // A third transaction, had it been started, would be blocked by now as well.
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(await blocked()).toBe(2);
+      await locker.query('COMMIT');
+      const answers = (await Promise.all(replies)).map((reply) => [reply.statusCode, reply.json.imported, reply.json.failed]);
+      expect(answers).toEqual([
+        [200, 1, 0],
+        [200, 1, 0],
+        [200, 1, 0],
+      ]);
+    } finally {
+      locker.release();
+    }
+    expect(await countRows(t.db, 'users')).toBe(3);
+  });
 
   it('refuses a batch with an invalid user like the queue does, and writes nothing', async () => {
     const before = await snapshot(t.db);
