@@ -12,9 +12,7 @@ export interface ImportNowDependencies {
   pool: pg.Pool;
   hasher: PasswordHasher;
   log: Logger;
-  // Transactions a request is split over.
-  parallelism: number;
-  // Shared by every request of this core: at most `parallelism` import transactions run at once.
+  // Shared by every request of this core: a request is split over as many transactions as it has slots.
   slots: ImportSlots;
 }
 
@@ -23,16 +21,16 @@ const maxAttempts = 3;
 // [BEYOND] ?importNow=true: the users of a request are imported before the answer instead of going through the
 // queue, which saves writing, locking, reading, validating again and deleting each row. Users the database refuses
 // are stored as FAILED queue rows with their reason, as the worker would have left them, so per-user failures are
-// read from the queue either way. A request is split over `parallelism` transactions, which run as slots of the core's
-// ImportSlots come free; one that rolls back for a transient reason (a deadlock with another core over the same users)
-// runs again.
+// read from the queue either way. A request is split over as many transactions as the core's ImportSlots has slots,
+// each run once a slot is free; one that rolls back for a transient reason (a deadlock with another core over the
+// same users) runs again.
 // Returns how many users were imported and how many failed (for the metrics the worker's batches also feed).
 export async function importNow(
   deps: ImportNowDependencies,
   users: ImportUser[],
   now: number,
 ): Promise<{ imported: number; failed: number }> {
-  const sliceSize = Math.ceil(users.length / Math.max(1, deps.parallelism));
+  const sliceSize = Math.ceil(users.length / deps.slots.size);
   const slices: ImportUser[][] = [];
   for (let start = 0; start < users.length; start += sliceSize) slices.push(users.slice(start, start + sliceSize));
   const counts = await Promise.all(slices.map((slice) => deps.slots.run(() => importSlice(deps, slice, now))));

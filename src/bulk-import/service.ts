@@ -50,7 +50,6 @@ export interface BulkImportParts {
 
 export class BulkImportService {
   private readonly hasher: PasswordHasher;
-  private readonly parallelism: number;
   private readonly importSlots: ImportSlots;
   private readonly secondFactors: SecondFactorSettings;
 
@@ -59,8 +58,7 @@ export class BulkImportService {
     private readonly parts: BulkImportParts,
   ) {
     this.hasher = deps.hasher;
-    this.parallelism = importParallelism(deps.config);
-    this.importSlots = new ImportSlots(this.parallelism);
+    this.importSlots = new ImportSlots(importParallelism(deps.config));
     this.secondFactors = {
       minSecretBits: deps.config.totp_min_imported_secret_bits,
       requireTotpFactor: deps.config.bulk_import_totp_requires_factor,
@@ -90,13 +88,7 @@ export class BulkImportService {
     await declareRoles(this.deps.pool, declaredRoles);
     if (options.importNow) {
       const answer = batch.users.map(toEnqueuedUser);
-      const deps = {
-        pool: this.deps.pool,
-        hasher: this.hasher,
-        log: this.deps.log,
-        parallelism: this.parallelism,
-        slots: this.importSlots,
-      };
+      const deps = { pool: this.deps.pool, hasher: this.hasher, log: this.deps.log, slots: this.importSlots };
       const { imported, failed } = await importNow(deps, batch.users, now);
       // The migration command imports this way: its users count in the same metric as the worker's.
       this.deps.metrics?.bulkBatchFinished(imported, failed);
