@@ -84,7 +84,14 @@ export async function createTestApp(overrides: Record<string, unknown> = {}, db?
     config,
     logs,
     async close() {
-      await app.close();
+      // As the server does at shutdown: a keep-alive connection whose request finishes during the close (a command
+      // that returned before every answer came) turns idle only then, and would hold the close open.
+      const closeIdle = setInterval(() => app.server.closeIdleConnections(), 100);
+      try {
+        await app.close();
+      } finally {
+        clearInterval(closeIdle);
+      }
       if (!db) await database.drop();
     },
   };
