@@ -123,6 +123,13 @@ export async function buildApp({ config, pool, logger, clock = Date.now }: AppOp
   app.addHook('onReady', async () => app.services.start());
   // Waiting verifications are refused (503) as soon as closing starts, so in-flight requests end quickly.
   app.addHook('preClose', async () => app.services.verificationScheduler.stop());
+  // A keep-alive connection whose request finishes while the app closes turns idle only then: those are closed as they
+  // appear, rather than holding the close open until the client or the keep-alive timeout ends them.
+  app.addHook('preClose', async () => {
+    if (!app.server.listening) return;
+    const closeIdle = setInterval(() => app.server.closeIdleConnections(), 100).unref();
+    app.server.once('close', () => clearInterval(closeIdle));
+  });
   app.addHook('onClose', async () => app.services.stop());
 
   await app.register(errorHandler, { config });

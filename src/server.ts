@@ -49,11 +49,7 @@ async function main(): Promise<void> {
       logger.error('shutdown took too long, exiting');
       exit(1);
     }, config.shutdown_grace_ms).unref();
-    // A keep-alive connection whose request finishes during the drain turns idle only then; close those as they
-    // appear rather than waiting out the keep-alive timeout.
-    const closeIdle = setInterval(() => app.server.closeIdleConnections(), 100);
     await Promise.all([app.close(), metricsServer?.close()]);
-    clearInterval(closeIdle);
     await database.close();
     logger.info('stopped');
     // Work started before the signal (the decoy hash, a rehash) may still be on the thread pool; the grace timer

@@ -84,14 +84,7 @@ export async function createTestApp(overrides: Record<string, unknown> = {}, db?
     config,
     logs,
     async close() {
-      // As the server does at shutdown: a keep-alive connection whose request finishes during the close (a command
-      // that returned before every answer came) turns idle only then, and would hold the close open.
-      const closeIdle = setInterval(() => app.server.closeIdleConnections(), 100);
-      try {
-        await app.close();
-      } finally {
-        clearInterval(closeIdle);
-      }
+      await app.close();
       if (!db) await database.drop();
     },
   };
