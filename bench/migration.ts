@@ -187,8 +187,9 @@ async function timeRouteIntoDatabase(
 
 async function main(): Promise<void> {
   if (build) {
-    log('building dist/ (tsc -p tsconfig.build.json)');
-    spawnSync('npx', ['tsc', '-p', 'tsconfig.build.json'], { cwd: repoRoot, stdio: 'inherit' });
+    log('building dist/ (npm run build)');
+    const built = spawnSync(process.execPath, ['scripts/build.mjs'], { cwd: repoRoot, stdio: 'inherit' });
+    if (built.status !== 0) throw new Error('the build failed');
   }
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'identity-core-migration-bench-'));
   const importDb = `ic_bench_migrate_${suffix}`;

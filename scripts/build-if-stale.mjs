@@ -1,11 +1,11 @@
 // Compiles src/ into dist/ only when dist/ is missing or older than a source file, so that `npm start` and
 // `npm test` cost a compile only after the sources changed.
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { build } from './build.mjs';
 
-const inputs = ['src', 'tsconfig.json', 'tsconfig.build.json'];
+const inputs = ['src', 'tsconfig.json', 'tsconfig.build.json', 'scripts/build.mjs'];
 
 function newestChange(file) {
   const stat = fs.statSync(file);
@@ -27,9 +27,7 @@ export function buildIfStale(root) {
   const reason = staleReason(root);
   if (reason === undefined) return;
   process.stderr.write(`identity-core: ${reason}; compiling (npm run build)\n`);
-  const compiler = path.join(root, 'node_modules', 'typescript', 'bin', 'tsc');
-  const result = spawnSync(process.execPath, [compiler, '-p', path.join(root, 'tsconfig.build.json')], { stdio: 'inherit' });
-  if (result.status !== 0) process.exit(result.status ?? 1);
+  build(root);
   // The next check compares with the time of this build.
   const now = new Date();
   fs.utimesSync(path.join(root, 'dist', 'server.js'), now, now);

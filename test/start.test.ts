@@ -79,3 +79,20 @@ describe('the freshness check of dist/', () => {
     expect(staleReason(tree(files))).toBe(reason);
   });
 });
+
+describe('npm run build', () => {
+  it('makes the command one file that loads no module of the project but itself, and runs', async () => {
+    buildIfStale(process.cwd());
+    const command = fs.readFileSync('dist/cli/main.js', 'utf8');
+    const imported = [...command.matchAll(/^import .* from "([^"]+)";$/gm)].map((match) => match[1]);
+    expect(imported.length).toBeGreaterThan(0);
+    expect(imported.filter((specifier) => !specifier.startsWith('node:'))).toEqual([]);
+    expect(command).not.toMatch(/\bimport\(["']\.{1,2}\//);
+    const help = spawn(process.execPath, ['dist/cli/main.js', 'migrate', '--help'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    help.stdout.on('data', (chunk) => (output += chunk));
+    help.stderr.on('data', (chunk) => (output += chunk));
+    expect(await new Promise((resolve) => help.on('exit', resolve))).toBe(0);
+    expect(output).toContain('identity-core migrate');
+  });
+});
