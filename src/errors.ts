@@ -295,6 +295,10 @@ const catalog = {
     status: 503,
     message: (retryAfterSeconds: number) => `The database is busy, retry after ${retryAfterSeconds} seconds`,
   },
+  IMPORT_BUSY: {
+    status: 503,
+    message: (retryAfterSeconds: number) => `Too many imports at once, retry after ${retryAfterSeconds} seconds`,
+  },
   VERIFICATION_BUSY: {
     status: 503,
     message: (retryAfterSeconds: number) => `Password verification is busy, retry after ${retryAfterSeconds} seconds`,
@@ -367,6 +371,14 @@ export function errorMessage<C extends ErrorCode>(code: C, ...args: MessageArgs<
 /** 503 with Retry-After: the password-verification queue is full, its wait ran out, or the core is stopping. */
 export function busyError(retryAfterSeconds: number): CoreError {
   const error = coreError('VERIFICATION_BUSY', retryAfterSeconds);
+  error.retryAfterSeconds = retryAfterSeconds;
+  return error;
+}
+
+/** 503 with Retry-After: as many importNow requests as a core lets in at once are in (import-slots.ts). */
+export function importBusyError(): CoreError {
+  const retryAfterSeconds = 1;
+  const error = coreError('IMPORT_BUSY', retryAfterSeconds);
   error.retryAfterSeconds = retryAfterSeconds;
   return error;
 }

@@ -48,6 +48,14 @@ export interface BulkImportParts {
   worker: Pick<BulkImportWorker, 'kick'>;
 }
 
+interface AddOptions {
+  dryRun: boolean;
+  importNow?: boolean;
+  roleDefinitions?: RoleDefinition[];
+}
+
+type AddAnswer = { status: 'OK'; users?: EnqueuedUser[]; imported?: number; failed?: number };
+
 export class BulkImportService {
   private readonly hasher: PasswordHasher;
   private readonly importSlots: ImportSlots;
@@ -65,12 +73,20 @@ export class BulkImportService {
     };
   }
 
+  // A request that imports at once is let in only while there is room for it (ImportSlots.admit), before its users are checked.
+  async addUsers(users: JsonObject[], options: AddOptions): Promise<AddAnswer> {
+    if (!options.importNow || options.dryRun) return this.validateAndAdd(users, options);
+    const release = this.importSlots.admit();
+    try {
+      return await this.validateAndAdd(users, options);
+    } finally {
+      release();
+    }
+  }
+
   // Validates every user (all errors of all users in one 400), then queues them in one statement and wakes the worker.
   // Roles the request declares (M-4.3) are created only once every user is valid, so a 400 leaves none behind.
-  async addUsers(
-    users: JsonObject[],
-    options: { dryRun: boolean; importNow?: boolean; roleDefinitions?: RoleDefinition[] },
-  ): Promise<{ status: 'OK'; users?: EnqueuedUser[]; imported?: number; failed?: number }> {
+  private async validateAndAdd(users: JsonObject[], options: AddOptions): Promise<AddAnswer> {
     const now = this.deps.clock();
     const declaredRoles = options.roleDefinitions ?? [];
     const batch = await validateBatch(this.deps.pool, users, this.hasher, now, {

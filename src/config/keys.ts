@@ -357,7 +357,8 @@ export const configKeys: ConfigKey[] = [
     schema: Int(1),
     default: cpuCount,
     defaultText: 'number of CPUs',
-    description: "import transactions at once: the worker's batches, and those of all importNow requests together",
+    description:
+      "import transactions at once: the worker's batches, and those of all importNow requests together (twice as many importNow requests are let in at once; more get 503)",
   },
   {
     name: 'bulk_migration_sleep_between_rounds_in_batch_ms',

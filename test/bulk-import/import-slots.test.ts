@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ImportSlots } from '../../src/bulk-import/import-slots.js';
+import { CoreError } from '../../src/errors.js';
 
 describe('ImportSlots', () => {
   it('runs at most its size of tasks at once, in the order they asked, and passes results and failures through', async () => {
@@ -34,5 +35,32 @@ describe('ImportSlots', () => {
     most = 0;
     await Promise.all([8, 9, 10].map(task));
     expect(most).toBe(2);
+  });
+
+  it('lets in twice its size of requests at once; more are refused with a 503 to retry until one is released', () => {
+    const slots = new ImportSlots(2);
+    const releases = [1, 2, 3, 4].map(() => slots.admit());
+    const refused = (() => {
+      try {
+        slots.admit();
+      } catch (error) {
+        return error;
+      }
+    })();
+    expect(refused).toBeInstanceOf(CoreError);
+    expect(refused).toMatchObject({
+      code: 'IMPORT_BUSY',
+      statusCode: 503,
+      retryAfterSeconds: 1,
+      publicMessage: 'Too many imports at once, retry after 1 seconds',
+    });
+    releases[0]();
+    // Released twice, it still counts once.
+    releases[0]();
+    const again = slots.admit();
+    expect(() => slots.admit()).toThrow('Too many imports at once');
+    again();
+    releases.slice(1).forEach((release) => release());
+    expect([1, 2, 3, 4].map(() => slots.admit())).toHaveLength(4);
   });
 });

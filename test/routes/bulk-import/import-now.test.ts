@@ -210,6 +210,47 @@ describe('POST /bulk-import/users?importNow=true', () => {
     expect(await countRows(t.db, 'users')).toBe(3);
   });
 
+  it('lets in twice bulk_migration_parallelism requests at once; more are refused with a 503 to retry, and write nothing', async () => {
+    const locker = await t.db.pool.connect();
+    try {
+      await locker.query('BEGIN');
+      await locker.query('LOCK TABLE users IN EXCLUSIVE MODE');
+      const {
+        rows: [{ pid }],
+      } = await locker.query('SELECT pg_backend_pid() AS pid');
+      const blocked = async () =>
+        (await t.db.pool.query('SELECT count(*)::int AS n FROM pg_stat_activity WHERE $1 = ANY(pg_blocking_pids(pid))', [pid])).rows[0]
+          .n as number;
+      // Four requests: two import (held by the lock), two wait for a slot.
+      const replies = [1, 2, 3, 4].map((n) =>
+        call(t.app, 'POST', '/bulk-import/users', { body: { users: [emailPasswordUser(n)] }, query: { importNow: 'true' } }),
+      );
+      for (let attempt = 0; attempt < 10_000 && (await blocked()) < 2; attempt++);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const refused = await call(t.app, 'POST', '/bulk-import/users', {
+        body: { users: [emailPasswordUser(5)] },
+        query: { importNow: 'true' },
+      });
+      expect([refused.statusCode, refused.headers['retry-after'], refused.body.trim()]).toEqual([
+        503,
+        '1',
+        'Too many imports at once, retry after 1 seconds',
+      ]);
+      await locker.query('COMMIT');
+      expect((await Promise.all(replies)).map((reply) => reply.statusCode)).toEqual([200, 200, 200, 200]);
+    } finally {
+      locker.release();
+    }
+    expect(await countRows(t.db, 'users')).toBe(4);
+    expect((await t.db.pool.query("SELECT count(*)::int AS n FROM users WHERE email = 'user5@example.com'")).rows[0].n).toBe(0);
+    // Once they are answered, there is room again.
+    const after = await call(t.app, 'POST', '/bulk-import/users', {
+      body: { users: [emailPasswordUser(5)] },
+      query: { importNow: 'true' },
+    });
+    expect([after.statusCode, after.json.imported]).toEqual([200, 1]);
+  });
+
   it('refuses a batch with an invalid user like the queue does, and writes nothing', async () => {
     const before = await snapshot(t.db);
     const reply = await call(t.app, 'POST', '/bulk-import/users', {
