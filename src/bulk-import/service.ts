@@ -73,7 +73,8 @@ export class BulkImportService {
     };
   }
 
-  // A request that imports at once is let in only while there is room for it (ImportSlots.admit), before its users are checked.
+  // A request that imports at once is let in only while there is room for it (ImportSlots.admit), before its users are
+  // checked.
   async addUsers(users: JsonObject[], options: AddOptions): Promise<AddAnswer> {
     if (!options.importNow || options.dryRun) return this.validateAndAdd(users, options);
     const release = this.importSlots.admit();
