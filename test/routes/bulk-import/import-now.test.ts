@@ -11,6 +11,26 @@ beforeEach(async () => {
   await t.db.pool.query("INSERT INTO roles (role) VALUES ('admin')");
 });
 
+// Holds users locked: every import transaction stops at its first write into users until commit(). blocked() counts
+// the transactions waiting on the lock.
+async function lockUsers() {
+  const client = await t.db.pool.connect();
+  await client.query('BEGIN');
+  await client.query('LOCK TABLE users IN EXCLUSIVE MODE');
+  const {
+    rows: [{ pid }],
+  } = await client.query('SELECT pg_backend_pid() AS pid');
+  return {
+    blocked: async () =>
+      (await t.db.pool.query('SELECT count(*)::int AS n FROM pg_stat_activity WHERE $1 = ANY(pg_blocking_pids(pid))', [pid])).rows[0]
+        .n as number,
+    commit: async () => {
+      await client.query('COMMIT');
+    },
+    release: () => client.release(),
+  };
+}
+
 describe('POST /bulk-import/users?importNow=true', () => {
   it('imports the users before answering; a user the database refuses is left as a FAILED queue row with its reason', async () => {
     const existing = await call(t.app, 'POST', '/bulk-import/users', {
@@ -177,17 +197,9 @@ describe('POST /bulk-import/users?importNow=true', () => {
   }, 30_000);
 
   it('runs at most bulk_migration_parallelism import transactions at once, over all requests', async () => {
-    const locker = await t.db.pool.connect();
+    const locker = await lockUsers();
     try {
-      await locker.query('BEGIN');
-      // Every import transaction stops at its first write into users until this transaction ends.
-      await locker.query('LOCK TABLE users IN EXCLUSIVE MODE');
-      const {
-        rows: [{ pid }],
-      } = await locker.query('SELECT pg_backend_pid() AS pid');
-      const blocked = async () =>
-        (await t.db.pool.query('SELECT count(*)::int AS n FROM pg_stat_activity WHERE $1 = ANY(pg_blocking_pids(pid))', [pid])).rows[0]
-          .n as number;
+      const { blocked } = locker;
       // Three requests of one user each: one transaction each, two of which may run.
       const replies = [1, 2, 3].map((n) =>
         call(t.app, 'POST', '/bulk-import/users', { body: { users: [emailPasswordUser(n)] }, query: { importNow: 'true' } }),
@@ -197,7 +209,7 @@ describe('POST /bulk-import/users?importNow=true', () => {
       // A third transaction, had it been started, would be blocked by now as well.
       await new Promise((resolve) => setTimeout(resolve, 300));
       expect(await blocked()).toBe(2);
-      await locker.query('COMMIT');
+      await locker.commit();
       const answers = (await Promise.all(replies)).map((reply) => [reply.statusCode, reply.json.imported, reply.json.failed]);
       expect(answers).toEqual([
         [200, 1, 0],
@@ -211,16 +223,9 @@ describe('POST /bulk-import/users?importNow=true', () => {
   });
 
   it('lets in twice bulk_migration_parallelism requests at once; more are refused with a 503 to retry, and write nothing', async () => {
-    const locker = await t.db.pool.connect();
+    const locker = await lockUsers();
     try {
-      await locker.query('BEGIN');
-      await locker.query('LOCK TABLE users IN EXCLUSIVE MODE');
-      const {
-        rows: [{ pid }],
-      } = await locker.query('SELECT pg_backend_pid() AS pid');
-      const blocked = async () =>
-        (await t.db.pool.query('SELECT count(*)::int AS n FROM pg_stat_activity WHERE $1 = ANY(pg_blocking_pids(pid))', [pid])).rows[0]
-          .n as number;
+      const { blocked } = locker;
       // Four requests: two import (held by the lock), two wait for a slot.
       const replies = [1, 2, 3, 4].map((n) =>
         call(t.app, 'POST', '/bulk-import/users', { body: { users: [emailPasswordUser(n)] }, query: { importNow: 'true' } }),
@@ -236,7 +241,7 @@ describe('POST /bulk-import/users?importNow=true', () => {
         '1',
         'Too many imports at once, retry after 1 seconds',
       ]);
-      await locker.query('COMMIT');
+      await locker.commit();
       expect((await Promise.all(replies)).map((reply) => reply.statusCode)).toEqual([200, 200, 200, 200]);
     } finally {
       locker.release();
