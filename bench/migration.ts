@@ -18,7 +18,7 @@ import pg from 'pg';
 import { createPool } from '../src/db/pool.js';
 import { migrate } from '../src/db/migrate.js';
 import { freePort, startServer } from './lib/server-process.js';
-import { processCpuMs, withApplicationName } from './lib/cpu-accounting.js';
+import { measureCpu, processCpuMs, withApplicationName } from './lib/cpu-accounting.js';
 import { distinctPasswords, hashConfigBlock, newHashParameters, writeFirebaseExport } from './migration/firebase-export.js';
 import { sliceRates, startSampling } from './migration/progress-samples.js';
 import { dumpImportedRows, timeCopyInto } from './migration/copy-ceiling.js';
@@ -128,14 +128,15 @@ function median(values: number[]): number {
 
 async function startCoreOn(database: string, signerKey: string, dir: string, passThrough: Record<string, string>) {
   const port = await freePort();
+  const applicationName = `bench-migration-${port}`;
   return startServer({
     name: `core-${database}`,
     script: path.join(repoRoot, 'dist/server.js'),
     args: [`--config=${path.join(dir, 'empty.yaml')}`],
     port,
-    applicationName: `bench-migration-${port}`,
+    applicationName,
     env: {
-      DATABASE_URL: databaseUrl(database),
+      DATABASE_URL: withApplicationName(databaseUrl(database), applicationName),
       PORT: String(port),
       HOST: '127.0.0.1',
       LOG_LEVEL: 'WARN',
@@ -145,25 +146,38 @@ async function startCoreOn(database: string, signerKey: string, dir: string, pas
   });
 }
 
-/** The command end to end into a new core on `database`, as the first run but without its samples: milliseconds. */
+/** A timed run of one side of a pair, with the CPU seconds each process spent in it (0 for the route's client). */
+interface SideRun {
+  ms: number;
+  cpu: { command: number; core: number; postgres: number };
+}
+
+/** The command end to end into a new core on `database`, as the first run but without its samples. */
 async function timeCommandIntoDatabase(
   database: string,
   migrateArgs: string[],
   signerKey: string,
   dir: string,
   passThrough: Record<string, string>,
-): Promise<number> {
+): Promise<SideRun> {
   const core = await startCoreOn(database, signerKey, dir, passThrough);
   try {
     const argv = migrateArgs.map((arg, i) =>
       migrateArgs[i - 1] === '--core-url' ? core.url : migrateArgs[i - 1] === '--report' ? path.join(dir, `report-${database}.json`) : arg,
     );
     await checkpoint();
-    const started = performance.now();
-    const result = await runCommand([...argv, '--restart'], {}).done;
-    const ms = performance.now() - started;
-    if (result.code !== 0) throw new Error(`the migration into ${database} exited ${result.code}:\n${result.output}`);
-    return ms;
+    let commandMs = 0;
+    const { result: ms, cpu } = await measureCpu(databaseUrl(database), core.pid, core.applicationName, async () => {
+      const started = performance.now();
+      const command = runCommand([...argv, '--restart'], {});
+      // Read until it exits: a process that is gone has no /proc entry left to read.
+      const sampler = setInterval(() => (commandMs = Math.max(commandMs, processCpuMs(command.pid ?? 0))), 20);
+      const result = await command.done;
+      clearInterval(sampler);
+      if (result.code !== 0) throw new Error(`the migration into ${database} exited ${result.code}:\n${result.output}`);
+      return performance.now() - started;
+    });
+    return { ms, cpu: { command: commandMs / 1000, core: cpu.processMs / 1000, postgres: cpu.databaseMs / 1000 } };
   } finally {
     await core.stop();
   }
@@ -175,15 +189,21 @@ async function timeRouteIntoDatabase(
   signerKey: string,
   dir: string,
   passThrough: Record<string, string>,
-): Promise<number> {
+): Promise<SideRun> {
   const core = await startCoreOn(database, signerKey, dir, passThrough);
   try {
     await checkpoint();
-    return await timeBulkRoute(core.url, batches);
+    const { result: ms, cpu } = await measureCpu(databaseUrl(database), core.pid, core.applicationName, () =>
+      timeBulkRoute(core.url, batches),
+    );
+    return { ms, cpu: { command: 0, core: cpu.processMs / 1000, postgres: cpu.databaseMs / 1000 } };
   } finally {
     await core.stop();
   }
 }
+
+const describeSide = (run: SideRun) =>
+  `${seconds(run.ms)} s (CPU s: ${run.cpu.command > 0 ? `command ${run.cpu.command.toFixed(2)}, ` : ''}core ${run.cpu.core.toFixed(2)}, PostgreSQL ${run.cpu.postgres.toFixed(2)})`;
 
 async function main(): Promise<void> {
   if (build) {
@@ -313,24 +333,27 @@ async function main(): Promise<void> {
 
     log('bulk route ceiling: the same users through POST /bulk-import/users?importNow=true into another new database');
     const batches = await readBatches(exportFile, hashConfigFile);
-    const routeMs = await timeRouteIntoDatabase(routeDb, batches, params.signerKey, dir, passThrough);
+    const routeRun = await timeRouteIntoDatabase(routeDb, batches, params.signerKey, dir, passThrough);
+    const routeMs = routeRun.ms;
+    log(`first route run: ${describeSide(routeRun)}`);
     const pairRatios = [total / elapsedMs / (total / routeMs)];
     for (let pair = 2; pair <= pairs; pair++) {
       const order = pair % 2 === 0 ? (['route', 'command'] as const) : (['command', 'route'] as const);
-      const ms: Record<string, number> = {};
+      const runs: Record<string, SideRun> = {};
       for (const side of order) {
         const name = `ic_bench_pair${pair}_${side}_${suffix}`;
         created.push(name);
         await newDatabase(name);
-        ms[side] =
+        runs[side] =
           side === 'route'
             ? await timeRouteIntoDatabase(name, batches, params.signerKey, dir, passThrough)
             : await timeCommandIntoDatabase(name, migrateArgs, params.signerKey, dir, passThrough);
         await withAdmin((admin) => admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
       }
-      pairRatios.push(ms.route / ms.command);
+      pairRatios.push(runs.route.ms / runs.command.ms);
       log(
-        `pair ${pair} (${order.join(' first, then ')}): command ${seconds(ms.command)} s, route ${seconds(ms.route)} s, ratio ${(ms.route / ms.command).toFixed(2)}`,
+        `pair ${pair} (${order.join(' first, then ')}): command ${describeSide(runs.command)}, route ${describeSide(runs.route)}, ` +
+          `ratio ${(runs.route.ms / runs.command.ms).toFixed(2)}`,
       );
     }
     batches.length = 0;
