@@ -3,7 +3,7 @@
 // (both built from dist/). Reports users/s overall and per tenth, peak RSS of core and command, the bulk route's own
 // rate (importNow, batches of 10,000, users read before the clock starts) into a third new database, and COPY of
 // the same rows into the same tables in the same run; then more command / route pairs in alternating order, each into
-// new databases, and the median ratio. Each timed run starts after a CHECKPOINT.
+// new databases, with the CPU seconds each side spent, and the median ratio. Each timed run starts after a CHECKPOINT.
 // Run: npm run bench:migration -- [N] [--no-build] [--pairs=P] (P: 3 up to 200,000 users, else 1)
 // Env: DATABASE_URL (the server to create the databases on; default postgresql://postgres@127.0.0.1:5432/postgres),
 // BENCH_KEEP=1 keeps the databases and the export; BULK_MIGRATION_* and POSTGRESQL_CONNECTION_POOL_SIZE go to the core;
