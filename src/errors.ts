@@ -368,27 +368,26 @@ export function errorMessage<C extends ErrorCode>(code: C, ...args: MessageArgs<
   return (catalog[code].message as (...values: unknown[]) => string)(...args);
 }
 
+// A refusal whose text and Retry-After header name the same number of seconds.
+function retryAfter(code: 'VERIFICATION_BUSY' | 'IMPORT_BUSY' | 'DATABASE_BUSY', seconds: number): CoreError {
+  const error = coreError(code, seconds);
+  error.retryAfterSeconds = seconds;
+  return error;
+}
+
 /** 503 with Retry-After: the password-verification queue is full, its wait ran out, or the core is stopping. */
 export function busyError(retryAfterSeconds: number): CoreError {
-  const error = coreError('VERIFICATION_BUSY', retryAfterSeconds);
-  error.retryAfterSeconds = retryAfterSeconds;
-  return error;
+  return retryAfter('VERIFICATION_BUSY', retryAfterSeconds);
 }
 
 /** 503 with Retry-After: as many importNow requests as a core lets in at once are in (import-slots.ts). */
 export function importBusyError(): CoreError {
-  const retryAfterSeconds = 1;
-  const error = coreError('IMPORT_BUSY', retryAfterSeconds);
-  error.retryAfterSeconds = retryAfterSeconds;
-  return error;
+  return retryAfter('IMPORT_BUSY', 1);
 }
 
 /** 503 with Retry-After: every database connection stayed busy for as long as a request may wait for one. */
 export function databaseBusyError(): CoreError {
-  const retryAfterSeconds = 1;
-  const error = coreError('DATABASE_BUSY', retryAfterSeconds);
-  error.retryAfterSeconds = retryAfterSeconds;
-  return error;
+  return retryAfter('DATABASE_BUSY', 1);
 }
 
 /** Sign-ins of this account (or from this client) wait until the limit's window moves on; never "wrong password". */
