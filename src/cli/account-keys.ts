@@ -116,6 +116,11 @@ export class CoreIndex {
     }
   }
 
+  /** Nothing was found: every user looked up is absent (a fresh run's batches, which are not looked up at all). */
+  get empty(): boolean {
+    return this.byOldId.size === 0 && this.byAccount.size === 0;
+  }
+
   withOldId(externalUserId: string): CoreUser | undefined {
     return this.byOldId.get(externalUserId);
   }
@@ -161,6 +166,7 @@ function accountKeysOf(account: {
  * accounts is someone else's, and importing would fail.
  */
 export function presenceOf(user: BulkImportUser, core: CoreIndex): Presence {
+  if (core.empty) return { kind: 'absent' };
   const holders = user.loginMethods.map((method) => core.holders(method));
   const byOldId = user.externalUserId === undefined ? undefined : core.withOldId(user.externalUserId);
   if (byOldId !== undefined) {
