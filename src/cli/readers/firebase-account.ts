@@ -64,9 +64,7 @@ const providerRank = (providerId: string) => {
 };
 
 export function firebaseRecord(account: FirebaseAccount, index: number, options: FirebaseOptions): SourceRecord {
-  const providers = account.providers
-    .filter((provider) => !NOT_THIRD_PARTY.has(provider.providerId))
-    .sort((a, b) => providerRank(a.providerId) - providerRank(b.providerId) || a.providerId.localeCompare(b.providerId));
+  const providers = thirdPartyProviders(account.providers);
   const email = nonEmpty(account.email);
   const phoneNumber = nonEmpty(account.phoneNumber);
   const isVerified = account.emailVerified === true;
@@ -135,6 +133,17 @@ export function firebaseRecord(account: FirebaseAccount, index: number, options:
     extras: factors.extras,
     carry: options.carry,
   });
+}
+
+// A plain loop, and a sort only when there is something to order: most users have no third-party provider, and the
+// array builtins' code is specialised on the array it first saw, so an empty one later made V8 recompile the reader.
+function thirdPartyProviders(all: FirebaseProvider[]): FirebaseProvider[] {
+  const providers: FirebaseProvider[] = [];
+  for (const provider of all) if (!NOT_THIRD_PARTY.has(provider.providerId)) providers.push(provider);
+  if (providers.length > 1) {
+    providers.sort((a, b) => providerRank(a.providerId) - providerRank(b.providerId) || a.providerId.localeCompare(b.providerId));
+  }
+  return providers;
 }
 
 /** Phone factors are carried (their number is in the export); TOTP factors are marked to re-enrol, never dropped. */
@@ -219,16 +228,23 @@ export function fromJsonUser(raw: unknown): FirebaseAccount {
     customAttributes: nonEmpty(user.customAttributes),
     notCarried: [],
     secondFactors: secondFactorsFromJson(user),
-    providers: providers
-      .filter((p) => p !== null && typeof p === 'object' && typeof p.providerId === 'string')
-      .map((p) => ({
-        providerId: p.providerId as string,
-        rawId: nonEmpty(p.rawId ?? p.uid),
-        email: nonEmpty(p.email),
-        displayName: nonEmpty(p.displayName),
-        photoUrl: nonEmpty(p.photoUrl),
-      })),
+    providers: providersFromJson(providers),
   };
+}
+
+function providersFromJson(entries: Record<string, unknown>[]): FirebaseProvider[] {
+  const providers: FirebaseProvider[] = [];
+  for (const p of entries) {
+    if (p === null || typeof p !== 'object' || typeof p.providerId !== 'string') continue;
+    providers.push({
+      providerId: p.providerId,
+      rawId: nonEmpty(p.rawId ?? p.uid),
+      email: nonEmpty(p.email),
+      displayName: nonEmpty(p.displayName),
+      photoUrl: nonEmpty(p.photoUrl),
+    });
+  }
+  return providers;
 }
 
 // `auth:export` and the REST API write `mfaInfo: [{mfaEnrollmentId, displayName, phoneInfo: "+1…", enrolledAt}]` (a
