@@ -7,7 +7,7 @@ import { assertInvalidWithin } from './invalid-limit.js';
 import { queueCounts } from './queue.js';
 import type { OpenedSource } from './readers/index.js';
 import type { Results } from './results.js';
-import { sendUsers } from './send-users.js';
+import { sendUsers, type SendOutcome } from './send-users.js';
 import { SentLog, type SentLogReader } from './sent-log.js';
 import { saveState, type MigrationState } from './state-file.js';
 import type { Unsettled } from './tally.js';
@@ -93,18 +93,13 @@ export async function migrateAll(context: PassContext): Promise<boolean> {
     for await (const record of context.source.records) {
       counts.read++;
       // A chunk of the export yields its records without returning to the event loop: let the core's answers in.
-      if (counts.read % YIELD_EVERY === 0) await new Promise((resolve) => setImmediate(resolve));
-      batch.records.push(record);
+      if (counts.read % YIELD_EVERY === 0) {
+        await new Promise((resolve) => setImmediate(resolve));
+        show();
+      }
+      addToBatch(batch, record, context.sentBefore, canaries);
       if (record.problem !== undefined && record.problem.kind !== 'skipped') readInvalid++;
       const tooManyInvalid = readInvalid + context.results.count('validation') > context.maxInvalid;
-      batch.end = record.index + 1;
-      if (record.user) {
-        const email = record.user.loginMethods[0].email;
-        const canaryId = email === undefined ? undefined : canaries.get(email);
-        // Asked in export order, as the log is read forwards.
-        const { ids: knownIds, intended } = context.sentBefore.sentFor(record.index + 1);
-        batch.users.push({ record, knownIds: canaryId === undefined ? knownIds : [...knownIds, canaryId], intended });
-      }
       // Records without a user (invalid, skipped, twins) are settled with their batch: bounded too.
       if (batch.users.length >= batchLimit || batch.records.length >= RECORDS_PER_BATCH * batchLimit || tooManyInvalid) {
         await window.start(batch, settle);
@@ -112,7 +107,6 @@ export async function migrateAll(context: PassContext): Promise<boolean> {
         batchLimit = Math.min(context.batchSize, batchLimit * 2);
         if (context.signal?.aborted || tooManyInvalid) break;
       }
-      show();
     }
   } catch (error) {
     // An export that turns unreadable: the batches in flight finish and save their progress first, so that the
@@ -127,6 +121,18 @@ export async function migrateAll(context: PassContext): Promise<boolean> {
   show(true);
   assertInvalidWithin(context.results, context.maxInvalid);
   return !context.signal?.aborted;
+}
+
+// Apart from migrateAll, which V8 compiles as a whole while its loop runs (and again after each deoptimisation).
+function addToBatch(batch: Batch, record: SourceRecord, sentBefore: PassContext['sentBefore'], canaries: Map<string, string>): void {
+  batch.records.push(record);
+  batch.end = record.index + 1;
+  if (!record.user) return;
+  const email = record.user.loginMethods[0].email;
+  const canaryId = email === undefined ? undefined : canaries.get(email);
+  // Asked in export order, as the log is read forwards.
+  const { ids: knownIds, intended } = sentBefore.sentFor(record.index + 1);
+  batch.users.push({ record, knownIds: canaryId === undefined ? knownIds : [...knownIds, canaryId], intended });
 }
 
 // Records read between two turns of the event loop. Each file operation of the sent log and each answer of the core
@@ -229,8 +235,70 @@ async function sendAndRecord(
   const { earlierRejections, counts, show } = run;
   const { previous, beforePrevious } = waitFor;
   const { held, index } = await lookUp(context.client, batch.users, context.coreHeldNoUsers);
+  const { outcomes, toSend, toComplete } = planBatch(context, earlierRejections, batch, held, index);
 
-  // What the lookup settles (kept in record order), and the users to send.
+  // Made while the batch before is being imported, so that this one is sent as soon as it is answered.
+  const intents = SentLog.intentLines(toSend);
+  const serialized = toSend.length === 0 ? undefined : JSON.stringify({ users: toSend.map((record) => record.user!) });
+  await previous.sent;
+  await beforePrevious.answered;
+  await context.ready;
+  if (context.signal?.aborted) {
+    marks.sent();
+    marks.answered();
+    return;
+  }
+
+  if (toSend.length > 0) {
+    await waitForRoom(context, toSend.length, show);
+    await context.sentLog.appendIntents(intents);
+    const request = sendUsers(context.client, toSend, serialized);
+    marks.sent();
+    let answer: Awaited<typeof request>;
+    try {
+      answer = await request;
+    } finally {
+      // The sent log stays in export order, also after a batch before this one failed.
+      await previous.answered.catch(() => {});
+    }
+    const { queued, refused, allImported } = answer;
+    context.sentLog.append(queued.map(({ record, userId }) => ({ record: record.index + 1, userId })));
+    marks.answered();
+    state.rejected.push(...refused.map(({ record, reason }) => ({ key: record.key, record: record.index + 1, reason })));
+    // An answer that counts every user as imported settles them; one that does not says the core took the batch,
+    // not that each user is in it: the core's own ids say which are.
+    const imported = allImported ? new Set(queued.map((entry) => entry.userId)) : await confirmedIds(context.client, queued);
+    planAnswered(context, outcomes, answer, imported);
+    state.usersQueued += queued.length;
+    counts.sent += queued.length;
+  }
+  marks.sent();
+  await previous.answered.catch(() => {});
+  marks.answered();
+  // Users an earlier run created, given what they lack: nothing is created, so neither the sent log nor undo sees them.
+  if (toComplete.length > 0)
+    for (const [record, settle] of await completeUsers(context.client, results, toComplete)) outcomes.set(record, settle);
+  await previous.settled;
+  settleRecords(results, batch, outcomes);
+  if (batch.end > state.recordsDone) {
+    state.recordsDone = batch.end;
+    saveState(context.statePath, state, context.now());
+  }
+  assertInvalidWithin(results, context.maxInvalid);
+}
+
+/**
+ * What the lookup settles for each user of a batch (kept in record order), the users to send and those to complete.
+ * Apart from sendAndRecord, whose awaits make it costly to compile: this loop runs once per user.
+ */
+function planBatch(
+  context: PassContext,
+  earlierRejections: ReadonlyMap<number, string>,
+  batch: Batch,
+  held: Set<string>,
+  index: CoreIndex,
+): { outcomes: Map<SourceRecord, (() => void) | undefined>; toSend: SourceRecord[]; toComplete: ToComplete[] } {
+  const { state, results } = context;
   const outcomes = new Map<SourceRecord, (() => void) | undefined>();
   const toSend: SourceRecord[] = [];
   const toComplete: ToComplete[] = [];
@@ -275,68 +343,36 @@ async function sendAndRecord(
       toSend.push(record);
     }
   }
+  return { outcomes, toSend, toComplete };
+}
 
-  // Made while the batch before is being imported, so that this one is sent as soon as it is answered.
-  const intents = SentLog.intentLines(toSend);
-  const serialized = toSend.length === 0 ? undefined : JSON.stringify({ users: toSend.map((record) => record.user!) });
-  await previous.sent;
-  await beforePrevious.answered;
-  await context.ready;
-  if (context.signal?.aborted) {
-    marks.sent();
-    marks.answered();
-    return;
+/** What the core's answer settles: the users it took (imported, or left to be settled at the end) and those it refused. */
+function planAnswered(
+  context: PassContext,
+  outcomes: Map<SourceRecord, (() => void) | undefined>,
+  { queued, refused }: SendOutcome,
+  imported: Set<string>,
+): void {
+  const { results } = context;
+  for (const { record, userId } of queued) {
+    const number = record.index + 1;
+    outcomes.set(record, () =>
+      imported.has(userId)
+        ? results.noteCreated({ user: record.key, record: number, userId })
+        : context.unsettled.push({ record, ids: [userId] }),
+    );
   }
+  for (const { record, reason } of refused) {
+    outcomes.set(record, () => results.add({ user: record.key, record: record.index + 1, stage: 'validation', reason }));
+  }
+}
 
-  if (toSend.length > 0) {
-    await waitForRoom(context, toSend.length, show);
-    await context.sentLog.appendIntents(intents);
-    const request = sendUsers(context.client, toSend, serialized);
-    marks.sent();
-    let answer: Awaited<typeof request>;
-    try {
-      answer = await request;
-    } finally {
-      // The sent log stays in export order, also after a batch before this one failed.
-      await previous.answered.catch(() => {});
-    }
-    const { queued, refused, allImported } = answer;
-    context.sentLog.append(queued.map(({ record, userId }) => ({ record: record.index + 1, userId })));
-    marks.answered();
-    state.rejected.push(...refused.map(({ record, reason }) => ({ key: record.key, record: record.index + 1, reason })));
-    // An answer that counts every user as imported settles them; one that does not says the core took the batch,
-    // not that each user is in it: the core's own ids say which are.
-    const imported = allImported ? new Set(queued.map((entry) => entry.userId)) : await confirmedIds(context.client, queued);
-    for (const { record, userId } of queued) {
-      const number = record.index + 1;
-      outcomes.set(record, () =>
-        imported.has(userId)
-          ? results.noteCreated({ user: record.key, record: number, userId })
-          : context.unsettled.push({ record, ids: [userId] }),
-      );
-    }
-    for (const { record, reason } of refused) {
-      outcomes.set(record, () => results.add({ user: record.key, record: record.index + 1, stage: 'validation', reason }));
-    }
-    state.usersQueued += queued.length;
-    counts.sent += queued.length;
-  }
-  marks.sent();
-  await previous.answered.catch(() => {});
-  marks.answered();
-  // Users an earlier run created, given what they lack: nothing is created, so neither the sent log nor undo sees them.
-  if (toComplete.length > 0)
-    for (const [record, settle] of await completeUsers(context.client, results, toComplete)) outcomes.set(record, settle);
-  await previous.settled;
+/** Records the outcome of each record of the batch, in export order. */
+function settleRecords(results: Results, batch: Batch, outcomes: Map<SourceRecord, (() => void) | undefined>): void {
   for (const record of batch.records) {
     results.noteRecord(record);
     outcomes.get(record)?.();
   }
-  if (batch.end > state.recordsDone) {
-    state.recordsDone = batch.end;
-    saveState(context.statePath, state, context.now());
-  }
-  assertInvalidWithin(results, context.maxInvalid);
 }
 
 /**
