@@ -123,7 +123,7 @@ export async function migrateAll(context: PassContext): Promise<boolean> {
   return !context.signal?.aborted;
 }
 
-// Apart from migrateAll, which V8 compiles as a whole while its loop runs (and again after each deoptimisation).
+// Kept out of migrateAll: V8 compiles that function whole while its loop runs, again after each deoptimisation.
 function addToBatch(batch: Batch, record: SourceRecord, sentBefore: PassContext['sentBefore'], canaries: Map<string, string>): void {
   batch.records.push(record);
   batch.end = record.index + 1;
@@ -289,7 +289,7 @@ async function sendAndRecord(
 
 /**
  * What the lookup settles for each user of a batch (kept in record order), the users to send and those to complete.
- * Apart from sendAndRecord, whose awaits make it costly to compile: this loop runs once per user.
+ * Kept out of sendAndRecord: V8 compiles a function whose loop runs hot, and one with that many awaits costs much.
  */
 function planBatch(
   context: PassContext,
