@@ -265,7 +265,7 @@ async function main(): Promise<void> {
     let sampling: ReturnType<typeof startSampling>;
     // CPU seconds of the command, the core and the core's PostgreSQL backends: on a shared machine, where the
     // wall time goes is easier to read from what each part consumed.
-    const cpu = { commandMs: 0, coreMs: 0, backendMs: new Map<number, number>() };
+    const cpu = { commandMs: 0, coreMs: 0, databaseMs: 0 };
     const migrateArgs = [
       'dist/cli/main.js',
       'migrate',
@@ -288,21 +288,14 @@ async function main(): Promise<void> {
         commandPeakMb = Math.max(commandPeakMb, peakRssMb(command.pid));
         cpu.commandMs = Math.max(cpu.commandMs, processCpuMs(command.pid ?? 0));
       }, 100);
-      const backends = setInterval(() => {
-        pool
-          .query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE application_name = $1', [applicationName])
-          .then(({ rows: found }) =>
-            found.forEach(({ pid }) => cpu.backendMs.set(pid, Math.max(cpu.backendMs.get(pid) ?? 0, processCpuMs(pid)))),
-          )
-          .catch(() => {});
-      }, 1000);
-      result = await command.done;
+      const measured = await measureCpu(databaseUrl(importDb), core.pid, applicationName, () => command.done);
+      result = measured.result;
       elapsedMs = performance.now() - started;
       clearInterval(peaks);
-      clearInterval(backends);
       sampling.stop(await countUsers(pool));
       corePeakMb = core.peakRssMb();
-      cpu.coreMs = processCpuMs(core.pid);
+      cpu.coreMs = measured.cpu.processMs;
+      cpu.databaseMs = measured.cpu.databaseMs;
       if (result.code === 0) {
         // The same command again on the finished import, as it is and from scratch: it must recognise every
         // user as already imported, send nothing, and leave the core as it was.
@@ -393,7 +386,7 @@ async function main(): Promise<void> {
       cpuSeconds: {
         command: cpu.commandMs / 1000,
         core: cpu.coreMs / 1000,
-        postgres: [...cpu.backendMs.values()].reduce((a, b) => a + b, 0) / 1000,
+        postgres: cpu.databaseMs / 1000,
       },
     };
     const lines = [
