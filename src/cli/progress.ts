@@ -61,7 +61,7 @@ export class Progress {
   }
 
   update(counts: ProgressCounts, force = false): void {
-    // Called for every record read: the counts are made consistent only when they are used.
+    // Called for every record or every few read: the counts are made consistent only when they are used.
     this.latest = counts;
     if (this.baseline === undefined || this.baseline.fraction === undefined) {
       this.baseline ??= { done: this.done(), fraction: this.current().fraction };
