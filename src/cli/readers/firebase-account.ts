@@ -54,7 +54,7 @@ export interface FirebaseOptions {
 
 // Password and phone sign-in show up as provider entries in Admin SDK dumps; the top-level fields
 // already carry them.
-const NOT_THIRD_PARTY = new Set(['password', 'phone', 'emailLink', 'anonymous', 'firebase']);
+export const NOT_THIRD_PARTY = new Set(['password', 'phone', 'emailLink', 'anonymous', 'firebase']);
 
 // Providers in the order of the CSV export's columns, so that JSON and CSV of one export give the same user.
 const PROVIDER_ORDER = CSV_PROVIDER_COLUMNS.map(([providerId]) => providerId);
@@ -193,12 +193,16 @@ function passwordCandidate(
       : !salt
         ? 'salt is missing or not valid Base64'
         : undefined;
-  const passwordHash =
-    hash && salt ? `$f_scrypt$${hash}$${salt}$m=${hashConfig.memCost}$r=${hashConfig.rounds}$s=${hashConfig.saltSeparator}` : undefined;
+  const passwordHash = hash && salt ? scryptPasswordHash(hash, salt, hashConfig) : undefined;
   return {
     method: compact({ recipeId: 'emailpassword' as const, email, passwordHash, hashingAlgorithm: 'idp_scrypt', ...common }),
     problem,
   };
+}
+
+/** The platform's hash of one user as the core imports it: the export's hash and salt with the project's parameters. */
+export function scryptPasswordHash(hash: string, salt: string, hashConfig: HashConfig): string {
+  return `$f_scrypt$${hash}$${salt}$m=${hashConfig.memCost}$r=${hashConfig.rounds}$s=${hashConfig.saltSeparator}`;
 }
 
 /** Exports use the standard alphabet (CLI) or the URL-safe one (Admin SDK); the core gets standard. */

@@ -7,6 +7,7 @@ import { MAX_RECORD_CHARS } from './record-limits.js';
 import { CSV_COLUMN_COUNT } from './firebase-csv-layout.js';
 import type { FileSource } from './file-source.js';
 import { firebaseRecord, fromCsvRow, fromJsonUser, type FirebaseOptions } from './firebase-account.js';
+import { plainFirebaseRecord } from './firebase-plain.js';
 import { JsonStreamError, streamJsonArray, UnreadableElement } from './json-array-stream.js';
 
 export type FirebaseFormat = 'json' | 'csv';
@@ -26,8 +27,9 @@ export async function* readFirebase(source: FileSource, format: FirebaseFormat, 
     try {
       for await (const user of streamJsonArray(source.chunks(), 'users')) {
         yield user instanceof UnreadableElement
-          ? assembleRecord({ index: index++, candidates: [], invalidReason: `users[${index - 1}] ${user.reason}` })
-          : firebaseRecord(fromJsonUser(user), index++, options);
+          ? assembleRecord({ index, candidates: [], invalidReason: `users[${index}] ${user.reason}` })
+          : (plainFirebaseRecord(user, index, options) ?? firebaseRecord(fromJsonUser(user), index, options));
+        index++;
       }
     } catch (error) {
       if (error instanceof JsonStreamError || error instanceof SyntaxError) {
