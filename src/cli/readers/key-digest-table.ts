@@ -1,13 +1,22 @@
-// The keys of every user read so far, as 96-bit digests in one typed array instead of strings in a Map: 16 bytes a
-// slot (three digest words and the record number), so a million-user export (two million keys) costs about 67 MB
-// instead of several hundred, and no per-key object reaches the garbage collector. Two different keys share all 96
-// bits with odds of about 1 in 10^16 at two million keys (a clash would show in the report as a twin naming the
-// record it matched); the digest is fixed, so every pass and the dry run agree.
+// The keys of every user read so far. The first MAP_KEYS keys are kept as they are, in a Map: an export of tens of
+// thousands of users never runs the digest code below, which costs more to warm up (V8 compiles it while the export
+// is read) than the Map costs in all. Past that, as 96-bit digests in one typed array instead of strings in a Map: 16 bytes a slot (three digest words and
+// the record number), so a million-user export (two million keys) costs about 67 MB instead of several hundred, and
+// no per-key object reaches the garbage collector. Two different keys share all 96 bits with odds of about 1 in 10^16
+// at two million keys (a clash would show in the report as a twin naming the record it matched); the digest is fixed
+// and the switch comes at the same key, so every pass and the dry run agree.
 
+// About 65,000 users' keys: some 10 MB as strings in a Map.
+const MAP_KEYS = 1 << 17;
+const NO_KEYS: readonly string[] = Object.freeze([]);
 const WORDS = 4;
 const INITIAL_SLOTS = 1 << 12;
 
 export class KeyDigestTable {
+  /** The keys while there are at most mapKeys of them; undefined once they are digests. */
+  private small: Map<string, number> | undefined = new Map();
+  /** The keys of the last firstHeld() call while they are kept in the Map. */
+  private pendingKeys: readonly string[] = NO_KEYS;
   private slots = new Uint32Array(INITIAL_SLOTS * WORDS);
   private mask = INITIAL_SLOTS - 1;
   private used = 0;
@@ -15,8 +24,11 @@ export class KeyDigestTable {
   private found = new Uint32Array(48);
   private foundCount = 0;
 
+  constructor(private readonly mapKeys = MAP_KEYS) {}
+
   /** The record number stored with this key, or 0 when the key is new. */
   get(key: string): number {
+    if (this.small) return this.small.get(key) ?? 0;
     digest(key);
     const a = lanes[0];
     const b = lanes[1];
@@ -34,6 +46,17 @@ export class KeyDigestTable {
    * digests of the keys are kept for claim(), so each key of a user is digested once.
    */
   firstHeld(keys: readonly string[]): { position: number; record: number } {
+    if (this.small) {
+      for (let position = 0; position < keys.length; position++) {
+        const record = this.small.get(keys[position]);
+        if (record !== undefined) {
+          this.pendingKeys = NO_KEYS;
+          return { position, record };
+        }
+      }
+      this.pendingKeys = keys;
+      return { position: -1, record: 0 };
+    }
     if (this.found.length < keys.length * 3) this.found = new Uint32Array(keys.length * 6);
     this.foundCount = keys.length;
     for (let position = 0; position < keys.length; position++) {
@@ -49,6 +72,12 @@ export class KeyDigestTable {
 
   /** Stores every key of the last firstHeld() that found none held, with this 1-based record number. */
   claim(record: number): void {
+    if (this.small) {
+      for (const key of this.pendingKeys) this.small.set(key, record);
+      this.pendingKeys = NO_KEYS;
+      if (this.small.size > this.mapKeys) this.moveToDigests();
+      return;
+    }
     for (let at = 0; at < this.foundCount * 3; at += 3) {
       if ((this.used + 1) * 2 > this.mask + 1) this.grow();
       this.place(this.found[at], this.found[at + 1], this.found[at + 2], record);
@@ -59,10 +88,21 @@ export class KeyDigestTable {
 
   /** Stores a key that get() answered 0 for; record numbers are 1-based. */
   set(key: string, record: number): void {
+    if (this.small) {
+      this.small.set(key, record);
+      if (this.small.size > this.mapKeys) this.moveToDigests();
+      return;
+    }
     if ((this.used + 1) * 2 > this.mask + 1) this.grow();
     digest(key);
     this.place(lanes[0], lanes[1], lanes[2], record);
     this.used++;
+  }
+
+  private moveToDigests(): void {
+    const keys = this.small!;
+    this.small = undefined;
+    for (const [key, record] of keys) this.set(key, record);
   }
 
   private place(a: number, b: number, c: number, record: number): void {
