@@ -31,13 +31,27 @@ export function plainFirebaseRecord(raw: unknown, index: number, options: Fireba
     const salt = standardBase64(user.salt ?? user.passwordSalt);
     if (hash === undefined || salt === undefined) return undefined;
     const passwordHash = scryptPasswordHash(hash, salt, options.hashConfig);
-    method = compact({ recipeId: 'emailpassword', email, passwordHash, hashingAlgorithm: 'idp_scrypt', isVerified, timeJoinedInMSSinceEpoch });
+    method = compact({
+      recipeId: 'emailpassword',
+      email,
+      passwordHash,
+      hashingAlgorithm: 'idp_scrypt',
+      isVerified,
+      timeJoinedInMSSinceEpoch,
+    });
   } else if (provider !== undefined) {
     const thirdPartyUserId = nonEmpty(provider.rawId ?? provider.uid);
     const thirdPartyEmail = nonEmpty(provider.email) ?? email;
     if (phoneNumber !== undefined || thirdPartyUserId === undefined || thirdPartyEmail === undefined) return undefined;
     const thirdPartyId = firebaseThirdPartyId(provider.providerId, options.providerOverrides);
-    method = compact({ recipeId: 'thirdparty', email: thirdPartyEmail, thirdPartyId, thirdPartyUserId, isVerified, timeJoinedInMSSinceEpoch });
+    method = compact({
+      recipeId: 'thirdparty',
+      email: thirdPartyEmail,
+      thirdPartyId,
+      thirdPartyUserId,
+      isVerified,
+      timeJoinedInMSSinceEpoch,
+    });
   } else if (email !== undefined || phoneNumber !== undefined) {
     method = compact({ recipeId: 'passwordless', email, phoneNumber, isVerified, timeJoinedInMSSinceEpoch });
   } else return undefined;

@@ -1,10 +1,10 @@
 // The keys of every user read so far. The first MAP_KEYS keys are kept as they are, in a Map: an export of tens of
 // thousands of users never runs the digest code below, which costs more to warm up (V8 compiles it while the export
-// is read) than the Map costs in all. Past that, as 96-bit digests in one typed array instead of strings in a Map: 16 bytes a slot (three digest words and
-// the record number), so a million-user export (two million keys) costs about 67 MB instead of several hundred, and
-// no per-key object reaches the garbage collector. Two different keys share all 96 bits with odds of about 1 in 10^16
-// at two million keys (a clash would show in the report as a twin naming the record it matched); the digest is fixed
-// and the switch comes at the same key, so every pass and the dry run agree.
+// is read) than the Map costs in all. Past that, as 96-bit digests in one typed array instead of strings in a Map:
+// 16 bytes a slot (three digest words and the record number), so a million-user export (two million keys) costs about
+// 67 MB instead of several hundred, and no per-key object reaches the garbage collector. Two different keys share all
+// 96 bits with odds of about 1 in 10^16 at two million keys (a clash would show in the report as a twin naming the
+// record it matched); the digest is fixed and the switch comes at the same key, so every pass and the dry run agree.
 
 // About 65,000 users' keys: some 10 MB as strings in a Map.
 const MAP_KEYS = 1 << 17;
