@@ -8,7 +8,7 @@ import { queueCounts } from './queue.js';
 import type { OpenedSource } from './readers/index.js';
 import type { Results } from './results.js';
 import { sendUsers, type SendOutcome } from './send-users.js';
-import { SentLog, type SentLogReader } from './sent-log.js';
+import { SentLog, type Sent, type SentLogReader } from './sent-log.js';
 import { saveState, type MigrationState } from './state-file.js';
 import type { Unsettled } from './tally.js';
 
@@ -40,18 +40,12 @@ export interface PassContext {
   now(): Date;
 }
 
-/** One user of a batch, with the ids earlier invocations (or the canary check) gave it in the core. */
-interface Entry {
-  record: SourceRecord;
-  knownIds: string[];
-  /** Sent by an earlier invocation that stopped before it learnt the ids (killed, say). */
-  intended: boolean;
-}
-
 /** A run of consecutive records of the export, holding at most batchSize users. */
 interface Batch {
   records: SourceRecord[];
-  users: Entry[];
+  users: SourceRecord[];
+  /** For each user, what earlier invocations (or the canary check) sent of it: the ids the core gave it, if any. */
+  sent: Sent[];
   /** 0-based index after the batch's last record. */
   end: number;
 }
@@ -81,7 +75,7 @@ export async function migrateAll(context: PassContext): Promise<boolean> {
   const earlierRejections = new Map(state.rejected.map((rejection) => [rejection.record, rejection.reason]));
   const run: RunShared = { earlierRejections, counts, show };
   const settle: Settle = (batch, previous, beforePrevious) => settleBatch(context, run, batch, previous, beforePrevious);
-  let batch: Batch = { records: [], users: [], end: 0 };
+  let batch: Batch = { records: [], users: [], sent: [], end: 0 };
   // The first batches are small, so the core starts importing while the rest of the first full batch is read.
   let batchLimit = Math.min(context.batchSize, FIRST_BATCH);
 
@@ -103,7 +97,7 @@ export async function migrateAll(context: PassContext): Promise<boolean> {
       // Records without a user (invalid, skipped, twins) are settled with their batch: bounded too.
       if (batch.users.length >= batchLimit || batch.records.length >= RECORDS_PER_BATCH * batchLimit || tooManyInvalid) {
         await window.start(batch, settle);
-        batch = { records: [], users: [], end: 0 };
+        batch = { records: [], users: [], sent: [], end: 0 };
         batchLimit = Math.min(context.batchSize, batchLimit * 2);
         if (context.signal?.aborted || tooManyInvalid) break;
       }
@@ -131,8 +125,9 @@ function addToBatch(batch: Batch, record: SourceRecord, sentBefore: PassContext[
   const email = record.user.loginMethods[0].email;
   const canaryId = email === undefined ? undefined : canaries.get(email);
   // Asked in export order, as the log is read forwards.
-  const { ids: knownIds, intended } = sentBefore.sentFor(record.index + 1);
-  batch.users.push({ record, knownIds: canaryId === undefined ? knownIds : [...knownIds, canaryId], intended });
+  const sent = sentBefore.sentFor(record.index + 1);
+  batch.users.push(record);
+  batch.sent.push(canaryId === undefined ? sent : { ids: [...sent.ids, canaryId], intended: sent.intended });
 }
 
 // Records read between two turns of the event loop. Each file operation of the sent log and each answer of the core
@@ -234,7 +229,7 @@ async function sendAndRecord(
   const { state, results } = context;
   const { earlierRejections, counts, show } = run;
   const { previous, beforePrevious } = waitFor;
-  const { held, index } = await lookUp(context.client, batch.users, context.coreHeldNoUsers);
+  const { held, index } = await lookUp(context.client, batch, context.coreHeldNoUsers);
   const { outcomes, toSend, toComplete } = planBatch(context, earlierRejections, batch, held, index);
 
   // Made while the batch before is being imported, so that this one is sent as soon as it is answered.
@@ -302,7 +297,9 @@ function planBatch(
   const outcomes = new Map<SourceRecord, (() => void) | undefined>();
   const toSend: SourceRecord[] = [];
   const toComplete: ToComplete[] = [];
-  for (const { record, knownIds, intended } of batch.users) {
+  for (let position = 0; position < batch.users.length; position++) {
+    const record = batch.users[position];
+    const { ids: knownIds, intended } = batch.sent[position];
     const number = record.index + 1;
     const refused = earlierRejections.get(number);
     const createdId = knownIds.find((id) => held.has(id));
@@ -394,15 +391,15 @@ async function confirmedIds(client: CoreClient, queued: { userId: string }[]): P
  * user once, by its core id. A batch nobody sent before is one lookup by old id and account, or none when the core
  * held no user as the run started.
  */
-async function lookUp(client: CoreClient, users: Entry[], coreHeldNoUsers: boolean): Promise<{ held: Set<string>; index: CoreIndex }> {
+async function lookUp(client: CoreClient, batch: Batch, coreHeldNoUsers: boolean): Promise<{ held: Set<string>; index: CoreIndex }> {
   const held = new Set<string>();
-  const ids = users.flatMap((entry) => entry.knownIds);
+  const ids = batch.sent.flatMap((sent) => sent.ids);
   if (ids.length > 0) for (const user of await client.lookup({ ...emptyLookup(), userIds: ids })) held.add(user.userId);
   const body = emptyLookup();
   let keys = 0;
-  for (const { record, knownIds } of users) {
-    if (knownIds.length > 0 || coreHeldNoUsers) continue;
-    addLookupKeys(body, record.user!);
+  for (let position = 0; position < batch.users.length; position++) {
+    if (batch.sent[position].ids.length > 0 || coreHeldNoUsers) continue;
+    addLookupKeys(body, batch.users[position].user!);
     keys++;
   }
   const found = keys === 0 ? { users: [], material: [] } : await client.lookupWithMaterial(body);

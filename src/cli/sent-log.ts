@@ -70,14 +70,17 @@ export interface IntentLines {
 }
 
 export interface Sent {
-  ids: string[];
+  ids: readonly string[];
   /** Sent by an earlier invocation, whose answer may have been lost. */
   intended: boolean;
 }
 
+// One answer shared by every record of a fresh run.
+const NOT_SENT: Sent = Object.freeze({ ids: Object.freeze([]), intended: false });
+
 /** The reader of a run nothing was sent in before. */
 export const NOTHING_SENT_BEFORE: Pick<SentLogReader, 'sentFor' | 'close'> = {
-  sentFor: () => ({ ids: [], intended: false }),
+  sentFor: () => NOT_SENT,
   close: () => {},
 };
 
@@ -91,7 +94,7 @@ export class SentLogReader {
   }
 
   /** The ids sent for this 1-based record (more than one when a lost answer made its batch go twice). */
-  idsFor(record: number): string[] {
+  idsFor(record: number): readonly string[] {
     return this.sentFor(record).ids;
   }
 

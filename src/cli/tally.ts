@@ -15,7 +15,7 @@ const MAX_LOOKUP_KEYS = 10_000;
 export interface Unsettled {
   record: SourceRecord;
   /** The ids it was sent under (more than one when a lost answer made its batch go twice), or its canary id. */
-  ids: string[];
+  ids: readonly string[];
 }
 
 interface QueueView {
