@@ -44,7 +44,11 @@ export interface PassContext {
 interface Batch {
   records: SourceRecord[];
   users: SourceRecord[];
-  /** For each user, what earlier invocations (or the canary check) sent of it: the ids the core gave it, if any. */
+  /**
+   * For each user, in the same order, the ids earlier invocations (or the canary check) gave it in the core, and whether
+   * one sent it without learning them. Two arrays rather than an object per user: V8 compiled the pass a second time
+   * once it began allocating those objects in old space.
+   */
   sent: Sent[];
   /** 0-based index after the batch's last record. */
   end: number;
