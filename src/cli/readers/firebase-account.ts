@@ -238,17 +238,23 @@ export function fromJsonUser(raw: unknown): FirebaseAccount {
 
 function providersFromJson(entries: Record<string, unknown>[]): FirebaseProvider[] {
   const providers: FirebaseProvider[] = [];
-  for (const p of entries) {
-    if (p === null || typeof p !== 'object' || typeof p.providerId !== 'string') continue;
-    providers.push({
-      providerId: p.providerId,
-      rawId: nonEmpty(p.rawId ?? p.uid),
-      email: nonEmpty(p.email),
-      displayName: nonEmpty(p.displayName),
-      photoUrl: nonEmpty(p.photoUrl),
-    });
+  for (const entry of entries) {
+    const provider = providerFromJson(entry);
+    if (provider !== undefined) providers.push(provider);
   }
   return providers;
+}
+
+/** One `providerUserInfo` entry; undefined for one without a providerId. */
+export function providerFromJson(p: Record<string, unknown> | null): FirebaseProvider | undefined {
+  if (p === null || typeof p !== 'object' || typeof p.providerId !== 'string') return undefined;
+  return {
+    providerId: p.providerId,
+    rawId: nonEmpty(p.rawId ?? p.uid),
+    email: nonEmpty(p.email),
+    displayName: nonEmpty(p.displayName),
+    photoUrl: nonEmpty(p.photoUrl),
+  };
 }
 
 // `auth:export` and the REST API write `mfaInfo: [{mfaEnrollmentId, displayName, phoneInfo: "+1…", enrolledAt}]` (a

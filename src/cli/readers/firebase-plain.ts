@@ -2,7 +2,14 @@ import type { BulkImportUser, LoginMethod, SourceRecord } from '../bulk-user.js'
 import { unstorableText } from '../../bulk-import/validate/storable-text.js';
 import { checkEmail, checkPhoneNumber } from '../contact-rules.js';
 import { compact, nonEmpty, parseBoolean, parseTime } from './assemble.js';
-import { NOT_THIRD_PARTY, scryptPasswordHash, standardBase64, type FirebaseOptions } from './firebase-account.js';
+import {
+  NOT_THIRD_PARTY,
+  providerFromJson,
+  scryptPasswordHash,
+  standardBase64,
+  type FirebaseOptions,
+  type FirebaseProvider,
+} from './firebase-account.js';
 import { firebaseThirdPartyId } from './provider-names.js';
 
 // Most users of an export have one way to sign in and nothing else: a password, one identity provider, an email link
@@ -40,8 +47,8 @@ export function plainFirebaseRecord(raw: unknown, index: number, options: Fireba
       timeJoinedInMSSinceEpoch,
     });
   } else if (provider !== undefined) {
-    const thirdPartyUserId = nonEmpty(provider.rawId ?? provider.uid);
-    const thirdPartyEmail = nonEmpty(provider.email) ?? email;
+    const thirdPartyUserId = provider.rawId;
+    const thirdPartyEmail = provider.email ?? email;
     if (phoneNumber !== undefined || thirdPartyUserId === undefined || thirdPartyEmail === undefined) return undefined;
     const thirdPartyId = firebaseThirdPartyId(provider.providerId, options.providerOverrides);
     method = compact({
@@ -61,7 +68,7 @@ export function plainFirebaseRecord(raw: unknown, index: number, options: Fireba
   const metadata = compact({
     displayName: nonEmpty(user.displayName),
     photoUrl: nonEmpty(user.photoUrl),
-    providers: provider === undefined ? undefined : [providerMetadata(provider)],
+    providers: provider === undefined ? undefined : [compact(provider)],
   });
   // Key by key in the order of the general path (and of the JSON sent).
   const imported = {} as BulkImportUser;
@@ -73,32 +80,17 @@ export function plainFirebaseRecord(raw: unknown, index: number, options: Fireba
   return { index, key, user: imported, collisions: [] };
 }
 
-interface ProviderEntry {
-  providerId: string;
-  [field: string]: unknown;
-}
-
-/** The user's one third-party provider entry, undefined when there is none, null when there are several. */
-function loneThirdPartyProvider(entries: unknown): ProviderEntry | undefined | null {
+/** The user's one third-party provider, undefined when there is none, null when there are several. */
+function loneThirdPartyProvider(entries: unknown): FirebaseProvider | undefined | null {
   if (!Array.isArray(entries)) return undefined;
-  let found: ProviderEntry | undefined;
+  let found: FirebaseProvider | undefined;
   for (const entry of entries as Record<string, unknown>[]) {
-    if (entry === null || typeof entry !== 'object' || typeof entry.providerId !== 'string') continue;
-    if (NOT_THIRD_PARTY.has(entry.providerId)) continue;
+    const provider = providerFromJson(entry);
+    if (provider === undefined || NOT_THIRD_PARTY.has(provider.providerId)) continue;
     if (found !== undefined) return null;
-    found = entry as ProviderEntry;
+    found = provider;
   }
   return found;
-}
-
-function providerMetadata(provider: ProviderEntry): Record<string, unknown> {
-  return compact({
-    providerId: provider.providerId,
-    rawId: nonEmpty(provider.rawId ?? provider.uid),
-    email: nonEmpty(provider.email),
-    displayName: nonEmpty(provider.displayName),
-    photoUrl: nonEmpty(provider.photoUrl),
-  });
 }
 
 function holdsSecondFactors(user: Record<string, unknown>): boolean {
