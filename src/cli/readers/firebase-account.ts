@@ -284,6 +284,12 @@ function secondFactorsFromJson(user: Record<string, unknown>): FirebaseSecondFac
   return factors;
 }
 
+/** Whether the user lists any second factor in either of those shapes (without reading them). */
+export function holdsSecondFactors(user: Record<string, unknown>): boolean {
+  const enrolled = (user.multiFactor as { enrolledFactors?: unknown } | undefined)?.enrolledFactors;
+  return (Array.isArray(user.mfaInfo) && user.mfaInfo.length > 0) || (Array.isArray(enrolled) && enrolled.length > 0);
+}
+
 export function fromCsvRow(row: string[]): FirebaseAccount {
   const cell = (i: number) => nonEmpty(row[i]);
   const providers = CSV_PROVIDER_COLUMNS.filter(([, column]) => cell(column) !== undefined).map(([providerId, column]) => ({

@@ -3,6 +3,7 @@ import { unstorableText } from '../../bulk-import/validate/storable-text.js';
 import { checkEmail, checkPhoneNumber } from '../contact-rules.js';
 import { compact, nonEmpty, parseBoolean, parseTime } from './assemble.js';
 import {
+  holdsSecondFactors,
   NOT_THIRD_PARTY,
   providerFromJson,
   scryptPasswordHash,
@@ -91,11 +92,6 @@ function loneThirdPartyProvider(entries: unknown): FirebaseProvider | undefined 
     found = provider;
   }
   return found;
-}
-
-function holdsSecondFactors(user: Record<string, unknown>): boolean {
-  const enrolled = (user.multiFactor as { enrolledFactors?: unknown } | undefined)?.enrolledFactors;
-  return (Array.isArray(user.mfaInfo) && user.mfaInfo.length > 0) || (Array.isArray(enrolled) && enrolled.length > 0);
 }
 
 /** Applies the contact rules in place: false when one refuses a value (the general path reports it). */
