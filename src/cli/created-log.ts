@@ -1,5 +1,4 @@
 import fs from 'node:fs';
-import { StringDecoder } from 'node:string_decoder';
 import type { CreatedList, CreatedUser } from './results.js';
 
 // Entries written per append, and read per chunk.
@@ -36,35 +35,33 @@ export class CreatedLog implements CreatedList {
     this.buffer = [];
   }
 
-  /** The entries as the JSON lines they were written as, in the order they were added, `size` at a time. */
-  *jsonChunks(size = FLUSH_EVERY): Generator<string[]> {
+  /**
+   * The entries as the JSON lines they were written as, in the order they were added: chunks of whole lines, each
+   * ending in a line feed, as bytes. A chunk is valid until the next one is asked for (its buffer is read into again).
+   */
+  *lineChunks(): Generator<Buffer> {
     this.flush();
     if (!fs.existsSync(this.path)) return;
     const descriptor = fs.openSync(this.path, 'r');
     try {
-      const buffer = Buffer.alloc(1024 * 1024);
-      // Keeps a character split across two reads whole.
-      const decoder = new StringDecoder('utf8');
-      let rest = '';
-      let chunk: string[] = [];
+      let buffer = Buffer.allocUnsafe(READ_BYTES);
+      // Bytes after the last line feed of a read: the start of a line the next read ends.
+      let kept = 0;
       for (;;) {
-        const read = fs.readSync(descriptor, buffer, 0, buffer.length, null);
-        const text = rest + (read === 0 ? decoder.end() : decoder.write(buffer.subarray(0, read)));
-        const end = read === 0 ? text.length : text.lastIndexOf('\n') + 1;
-        rest = text.slice(end);
-        for (const line of text.slice(0, end).split('\n')) {
-          if (line === '') continue;
-          chunk.push(line);
-          if (chunk.length >= size) {
-            yield chunk;
-            chunk = [];
-          }
-        }
-        if (read === 0) break;
+        if (kept === buffer.length) buffer = Buffer.concat([buffer, Buffer.allocUnsafe(buffer.length)]);
+        const read = fs.readSync(descriptor, buffer, kept, buffer.length - kept, null);
+        const filled = kept + read;
+        const end = read === 0 ? filled : buffer.lastIndexOf(LINE_FEED, filled - 1) + 1;
+        if (end > 0) yield buffer.subarray(0, end);
+        if (read === 0) return;
+        buffer.copy(buffer, 0, end, filled);
+        kept = filled - end;
       }
-      if (chunk.length > 0) yield chunk;
     } finally {
       fs.closeSync(descriptor);
     }
   }
 }
+
+const READ_BYTES = 1024 * 1024;
+const LINE_FEED = 0x0a;

@@ -102,7 +102,7 @@ export async function runMigrate(options: MigrateOptions, io: CliIo): Promise<nu
     progress.finishLine();
     const context = { ...options, coreId: identity.coreId, partial, startedAt, finishedAt: now(), unsettledBecause, progress: runFiles };
     const report = buildReport(settled, context);
-    if (reportPath !== undefined) writeReport(reportPath, report, settled.created.jsonChunks());
+    if (reportPath !== undefined) writeReport(reportPath, report, settled.created.lineChunks());
     io.stdout.write(formatSummary(report, reportPath));
     return settled.failed + settled.invalid + settled.stillQueued > 0 ? 1 : 0;
   };

@@ -96,18 +96,23 @@ function carriedByUsersKept(results: Results) {
 
 /**
  * Writes the report with `created` (what `migrate undo` reads) as its last key, copied from the created list a
- * chunk at a time, one user a line: a run that created a million users never holds them all.
+ * chunk at a time, one user a line: a run that created a million users never holds them all. The lines are copied
+ * as bytes: decoded, split and joined as text they took 0.23 s at 200,000 users, after the core's last answer.
  */
-export function writeReport(path: string, report: Report, created: Iterable<string[]>): void {
+export function writeReport(path: string, report: Report, created: Iterable<Buffer>): void {
   const temporary = `${path}.tmp`;
   const head = JSON.stringify({ ...report, created: [] }, null, 2);
   const descriptor = fs.openSync(temporary, 'w');
   try {
     fs.writeSync(descriptor, `${head.slice(0, head.lastIndexOf('[]'))}[`);
     let first = true;
-    for (const chunk of created) {
-      if (chunk.length === 0) continue;
-      fs.writeSync(descriptor, `${first ? '' : ','}\n    ${chunk.join(',\n    ')}`);
+    let buffer = Buffer.alloc(0);
+    for (const lines of created) {
+      const size = lines.length + lineCount(lines) * NEXT_ELEMENT.length;
+      if (buffer.length < size) buffer = Buffer.allocUnsafe(size);
+      const length = copyAsElements(lines, buffer, first);
+      if (length === 0) continue;
+      fs.writeSync(descriptor, buffer, 0, length);
       first = false;
     }
     fs.writeSync(descriptor, first ? ']\n}\n' : '\n  ]\n}\n');
@@ -116,6 +121,34 @@ export function writeReport(path: string, report: Report, created: Iterable<stri
   }
   fs.renameSync(temporary, path);
 }
+
+const FIRST_ELEMENT = Buffer.from('\n    ');
+const NEXT_ELEMENT = Buffer.from(',\n    ');
+
+/** Lines, the last one with or without its line feed. */
+function lineCount(lines: Buffer): number {
+  let count = lines.length > 0 && lines[lines.length - 1] !== LINE_FEED ? 1 : 0;
+  for (let end = lines.indexOf(LINE_FEED); end !== -1; end = lines.indexOf(LINE_FEED, end + 1)) count++;
+  return count;
+}
+
+/** JSON lines as elements of an indented JSON array, into `target`; returns the bytes written. */
+function copyAsElements(lines: Buffer, target: Buffer, first: boolean): number {
+  let length = 0;
+  for (let start = 0; start < lines.length;) {
+    const feed = lines.indexOf(LINE_FEED, start);
+    const end = feed === -1 ? lines.length : feed;
+    if (end > start) {
+      length += (first ? FIRST_ELEMENT : NEXT_ELEMENT).copy(target, length);
+      length += lines.copy(target, length, start, end);
+      first = false;
+    }
+    start = end + 1;
+  }
+  return length;
+}
+
+const LINE_FEED = 0x0a;
 
 const STAGE_LABELS: Record<Stage, string> = {
   source: 'invalid in the export',

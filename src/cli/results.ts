@@ -62,8 +62,8 @@ export interface CompletedUser {
 /** Where the users a run created go: a side file for a real run (created-log.ts), memory otherwise. */
 export interface CreatedList {
   add(entry: CreatedUser): void;
-  /** Each entry as JSON, in the order added. */
-  jsonChunks(size?: number): Iterable<string[]>;
+  /** The entries as JSON lines, in the order added: chunks of whole lines, each ending in a line feed, as bytes. */
+  lineChunks(): Iterable<Buffer>;
 }
 
 export class CreatedInMemory implements CreatedList {
@@ -73,8 +73,8 @@ export class CreatedInMemory implements CreatedList {
     this.entries.push(entry);
   }
 
-  *jsonChunks(): Generator<string[]> {
-    if (this.entries.length > 0) yield this.entries.map((entry) => JSON.stringify(entry));
+  *lineChunks(): Generator<Buffer> {
+    if (this.entries.length > 0) yield Buffer.from(this.entries.map((entry) => `${JSON.stringify(entry)}\n`).join(''));
   }
 }
 

@@ -76,17 +76,25 @@ describe('the run state kept out of memory', () => {
     reader.close();
   });
 
-  it('CreatedLog gives back what was added, in order and in chunks, across its write buffer', () => {
+  it('CreatedLog gives back what was added, in order, in chunks of whole lines, across its write and read buffers', () => {
     const log = new CreatedLog(temp.file('created.ndjson', ''));
     log.clear();
-    const users = Array.from({ length: 2_500 }, (_, i) => ({ user: `zoë-${i}@example.com`, record: i + 1, userId: `id-${i}` }));
+    // About 3 MB: three reads, with lines split across them.
+    const users = Array.from({ length: 40_000 }, (_, i) => ({ user: `zoë-${i}@example.com`, record: i + 1, userId: `id-${i}` }));
     for (const user of users) log.add(user);
-    const chunks = [...log.jsonChunks(1_000)];
-    expect(chunks.map((chunk) => chunk.length)).toEqual([1_000, 1_000, 500]);
-    expect(chunks.flat().map((line) => JSON.parse(line))).toEqual(users);
+    // Each chunk is read into again for the next: copied as it comes.
+    const chunks = [
+      ...(function* () {
+        for (const chunk of log.lineChunks()) yield Buffer.from(chunk);
+      })(),
+    ];
+    expect(chunks.length).toBe(3);
+    for (const chunk of chunks) expect(chunk.at(-1)).toBe(0x0a);
+    const lines = Buffer.concat(chunks).toString('utf8').split('\n').slice(0, -1);
+    expect(lines.map((line) => JSON.parse(line))).toEqual(users);
     log.clear();
     expect(fs.existsSync(log.path)).toBe(false);
-    expect([...log.jsonChunks()]).toEqual([]);
+    expect([...log.lineChunks()]).toEqual([]);
   });
 
   it('ReportReader streams the created list of a report, as written now and as written whole before', async () => {
@@ -105,8 +113,14 @@ describe('the run state kept out of memory', () => {
     };
     const report = buildReport(results, context);
     const streamed = temp.file('now.json', '');
-    const asJson = (part: typeof users) => part.map((user) => JSON.stringify(user));
-    writeReport(streamed, report, [asJson(users.slice(0, 2)), [], asJson(users.slice(2))]);
+    const asLines = (part: typeof users) => Buffer.from(part.map((user) => `${JSON.stringify(user)}\n`).join(''));
+    // A chunk's last line may come without its line feed.
+    const lastWithoutFeed = asLines(users.slice(2)).subarray(0, -1);
+    writeReport(streamed, report, [asLines(users.slice(0, 2)), Buffer.alloc(0), lastWithoutFeed]);
+    // One user a line, indented as the rest of the report.
+    const head = JSON.stringify({ ...report, created: [] }, null, 2);
+    const lines = users.map((user) => JSON.stringify(user)).join(',\n    ');
+    expect(fs.readFileSync(streamed, 'utf8')).toBe(`${head.slice(0, head.lastIndexOf('[]'))}[\n    ${lines}\n  ]\n}\n`);
     const whole = temp.file('before.json', `${JSON.stringify({ ...report, created: users }, null, 2)}\n`);
     for (const path of [streamed, whole]) {
       expect(JSON.parse(fs.readFileSync(path, 'utf8')).created).toEqual(users);
