@@ -1,6 +1,7 @@
 import type { CoreMaterial, CoreUser, LookupBody } from './account-keys.js';
 import type { BulkImportUser } from './bulk-user.js';
 import { CliError } from './cli-error.js';
+import { KeptBytes } from './kept-bytes.js';
 import { httpRequest } from './http-request.js';
 
 export interface CoreReply {
@@ -50,9 +51,31 @@ export type CompleteResult = { ok: true; answers: CompletionAnswer[] } | { ok: f
 
 const SIGNER_KEY_MISSING = 'idp_password_hashing_signer_key';
 
-/** A request body already turned into JSON. */
+/** A request body already turned into JSON, as bytes. */
 export class SerializedBody {
-  constructor(readonly json: string) {}
+  constructor(readonly json: Buffer) {}
+}
+
+// Users per JSON.stringify in bulkImportBody: the text of each part stays far below V8's large-object size (128 KiB).
+const USERS_PER_PART = 64;
+// A first guess of a user's JSON; the body grows past it when needed.
+const BYTES_PER_USER = 400;
+const COMMA = 0x2c;
+
+/** `{"users":[…]}` for POST /bulk-import/users, written a part of the users at a time (kept-bytes.ts says why). */
+export function bulkImportBody(users: readonly BulkImportUser[]): KeptBytes {
+  const body = new KeptBytes(users.length * BYTES_PER_USER);
+  body.append('{"users":');
+  for (let start = 0; start === 0 || start < users.length; start += USERS_PER_PART) {
+    const partStart = body.length;
+    body.append(JSON.stringify(users.slice(start, start + USERS_PER_PART)));
+    // "[a,b]" and "[c,d]" make "[a,b,c,d]": a later part's opening bracket becomes a comma, and each closing
+    // bracket but the last is dropped.
+    if (start > 0) body.setByte(partStart, COMMA);
+    if (start + USERS_PER_PART < users.length) body.truncate(1);
+  }
+  body.append('}');
+  return body;
 }
 
 /** The core answered 404 for a route: an older core, or a route not written yet. */
@@ -75,9 +98,9 @@ export class CoreClient {
   // queues nothing of the run's; one without it queues them. Either way failures end up as FAILED queue rows.
   importsAtOnce = false;
 
-  /** serialized: `{users}` as JSON, made beforehand (while the batch before it was being imported). */
-  async enqueue(users: BulkImportUser[], serialized?: string): Promise<EnqueueResult> {
-    const body = serialized === undefined ? { users } : new SerializedBody(serialized);
+  /** serialized: bulkImportBody(users), made beforehand (while the batch before it was being imported). */
+  async enqueue(users: BulkImportUser[], serialized?: KeptBytes): Promise<EnqueueResult> {
+    const body = serialized === undefined ? { users } : new SerializedBody(serialized.bytes);
     const reply = await this.send('POST', '/bulk-import/users', { query: { importNow: 'true' }, body });
     if (reply.status === 200) {
       const answered = asRecord(reply.json).users;

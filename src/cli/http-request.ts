@@ -14,13 +14,13 @@ const agents = { http: new http.Agent({ keepAlive: true }), https: new https.Age
 /** One request and its whole answer; a network error (its `code` names it: ECONNREFUSED, ...) or a silence of timeoutMs rejects. */
 export function httpRequest(
   url: string,
-  options: { method: string; headers: Record<string, string>; body?: string; timeoutMs: number },
+  options: { method: string; headers: Record<string, string>; body?: string | Buffer; timeoutMs: number },
 ): Promise<HttpAnswer> {
   const secure = url.startsWith('https:');
   const client = secure ? https : http;
   const agent = secure ? agents.https : agents.http;
   // Sent as bytes: written as a string, the body would be joined to the headers and copied once more.
-  const body = options.body === undefined ? undefined : Buffer.from(options.body, 'utf8');
+  const body = typeof options.body === 'string' ? Buffer.from(options.body, 'utf8') : options.body;
   const headers = { ...options.headers, ...(body !== undefined && { 'content-length': String(body.length) }) };
   return new Promise((resolve, reject) => {
     const request = client.request(url, { method: options.method, headers, agent, timeout: options.timeoutMs }, (response) => {

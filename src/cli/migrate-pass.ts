@@ -1,7 +1,7 @@
 import { addLookupKeys, CoreIndex, emptyLookup, presenceOf } from './account-keys.js';
 import type { SourceRecord } from './bulk-user.js';
 import { completeUsers, type ToComplete } from './complete-users.js';
-import { delay, type CoreClient } from './core-client.js';
+import { bulkImportBody, delay, type CoreClient } from './core-client.js';
 import type { Progress } from './progress.js';
 import { assertInvalidWithin } from './invalid-limit.js';
 import { queueCounts } from './queue.js';
@@ -238,7 +238,7 @@ async function sendAndRecord(
 
   // Made while the batch before is being imported, so that this one is sent as soon as it is answered.
   const intents = SentLog.intentLines(toSend);
-  const serialized = toSend.length === 0 ? undefined : JSON.stringify({ users: toSend.map((record) => record.user!) });
+  const serialized = toSend.length === 0 ? undefined : bulkImportBody(toSend.map((record) => record.user!));
   await previous.sent;
   await beforePrevious.answered;
   await context.ready;

@@ -1,6 +1,7 @@
 import type { SourceRecord } from './bulk-user.js';
 import { CliError } from './cli-error.js';
 import type { CoreClient, EnqueueResult } from './core-client.js';
+import type { KeptBytes } from './kept-bytes.js';
 
 export interface SendOutcome {
   /** The users the core took, with the id it gave each, in the order sent. */
@@ -14,9 +15,18 @@ export interface SendOutcome {
 /**
  * One batch to POST /bulk-import/users?importNow=true, whatever the core answers: a user the core's validation
  * refuses is noted and the rest sent again; a request too large for it goes as halves; a 500 on one user is found
- * by halving and that user refused. `serialized` is the batch as JSON, made beforehand.
+ * by halving and that user refused. `serialized` is the batch as JSON, made beforehand; released once its request
+ * is over, however it ended.
  */
-export async function sendUsers(client: CoreClient, batch: SourceRecord[], serialized: string | undefined): Promise<SendOutcome> {
+export async function sendUsers(client: CoreClient, batch: SourceRecord[], serialized: KeptBytes | undefined): Promise<SendOutcome> {
+  try {
+    return await sendUsersOnce(client, batch, serialized);
+  } finally {
+    serialized?.release();
+  }
+}
+
+async function sendUsersOnce(client: CoreClient, batch: SourceRecord[], serialized: KeptBytes | undefined): Promise<SendOutcome> {
   const refused: SendOutcome['refused'] = [];
   let pending = batch;
   for (let attempt = 0; attempt < 3 && pending.length > 0; attempt++) {

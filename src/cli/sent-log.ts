@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import type { BulkImportUser, SourceRecord } from './bulk-user.js';
+import { KeptBytes } from './kept-bytes.js';
 
 /** What an intent line keeps of a user: enough to find it in the core, never a password hash. */
 export interface IntendedUser {
@@ -41,22 +42,31 @@ export class SentLog {
    * blocking: the batches around it go on being read and looked up while the disk flushes.
    */
   async appendIntents(lines: IntentLines): Promise<void> {
-    if (lines.text === '') return;
+    if (lines.text.length === 0) return;
     const file = await fs.promises.open(this.intentPath, 'a');
     try {
-      await file.write(lines.text);
+      await file.write(lines.text.bytes);
       await file.datasync();
     } finally {
+      lines.text.release();
       await file.close();
     }
   }
 
   /** The intent lines of users about to be sent, made while the batch before them is being imported. */
   static intentLines(records: SourceRecord[]): IntentLines {
-    // Joined once, into one flat string: the text is kept until the batch before is answered.
-    const lines: string[] = [];
-    for (const record of records) lines.push(`${record.index + 1}\t?\t${intentJson(record)}\n`);
-    return { text: lines.join('') };
+    // Kept as bytes until the batch before is answered, written a part at a time (kept-bytes.ts says why).
+    const bytes = new KeptBytes(records.length * INTENT_BYTES_PER_USER);
+    let part = '';
+    for (let i = 0; i < records.length; i++) {
+      part += `${records[i].index + 1}\t?\t${intentJson(records[i])}\n`;
+      if ((i + 1) % INTENT_LINES_PER_PART === 0) {
+        bytes.append(part);
+        part = '';
+      }
+    }
+    bytes.append(part);
+    return { text: bytes };
   }
 
   /** A reader of what earlier invocations wrote: the lines present now, not those this invocation appends. */
@@ -66,8 +76,12 @@ export class SentLog {
 }
 
 export interface IntentLines {
-  text: string;
+  text: KeptBytes;
 }
+
+// A first guess of a user's intent line; the lines grow past it when needed.
+const INTENT_BYTES_PER_USER = 200;
+const INTENT_LINES_PER_PART = 64;
 
 export interface Sent {
   ids: readonly string[];
