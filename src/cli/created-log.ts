@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import type { CreatedList, CreatedUser } from './results.js';
 
-// Entries written per append, and read per chunk.
+// Entries written per append.
 const FLUSH_EVERY = 1000;
 
 /**
