@@ -24,18 +24,27 @@ for (const event of ['uncaughtException', 'unhandledRejection'] as const) {
   });
 }
 
-runCli(process.argv.slice(2), {
+void runCli(process.argv.slice(2), {
   stdout: process.stdout,
   stderr: process.stderr,
   isTTY: process.stderr.isTTY === true,
   env: process.env,
   signal: controller.signal,
-}).then(
-  (code) => {
-    process.exitCode = Math.max(Number(process.exitCode ?? 0), code);
-  },
-  (error: unknown) => {
-    process.stderr.write(`identity-core: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-    process.exitCode = 1;
-  },
-);
+})
+  .then(
+    (code) => {
+      process.exitCode = Math.max(Number(process.exitCode ?? 0), code);
+    },
+    (error: unknown) => {
+      process.stderr.write(`identity-core: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+      process.exitCode = 1;
+    },
+  )
+  .then(exitOnceWritten);
+
+// The run is over and has written everything it writes: the process ends as soon as its output is out. Left to wind
+// down by itself, Node would first wait for V8's background work and tear down the heap (at 20,000 users, 60-80 ms
+// after the report was written, with nothing left to do).
+function exitOnceWritten(): void {
+  process.stdout.write('', () => process.stderr.write('', () => process.exit()));
+}
