@@ -90,7 +90,7 @@ export async function buildApp({ config, pool, logger, clock = Date.now }: AppOp
     try {
       const parsed: unknown = JSON.parse(body as string);
       if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) return done(coreError('INVALID_JSON'), undefined);
-      const tooDeep = findTooDeepField(body as string, parsed);
+      const tooDeep = findTooDeepField(parsed);
       if (tooDeep !== undefined) return done(coreError('JSON_TOO_DEEP', tooDeep, maxJsonDepth), undefined);
       const checkBody = mayHoldUnstorable(body as string) && !checksTextPerUser(request.method, request.routeOptions.url);
       const unstorable = checkBody ? findUnstorableField(parsed) : undefined;

@@ -3,23 +3,27 @@
 // bodies, user metadata included, nest a handful of levels.
 export const maxJsonDepth = 64;
 
-const openers = /[[{]/g;
-
 /**
  * The top-level body field that holds a value nested deeper than `maxJsonDepth` (the body object is level 1), or
- * undefined. Iterative, so the check itself cannot overflow the stack.
+ * undefined. The walk goes no deeper than the limit, so it cannot overflow the stack, and allocates nothing: it runs
+ * on every body, a bulk import's megabytes included.
  */
-export function findTooDeepField(body: string, parsed: unknown): string | undefined {
-  // A body with no more brackets than the limit cannot nest deeper: most bodies skip the walk.
-  if ((body.match(openers)?.length ?? 0) <= maxJsonDepth) return undefined;
-  const pending: [unknown, number, string][] = [[parsed, 1, '']];
-  while (pending.length > 0) {
-    const [value, depth, field] = pending.pop()!;
-    if (typeof value !== 'object' || value === null) continue;
-    if (depth > maxJsonDepth) return field;
-    const children = Array.isArray(value) ? value : Object.values(value);
-    const keys = Array.isArray(value) ? undefined : Object.keys(value);
-    children.forEach((child, index) => pending.push([child, depth + 1, depth === 1 && keys ? keys[index] : field]));
-  }
+export function findTooDeepField(parsed: unknown): string | undefined {
+  if (typeof parsed !== 'object' || parsed === null) return undefined;
+  if (Array.isArray(parsed)) return parsed.some((child) => nestsDeeper(child, 2)) ? '' : undefined;
+  const fields = parsed as Record<string, unknown>;
+  for (const field in fields) if (nestsDeeper(fields[field], 2)) return field;
   return undefined;
+}
+
+function nestsDeeper(value: unknown, depth: number): boolean {
+  if (typeof value !== 'object' || value === null) return false;
+  if (depth > maxJsonDepth) return true;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) if (nestsDeeper(value[i], depth + 1)) return true;
+    return false;
+  }
+  const fields = value as Record<string, unknown>;
+  for (const field in fields) if (nestsDeeper(fields[field], depth + 1)) return true;
+  return false;
 }

@@ -38,6 +38,17 @@ describe('input depth', () => {
     expect((await signIn(64)).body).toBe('{"status":"WRONG_CREDENTIALS_ERROR"}\n');
     expect((await signIn(65)).body).toBe(`Field name 'extra' is nested deeper than 64 levels in JSON input\n`);
   });
+
+  it('counts arrays as levels too, wherever they sit in a field', async () => {
+    // `levels` levels below the body: an array holding an object holding an array..., after a field that is fine.
+    const mixed = (levels: number) => '[{"a":'.repeat(levels / 2) + 'null' + '}]'.repeat(levels / 2);
+    const signIn = (levels: number) =>
+      call(t.app, 'POST', '/recipe/signin', {
+        body: `{"email":"a@example.com","password":"pw","wide":{"x":[1,2,{"y":3}]},"extra":[0,${mixed(levels - 2)}]}`,
+      });
+    expect((await signIn(64)).body).toBe('{"status":"WRONG_CREDENTIALS_ERROR"}\n');
+    expect((await signIn(66)).body).toBe(`Field name 'extra' is nested deeper than 64 levels in JSON input\n`);
+  });
 });
 
 describe('/hello', () => {
