@@ -42,6 +42,7 @@ export async function* streamJsonArray(
   // At the start of the array or after a comma in it: the next value is an element.
   let expectElement = false;
   let sawContent = false;
+  let fastPathFailures = 0;
 
   for await (const chunk of chunks) {
     let elementStart = element ? 0 : -1;
@@ -103,6 +104,13 @@ export async function* streamJsonArray(
         if (depth === 0 && code === OPEN_OBJECT) expectKey = true;
         if (depth === 1 && code === OPEN_ARRAY && lastKey === key && arrayDepth === 0 && !arrayDone) arrayDepth = 2;
         else if (arrayDepth !== 0 && depth === arrayDepth && code === OPEN_OBJECT) {
+          const onItsLine = fastPathFailures < MAX_FAST_PATH_FAILURES ? elementOnItsLines(chunk, i, maxElementChars) : undefined;
+          if (onItsLine === FAILED) fastPathFailures++;
+          else if (onItsLine !== undefined) {
+            i = onItsLine.end;
+            yield onItsLine.value;
+            continue;
+          }
           element = [];
           elementChars = 0;
           elementStart = i;
@@ -145,6 +153,66 @@ export async function* streamJsonArray(
   }
   if (inString || depth !== 0) throw new JsonStreamError('the file ends in the middle of a JSON value');
   if (!arrayDone) throw new JsonStreamError(`no "${key}" array found`);
+}
+
+// Exports lay their users out one of two ways: Firebase's auth:export writes each as JSON.stringify(user, null, 2),
+// its closing brace alone at the start of a line; others put each on a line of its own. Such an element is found with
+// one search and parsed at once, without the scanner looking at each character outside its strings. Valid JSON has no
+// line feed inside a string, and a text that starts at an element's "{" and parses as one object ends at that
+// element's "}": anything else (several elements on a line, another indentation, a broken element, one nesting past
+// the limit or longer than the record limit) is read character by character, and after a few misses the stream
+// stops trying.
+const MAX_FAST_PATH_FAILURES = 8;
+const FAILED = Symbol('not laid out on lines of its own');
+const LINE_FEED = 0x0a;
+
+function elementOnItsLines(chunk: string, start: number, maxChars: number): { value: object; end: number } | typeof FAILED | undefined {
+  const end = closingBrace(chunk, start);
+  if (end === undefined) return undefined;
+  if (end === -1 || end + 1 - start > maxChars) return FAILED;
+  const text = chunk.slice(start, end + 1);
+  if (!openersWithin(text, MAX_DEPTH)) return FAILED;
+  try {
+    const value: unknown = JSON.parse(text);
+    return typeof value === 'object' && value !== null && !Array.isArray(value) ? { value, end } : FAILED;
+  } catch {
+    return FAILED;
+  }
+}
+
+// Where the element starting at `start` would end in either layout: undefined when the chunk ends first, -1 when the
+// element is laid out neither way.
+function closingBrace(chunk: string, start: number): number | undefined {
+  const next = chunk.charCodeAt(start + 1);
+  if (next === LINE_FEED || next === 0x0d) {
+    // Pretty-printed: its "}" is the first one indented as its "{" at the start of a line.
+    const lineStart = chunk.lastIndexOf('\n', start) + 1;
+    const indent = chunk.slice(lineStart, start);
+    // A line begun in the chunk before: its indentation is not known here.
+    if (lineStart === 0) return undefined;
+    if (indent.trim() !== '') return -1;
+    const close = chunk.indexOf(`\n${indent}}`, start);
+    return close === -1 ? undefined : close + 1 + indent.length;
+  }
+  const lineEnd = chunk.indexOf('\n', start);
+  if (lineEnd === -1) return undefined;
+  let end = lineEnd - 1;
+  while (end > start && isBlank(chunk.charCodeAt(end))) end--;
+  if (chunk.charCodeAt(end) === COMMA) end--;
+  while (end > start && isBlank(chunk.charCodeAt(end))) end--;
+  return chunk.charCodeAt(end) === CLOSE_OBJECT ? end : -1;
+}
+
+function isBlank(code: number): boolean {
+  return code === 0x20 || code === 0x09 || code === 0x0d || code === LINE_FEED;
+}
+
+// At most `max` "{" and "[" in all, so the element cannot nest deeper than the limit.
+function openersWithin(text: string, max: number): boolean {
+  let count = 0;
+  for (let at = text.indexOf('{'); at !== -1 && count <= max; at = text.indexOf('{', at + 1)) count++;
+  for (let at = text.indexOf('['); at !== -1 && count <= max; at = text.indexOf('[', at + 1)) count++;
+  return count <= max;
 }
 
 function describeValue(code: number): string {

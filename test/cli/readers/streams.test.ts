@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { streamJsonArray } from '../../../src/cli/readers/json-array-stream.js';
+import { streamJsonArray, UnreadableElement } from '../../../src/cli/readers/json-array-stream.js';
 import { CsvProblem, streamCsvRecords } from '../../../src/cli/readers/csv-records.js';
 import { chunksOf, collect } from '../fixtures.js';
 
@@ -30,6 +30,67 @@ describe('streamJsonArray', () => {
         expect(await collect(streamJsonArray(chunksOf(text, ...cuts), 'users')), `cut at ${cut}+${width}`).toEqual(tricky);
       }
     }
+  });
+
+  describe('elements on lines of their own: pretty-printed as auth:export writes them, or one per line', () => {
+    const lineUsers = [
+      ...users,
+      { localId: 'c', customAttributes: '{"role":"admin","tags":["a]","b},{"]}' },
+      { localId: 'd', providerUserInfo: [{ providerId: 'password' }, { providerId: 'phone', phoneNumber: '+15550100' }] },
+    ];
+    const lines = (separator: string) =>
+      `{"users": [${separator}${lineUsers.map((user) => JSON.stringify(user)).join(`,${separator}`)}${separator}]}`;
+    const pretty = (indent: number, eol: string) =>
+      `{"users": [${eol}${lineUsers
+        .map((user) =>
+          JSON.stringify(user, null, 2)
+            .split('\n')
+            .map((line) => ' '.repeat(indent) + line)
+            .join(eol),
+        )
+        .join(`,${eol}`)}]}`;
+
+    it.each([
+      ['as auth:export writes them', 0, '\n'],
+      ['indented, with CRLF', 4, '\r\n'],
+    ])('reads pretty-printed ones %s the same wherever the chunks are cut', async (_name, indent, eol) => {
+      const text = pretty(indent, eol);
+      for (let cut = 1; cut < text.length; cut += 2) {
+        const result = await collect(streamJsonArray(chunksOf(text, cut, Math.min(text.length, cut + 5)), 'users'));
+        expect(result, `cut at ${cut}`).toEqual(lineUsers);
+      }
+    });
+
+    it.each([
+      ['\n', '\n'],
+      ['\r\n', '\r\n'],
+      ['blanks around the commas', ' \t\n  '],
+    ])('reads them the same wherever the chunks are cut (%s)', async (_name, separator) => {
+      const text = lines(separator);
+      for (let cut = 1; cut < text.length; cut += 2) {
+        const result = await collect(streamJsonArray(chunksOf(text, cut, Math.min(text.length, cut + 5)), 'users'));
+        expect(result, `cut at ${cut}`).toEqual(lineUsers);
+      }
+    });
+
+    it('reads a line holding two elements, a pretty-printed one and one followed by the end of the array the same way', async () => {
+      const [a, b, , d] = lineUsers.map((user) => JSON.stringify(user));
+      const text = `{"users": [\n${a}, ${b},\n${JSON.stringify(lineUsers[2], null, 2)},\n${d}]}`;
+      expect(await collect(streamJsonArray(chunksOf(text), 'users'))).toEqual(lineUsers);
+    });
+
+    it('still refuses an element on its own line that nests deeper than the limit', async () => {
+      const deep = '{"a":'.repeat(70) + '1' + '}'.repeat(70);
+      const text = `{"users": [\n{"localId":"x"},\n${deep}\n]}`;
+      await expect(collect(streamJsonArray(chunksOf(text), 'users'))).rejects.toThrow('the JSON nests deeper than 64 levels');
+    });
+
+    it('still reports an element on its own line longer than the limit as unreadable, and reads the next', async () => {
+      const text = `{"users": [\n{"localId":"${'x'.repeat(200)}"},\n{"localId":"y"}\n]}`;
+      const result = await collect(streamJsonArray(chunksOf(text), 'users', 100));
+      expect(result[0]).toBeInstanceOf(UnreadableElement);
+      expect(result[1]).toEqual({ localId: 'y' });
+    });
   });
 
   it('accepts a top-level array', async () => {
