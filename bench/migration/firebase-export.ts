@@ -105,7 +105,8 @@ function exportedUser(index: number, passwords: ExportedPassword[], baseTime: nu
   }
 }
 
-// Streams the export to `file` in the layout auth:export writes ({"users": [ ... ]}); returns its size in bytes.
+// Streams the export to `file` in the layout auth:export writes: {"users": [, then each user as
+// JSON.stringify(user, null, 2), separated by a comma and a line feed, then ]}. Returns its size in bytes.
 export async function writeFirebaseExport(file: string, total: number, passwords: ExportedPassword[]): Promise<number> {
   const out = fs.createWriteStream(file);
   const baseTime = Date.parse('2019-01-01T00:00:00Z');
@@ -114,13 +115,13 @@ export async function writeFirebaseExport(file: string, total: number, passwords
   await write('{"users": [\n');
   let chunk: string[] = [];
   for (let i = 0; i < total; i++) {
-    chunk.push(JSON.stringify(exportedUser(i, passwords, baseTime)));
+    chunk.push(JSON.stringify(exportedUser(i, passwords, baseTime), null, 2));
     if (chunk.length === 1000 || i === total - 1) {
-      await write(`${chunk.join(',\n')}${i === total - 1 ? '\n' : ',\n'}`);
+      await write(`${chunk.join(',\n')}${i === total - 1 ? '' : ',\n'}`);
       chunk = [];
     }
   }
-  await write(']}\n');
+  await write(']}');
   await new Promise<void>((resolve, reject) => out.end((error?: Error | null) => (error ? reject(error) : resolve())));
   // On disk before any clock starts: its write-back would otherwise compete with the first measured import's.
   const written = fs.openSync(file, 'r');
