@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ImportSlots } from '../../src/bulk-import/import-slots.js';
+import { slicesOf } from '../../src/bulk-import/import-now.js';
 import { CoreError } from '../../src/errors.js';
 
 describe('ImportSlots', () => {
@@ -62,5 +63,24 @@ describe('ImportSlots', () => {
     again();
     releases.slice(1).forEach((release) => release());
     expect([1, 2, 3, 4].map(() => slots.admit())).toHaveLength(4);
+  });
+});
+
+describe('slicesOf', () => {
+  const users = (count: number) => Array.from({ length: count }, (_, i) => i);
+
+  it.each([
+    [1, 2, [1]],
+    [250, 2, [250]],
+    [1999, 2, [1999]],
+    [2000, 2, [1000, 1000]],
+    [8001, 2, [4001, 4000]],
+    [10000, 2, [5000, 5000]],
+    [2500, 4, [1250, 1250]],
+    [10000, 1, [10000]],
+  ])('splits %i users over %i slots into slices of %j, in order', (count, slots, sizes) => {
+    const slices = slicesOf(users(count), slots);
+    expect(slices.map((slice) => slice.length)).toEqual(sizes);
+    expect(slices.flat()).toEqual(users(count));
   });
 });
