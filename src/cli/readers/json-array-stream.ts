@@ -197,14 +197,10 @@ function closingBrace(chunk: string, start: number): number | undefined {
   const lineEnd = chunk.indexOf('\n', start);
   if (lineEnd === -1) return undefined;
   let end = lineEnd - 1;
-  while (end > start && isBlank(chunk.charCodeAt(end))) end--;
+  while (end > start && chunk.charCodeAt(end) <= 0x20) end--;
   if (chunk.charCodeAt(end) === COMMA) end--;
-  while (end > start && isBlank(chunk.charCodeAt(end))) end--;
+  while (end > start && chunk.charCodeAt(end) <= 0x20) end--;
   return chunk.charCodeAt(end) === CLOSE_OBJECT ? end : -1;
-}
-
-function isBlank(code: number): boolean {
-  return code === 0x20 || code === 0x09 || code === 0x0d || code === LINE_FEED;
 }
 
 // At most `max` "{" and "[" in all, so the element cannot nest deeper than the limit.
