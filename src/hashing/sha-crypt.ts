@@ -1,6 +1,7 @@
 import { createHash, hash } from 'node:crypto';
 import { encodeCryptGroups, type CryptGroup } from './crypt-base64.js';
-import { mixRounds } from './crypt-rounds.js';
+import { digestBytesOf, shaCryptJob } from './sha-crypt-job.js';
+import { runShaCryptRounds } from './sha-crypt-threads.js';
 
 export type ShaCryptVariant = 'sha256' | 'sha512';
 
@@ -57,7 +58,7 @@ export async function shaCryptChecksum(variant: ShaCryptVariant, password: Buffe
   const a = context.digest();
   const p = stretch(hashRepeated(variant, password, password.length), password.length);
   const s = stretch(hashRepeated(variant, saltBytes, 16 + a[0]), saltBytes.length);
-  const digest = await mixRounds(variant, a, p, s, rounds);
+  const digest = await runShaCryptRounds(variant, shaCryptJob(variant, a, p, s), rounds, digestBytesOf(variant));
   return encodeCryptGroups(digest, variant === 'sha256' ? SHA256_GROUPS : SHA512_GROUPS);
 }
 
