@@ -163,6 +163,24 @@ export const SHA_CRYPT_INDEPENDENT_VECTORS: SourcedVector[] = [
     hash: '$6$rounds=1001$eeeeeeee$sAkOhKQydg5ZLni9OduBppbjwVh8WPejtaYy5HTgqbx5EnkXK/ip5FgNTOBEcob0xQC3s3v6qySxR4BT7gHho/',
   },
   {
+    description: 'sha512-crypt, 511-byte password (libxcrypt takes at most 511)',
+    source: 'mkpasswd -m sha-512 -R 1000 -S \'longpwlongpw\' "$(python3 -c "print(\'k\'*511)")"',
+    password: 'k'.repeat(511),
+    hash: '$6$rounds=1000$longpwlongpw$sw8WpSSO8xifFupCNO9yos5ee1oKuapo3ZYuItGlJM9r2tGbV.20DwcqnkNq4Oo7ozRcPuKaERUajtzYJ9yT81',
+  },
+  {
+    description: 'sha256-crypt, 511-byte password',
+    source: 'mkpasswd -m sha-256 -R 1000 -S \'longpwlongpw\' "$(python3 -c "print(\'k\'*511)")"',
+    password: 'k'.repeat(511),
+    hash: '$5$rounds=1000$longpwlongpw$On7QdGOiiNPbTIwOfsiKxsFdsMmuctnL67M4Jp//S17',
+  },
+  {
+    description: 'sha512-crypt, 1024-byte password cut to 256 by OpenSSL, hashed as 256',
+    source: 'openssl passwd -6 -salt \'longpw\' "$(python3 -c "print(\'k\'*1024)")" (OpenSSL warns: truncating password to 256 characters)',
+    password: 'k'.repeat(256),
+    hash: '$6$longpw$4bUKCbFFPmTHY.8h1K0z4TqzuXGXG.b2pUcXrBomDVDqhPn7Uy15zKhyl5No0smCOzOUvl113UcWgTjvysVtC/',
+  },
+  {
     description: 'sha256-crypt, one-character salt',
     source: "openssl passwd -5 -salt 'e' 'x'",
     password: 'x',
