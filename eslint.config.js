@@ -8,6 +8,8 @@ export default tseslint.config(
       'dist/',
       'node_modules/',
       'bench/results/',
+      // AssemblyScript (its own types: u32, u64, load<T>), compiled by scripts/build-wasm.mjs.
+      'wasm/',
       'coverage/',
       'vitest.config.ts',
       'vitest.browser.config.ts',

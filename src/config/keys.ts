@@ -326,14 +326,14 @@ export const configKeys: ConfigKey[] = [
     name: 'imported_hash_max_pbkdf2_iterations',
     env: ['IMPORTED_HASH_MAX_PBKDF2_ITERATIONS'],
     schema: Int(1),
-    default: 1000000,
+    default: 1500000,
     description: 'largest PBKDF2 iterations × output blocks of an imported hash',
   },
   {
     name: 'imported_hash_max_crypt_rounds',
     env: ['IMPORTED_HASH_MAX_CRYPT_ROUNDS'],
     schema: Int(1000),
-    default: 500000,
+    default: 700000,
     description: 'largest SHA-crypt ($5$, $6$) rounds of an imported hash',
   },
   {

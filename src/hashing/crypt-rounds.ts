@@ -10,9 +10,10 @@ interface RoundLayout {
 }
 
 /**
- * The stretching loop shared by md5-crypt and SHA-crypt: round i hashes (odd ? p : digest) ‖ (i % 3 ? s) ‖
- * (i % 7 ? p) ‖ (odd ? digest : p). md5-crypt passes the password and salt as p and s, SHA-crypt its P and S
- * sequences. Each layout is built once and only the previous digest is copied in per round.
+ * md5-crypt's stretching loop: round i hashes (odd ? p : digest) ‖ (i % 3 ? s) ‖ (i % 7 ? p) ‖ (odd ? digest : p)
+ * with the password and salt as p and s. Each layout is built once and only the previous digest is copied in per
+ * round. Its fixed 1000 rounds fit one slice; SHA-crypt's same loop, with up to a million rounds, runs in
+ * WebAssembly on a worker thread (sha-crypt-job.ts, sha-crypt-threads.ts).
  */
 export async function mixRounds(algorithm: string, initial: Buffer, p: Buffer, s: Buffer, rounds: number): Promise<Buffer> {
   const layouts = Array.from({ length: LAYOUT_CYCLE }, (_, round) => layoutOf(round, initial.length, p, s));

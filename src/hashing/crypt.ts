@@ -41,7 +41,8 @@ const MD5_CRYPT_ROUNDS = 1000;
 /**
  * Drepper's specification: 5000 when `rounds=` is absent. libc raises values under 1000 to 1000 without saying
  * so, so a stored string below that cannot have come from it. passlib's defaults are 535,000 (sha256) and
- * 656,000 (sha512); the upper bound keeps one verification near two seconds.
+ * 656,000 (sha512); the upper bound keeps one verification under a second of CPU (0.3 s at 656,000 rounds on its
+ * worker thread, see cost-limits.ts); the import bound is lower.
  */
 export const SHA_CRYPT_LIMITS = { defaultRounds: 5000, minRounds: 1000, maxRounds: 1_000_000 } as const;
 

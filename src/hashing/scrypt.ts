@@ -75,7 +75,8 @@ function checked([nText, rText, pText]: Numbers, salt: Buffer, key: Buffer, limi
   if (p > maxP) return fail(`p must be at most ${maxP}`, true);
   // scrypt itself requires N < 2^(128·r/8); Node refuses anything else, so such a hash could never verify.
   if (Math.log2(n) >= 16 * r) return fail('N must be less than 2^(16·r)', true);
-  if (salt.length < 1 || salt.length > maxSaltBytes) return fail(`salt must be 1 to ${maxSaltBytes} bytes, got ${salt.length}`, true);
+  // RFC 7914 allows an empty salt, and its first test vector has one.
+  if (salt.length > maxSaltBytes) return fail(`salt must be at most ${maxSaltBytes} bytes, got ${salt.length}`, true);
   if (key.length < minKeyBytes || key.length > maxKeyBytes) {
     return fail(`hash must be ${minKeyBytes} to ${maxKeyBytes} bytes, got ${key.length} (truncated?)`, true);
   }

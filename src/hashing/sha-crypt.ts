@@ -1,6 +1,7 @@
 import { createHash, hash } from 'node:crypto';
 import { encodeCryptGroups, type CryptGroup } from './crypt-base64.js';
-import { mixRounds } from './crypt-rounds.js';
+import { digestBytesOf, shaCryptJob } from './sha-crypt-job.js';
+import { runShaCryptRounds } from './sha-crypt-threads.js';
 
 export type ShaCryptVariant = 'sha256' | 'sha512';
 
@@ -45,6 +46,13 @@ const SHA512_GROUPS: readonly CryptGroup[] = [
 
 /** The SHA-crypt checksum (43 characters for sha256, 86 for sha512) as Ulrich Drepper's specification defines it. */
 export async function shaCryptChecksum(variant: ShaCryptVariant, password: Buffer, salt: string, rounds: number): Promise<string> {
+  const { a, p, s } = shaCryptInputs(variant, password, salt);
+  const digest = await runShaCryptRounds(variant, shaCryptJob(variant, a, p, s), rounds, digestBytesOf(variant));
+  return encodeCryptGroups(digest, variant === 'sha256' ? SHA256_GROUPS : SHA512_GROUPS);
+}
+
+/** What the rounds loop starts from: the digest A and the P and S sequences (the specification's steps 1–20). */
+export function shaCryptInputs(variant: ShaCryptVariant, password: Buffer, salt: string): { a: Buffer; p: Buffer; s: Buffer } {
   const saltBytes = Buffer.from(salt, 'latin1');
   const b = hash(variant, Buffer.concat([password, saltBytes, password]), 'buffer');
   const context = createHash(variant).update(password).update(saltBytes);
@@ -57,8 +65,7 @@ export async function shaCryptChecksum(variant: ShaCryptVariant, password: Buffe
   const a = context.digest();
   const p = stretch(hashRepeated(variant, password, password.length), password.length);
   const s = stretch(hashRepeated(variant, saltBytes, 16 + a[0]), saltBytes.length);
-  const digest = await mixRounds(variant, a, p, s, rounds);
-  return encodeCryptGroups(digest, variant === 'sha256' ? SHA256_GROUPS : SHA512_GROUPS);
+  return { a, p, s };
 }
 
 /** H(input × times), fed piece by piece: a 1024-byte password would otherwise mean a 1 MiB buffer. */

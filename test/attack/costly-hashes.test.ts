@@ -27,7 +27,7 @@ async function costlyAccounts(): Promise<Account[]> {
   const hashes = [
     argon2Hash,
     `$scrypt$ln=17,r=8,p=1$${b64(crypto.randomBytes(16))}$${b64(crypto.randomBytes(32))}`,
-    `$6$rounds=500000$${crypto.randomBytes(6).toString('hex')}$${'a'.repeat(85)}.`,
+    `$6$rounds=700000$${crypto.randomBytes(6).toString('hex')}$${'a'.repeat(85)}.`,
     bcryptHash,
   ];
   return hashes.flatMap((hash, format) => [0, 1].map((n) => ({ email: `costly-${format}-${n}@example.com`, hash })));

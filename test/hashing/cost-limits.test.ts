@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_COST_LIMITS } from '../../src/hashing/cost-limits.js';
 import { PasswordHasher, type HashingOptions } from '../../src/hashing/registry.js';
+import { CRYPT_VECTORS, SHA512_CRYPT_656000 } from './legacy-vectors.js';
 import { ARGON2_VECTORS, BCRYPT_VECTORS, PUBLISHED_SCRYPT_HASH, SIGNER_KEY } from './vectors.js';
 
 const OPTIONS: HashingOptions = {
@@ -16,6 +17,43 @@ const SCRYPT_PARAMS = PUBLISHED_SCRYPT_HASH.slice(0, PUBLISHED_SCRYPT_HASH.index
 const argon2With = (params: string) => ARGON2_VECTORS[0].hash.replace(/m=\d+,t=\d+,p=\d+/, params);
 const bcryptWithCost = (cost: string) => `$2b$${cost}${BCRYPT_VECTORS[0].hash.slice(6)}`;
 const raise = (key: string) => `(raise ${key} to accept it)`;
+
+/** An ASP.NET Core Identity v3 blob: format marker, PRF, iterations, salt length, salt, subkey. */
+function aspnetIdentityV3(prf: number, iterations: number): string {
+  const header = Buffer.alloc(13);
+  header.writeUInt8(1, 0);
+  header.writeUInt32BE(prf, 1);
+  header.writeUInt32BE(iterations, 5);
+  header.writeUInt32BE(16, 9);
+  return `$aspnet-identity$${Buffer.concat([header, Buffer.alloc(16, 7), Buffer.alloc(32, 9)]).toString('base64')}`;
+}
+
+/** Each library's default parameters in a hash of the form it writes (docs/hash-formats.md lists them against the bounds). */
+const LIBRARY_DEFAULTS = [
+  { library: 'passlib sha256_crypt (535,000 rounds)', hash: CRYPT_VECTORS.find(({ hash }) => hash.includes('rounds=535000'))!.hash },
+  { library: 'passlib sha512_crypt (656,000 rounds)', hash: SHA512_CRYPT_656000.hash },
+  { library: 'passlib bcrypt (cost 12)', hash: bcryptWithCost('12') },
+  {
+    library: 'Django 6.0 PBKDF2 (1,200,000 iterations)',
+    hash: 'pbkdf2_sha256$1200000$seasalt$8xBlGd3jVgvJ+92hWPxi5ww0uuAuAnKgC45eudxro7c=',
+  },
+  { library: 'Django bcrypt_sha256 (cost 12)', hash: `bcrypt_sha256$${bcryptWithCost('12')}` },
+  { library: 'Django Argon2 (m=100 MiB, t=2, p=8)', hash: argon2With('m=102400,t=2,p=8') },
+  {
+    library: 'Django scrypt (N=2^14, r=8, p=1)',
+    hash: 'scrypt$16384$seasalt$8$1$Qj3+9PPyRjSJIebHnG81TMjsqtaIGxNQG/aEB/NYafTJ7tibgfYz71m0ldQESkXFRkdVCBhhY8mx7rQwite/Pw==',
+  },
+  {
+    library: 'Werkzeug 3.1 scrypt (N=2^15, r=8, p=1)',
+    hash: `scrypt:32768:8:1$yvEVXgVQfLiMO5Ft$${'fd7571ea830ceaad17d20e23fbc3e618'.repeat(4)}`,
+  },
+  { library: 'Werkzeug 3.1 PBKDF2 (1,000,000 iterations)', hash: `pbkdf2:sha256:1000000$iuAaxWvA$${'2f3831dc844683f8'.repeat(4)}` },
+  { library: 'Spring Security BCryptPasswordEncoder (strength 10)', hash: bcryptWithCost('10') },
+  { library: 'Spring Security 5.8 Argon2PasswordEncoder (m=16 MiB, t=2, p=1)', hash: argon2With('m=16384,t=2,p=1') },
+  { library: 'ASP.NET Core Identity v3 (.NET 7+: PBKDF2-HMAC-SHA512, 100,000)', hash: aspnetIdentityV3(2, 100_000) },
+  { library: 'bcrypt cost 13', hash: bcryptWithCost('13') },
+  { library: 'argon2-cffi, RFC 9106 second recommendation (m=64 MiB, t=3, p=4)', hash: argon2With('m=65536,t=3,p=4') },
+];
 
 const CASES = [
   {
@@ -49,10 +87,10 @@ const CASES = [
     raised: { maxMemoryKib: 147456 },
   },
   {
-    description: 'sha512-crypt with 500,001 rounds',
-    hash: `$6$rounds=500001$saltsalt$${'a'.repeat(85)}.`,
-    reason: `rounds = 500001 is over the limit of 500000 ${raise('imported_hash_max_crypt_rounds')}`,
-    raised: { maxCryptRounds: 500001 },
+    description: 'sha512-crypt with 700,001 rounds',
+    hash: `$6$rounds=700001$saltsalt$${'a'.repeat(85)}.`,
+    reason: `rounds = 700001 is over the limit of 700000 ${raise('imported_hash_max_crypt_rounds')}`,
+    raised: { maxCryptRounds: 700001 },
   },
 ];
 
@@ -64,8 +102,8 @@ describe('import cost bounds', () => {
       maxMemoryKib: 131072,
       maxArgon2WorkKib: 262144,
       maxBcryptCost: 13,
-      maxPbkdf2Iterations: 1000000,
-      maxCryptRounds: 500000,
+      maxPbkdf2Iterations: 1500000,
+      maxCryptRounds: 700000,
     });
   });
 
@@ -88,9 +126,13 @@ describe('import cost bounds', () => {
     { description: 'Keycloak argon2 default', hash: argon2With('m=7168,t=5,p=1') },
     { description: 'bcrypt cost 13', hash: bcryptWithCost('13') },
     { description: 'scrypt variant at 128 MiB', hash: `${SCRYPT_PARAMS}$m=17$r=8$s=Bw==` },
-    { description: 'sha512-crypt at the rounds bound', hash: `$6$rounds=500000$saltsalt$${'a'.repeat(85)}.` },
+    { description: 'sha512-crypt at the rounds bound', hash: `$6$rounds=700000$saltsalt$${'a'.repeat(85)}.` },
   ])('$description is accepted with the defaults', ({ hash }) => {
     expect(hasher.checkImport(hash).status).toBe('OK');
+  });
+
+  it.each(LIBRARY_DEFAULTS)("$library: a hash at the library's default cost imports with the default bounds", ({ hash }) => {
+    expect(hasher.checkImport(hash)).toMatchObject({ status: 'OK' });
   });
 
   it('a stored hash over an import bound still verifies at sign-in, so lowering a bound locks nobody out', async () => {
@@ -120,8 +162,8 @@ describe('cost classes', () => {
     { hash: pbkdf2('sha256', 299_999, 32), expected: 'SCHEDULED', description: 'PBKDF2-SHA256 299,999' },
     { hash: pbkdf2('sha256', 300_000, 32), expected: 'COSTLY', description: 'PBKDF2-SHA256 300,000' },
     { hash: pbkdf2('sha512', 150_000, 64), expected: 'COSTLY', description: 'PBKDF2-SHA512 150,000 (counted twice)' },
-    { hash: crypt(199_999), expected: 'SCHEDULED', description: 'sha512-crypt 199,999 rounds' },
-    { hash: crypt(200_000), expected: 'COSTLY', description: 'sha512-crypt 200,000 rounds' },
+    { hash: crypt(349_999), expected: 'SCHEDULED', description: 'sha512-crypt 349,999 rounds' },
+    { hash: crypt(350_000), expected: 'COSTLY', description: 'sha512-crypt 350,000 rounds' },
     { hash: phpass('D'), expected: 'SCHEDULED', description: 'phpass 2^15' },
     { hash: phpass('E'), expected: 'COSTLY', description: 'phpass 2^16' },
   ])('$description is $expected', ({ hash, expected }) => {

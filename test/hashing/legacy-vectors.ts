@@ -89,6 +89,105 @@ export const CRYPT_VECTORS: SourcedVector[] = [
   },
 ];
 
+/**
+ * Ulrich Drepper's SHA-crypt specification vectors not in CRYPT_VECTORS (also in glibc, libxcrypt and PHP's tests): a
+ * salt over 16 characters is cut to 16, and rounds under 1000 become 1000 (the parse refuses the unraised form).
+ */
+export const SHA_CRYPT_PUBLISHED_VECTORS: SourcedVector[] = [
+  ['$5$rounds=10000$saltstringsaltst$3xv.VbSHBb41AL9AvLeujZkZRBAwqFMz2.opqey6IcA', 'Hello world!'],
+  ['$5$rounds=5000$toolongsaltstrin$Un/5jzAHMgOGZ5.mWJpuVolil07guHPvOW8mGRcvxa5', 'This is just a test'],
+  [
+    '$5$rounds=1400$anotherlongsalts$Rx.j8H.h8HjEDGomFU8bDkXm3XIUnzyxf12oP84Bnq1',
+    'a very much longer text to encrypt.  This one even stretches over morethan one line.',
+  ],
+  ['$5$rounds=77777$short$JiO1O3ZpDAxGJeaDIuqCoEFysAe1mZNJRs3pw0KQRd/', 'we have a short salt string but not a short password'],
+  ['$5$rounds=123456$asaltof16chars..$gP3VQ/6X7UUEW3HkBn2w1/Ptq2jxPyzV/cZKmF/wJvD', 'a short string'],
+  ['$5$rounds=1000$roundstoolow$yfvwcWrQ8l/K0DAWyuPMDNHpIVlTQebY9l/gL972bIC', 'the minimum number is still observed'],
+  ['$6$rounds=5000$saltstring$svn8UoSVapNtMuq1ukKS4tPQd8iKwSMHWjl/O817G3uBnIFNjnQJuesI68u4OTLiBFdcbYEdFCoEOfaS35inz1', 'Hello world!'],
+  [
+    '$6$rounds=5000$toolongsaltstrin$lQ8jolhgVRVhY4b5pZKaysCLi0QBxGoNeKQzQ3glMhwllF7oGDZxUhx1yxdYcz/e1JSbq3y6JMxxl8audkUEm0',
+    'This is just a test',
+  ],
+  [
+    '$6$rounds=1400$anotherlongsalts$POfYwTEok97VWcjxIiSOjiykti.o/pQs.wPvMxQ6Fm7I6IoYN3CmLs66x9t0oSwbtEW7o7UmJEiDwGqd8p4ur1',
+    'a very much longer text to encrypt.  This one even stretches over morethan one line.',
+  ],
+  [
+    '$6$rounds=77777$short$WuQyW2YR.hBNpjjRhpYD/ifIw05xdfeEyQoMxIXbkvr0gge1a1x3yRULJ5CCaUeOxFmtlcGZelFl5CxtgfiAc0',
+    'we have a short salt string but not a short password',
+  ],
+  [
+    '$6$rounds=123456$asaltof16chars..$BtCwjqMJGx5hrJhZywWvt0RLE8uZ4oPwcelCjmw2kSYu.Ec6ycULevoBK25fs2xXgMNrCzIMVcgEJAstJeonj1',
+    'a short string',
+  ],
+  [
+    '$6$rounds=1000$roundstoolow$kUMsbe306n21p9R.FRkW3IGn.S9NPN0x50YhH1xhLsPuWGsUSklZt58jaTfF4ZEQpyUNGc0dqbpBYYBaHHrsX.',
+    'the minimum number is still observed',
+  ],
+  // PHP's crypt_sha512 test: an empty salt.
+  ['$6$$QMXjqd7rHQZPQ1yHsXkQqC1FBzDiVfTHXL.LaeDAeVV.IzMaV9VU4MQ8kPuZa2SOP1A0RPm772EaFYjpEJtdu.', 'foo'],
+].map(([hash, password]) => ({
+  description: `${hash.slice(0, hash.lastIndexOf('$'))}`,
+  source: hash.includes('$$') ? 'PHP crypt_sha512 test' : 'Drepper specification',
+  password,
+  hash,
+}));
+
+/**
+ * Passwords whose round inputs span several SHA-2 blocks (up to 2 × 255 bytes of P per round), multi-byte UTF-8
+ * and salts of every length class, made by libxcrypt (whois 5.5.x mkpasswd) and OpenSSL with the commands quoted.
+ */
+export const SHA_CRYPT_INDEPENDENT_VECTORS: SourcedVector[] = [
+  {
+    description: 'sha512-crypt, 255-byte password',
+    source: 'mkpasswd -m sha-512 -R 1000 -S \'Zz9.Yy8/\' "$(python3 -c "print(\'L\'*255)")"',
+    password: 'L'.repeat(255),
+    hash: '$6$rounds=1000$Zz9.Yy8/$2eQMihkcDiUfRPMTXzHmlIDmn3HZSvrYW1jeI9vp2bdIFCXZX6FmYw40M95JMOcZvXwhoNsKhmIr9djbzC1M51',
+  },
+  {
+    description: 'sha256-crypt, 255-byte password, 15-character salt',
+    source: 'mkpasswd -m sha-256 -R 1000 -S \'Zz9.Yy8/Xx7.Ww6\' "$(python3 -c "print(\'L\'*255)")"',
+    password: 'L'.repeat(255),
+    hash: '$5$rounds=1000$Zz9.Yy8/Xx7.Ww6$VTDe13TnJ4OaTG5tlw7lDmbKYCHBAQXpgtErslwu2A/',
+  },
+  {
+    description: 'sha256-crypt, 119-byte password, 16-character salt',
+    source: 'mkpasswd -m sha-256 -R 4321 -S \'sixteencharsalt.\' "$(python3 -c "print(\'p\'*119)")"',
+    password: 'p'.repeat(119),
+    hash: '$5$rounds=4321$sixteencharsalt.$E8pd/HDNkNFDp7KfPHBFFnKpn.IFArouwoxE6q0T1U7',
+  },
+  {
+    description: 'sha512-crypt, 120 bytes of two-byte UTF-8, odd rounds',
+    source: 'mkpasswd -m sha-512 -R 1001 -S \'eeeeeeee\' "$(python3 -c "print(\'ä\'*60)")"',
+    password: 'ä'.repeat(60),
+    hash: '$6$rounds=1001$eeeeeeee$sAkOhKQydg5ZLni9OduBppbjwVh8WPejtaYy5HTgqbx5EnkXK/ip5FgNTOBEcob0xQC3s3v6qySxR4BT7gHho/',
+  },
+  {
+    description: 'sha512-crypt, 511-byte password (libxcrypt takes at most 511)',
+    source: 'mkpasswd -m sha-512 -R 1000 -S \'longpwlongpw\' "$(python3 -c "print(\'k\'*511)")"',
+    password: 'k'.repeat(511),
+    hash: '$6$rounds=1000$longpwlongpw$sw8WpSSO8xifFupCNO9yos5ee1oKuapo3ZYuItGlJM9r2tGbV.20DwcqnkNq4Oo7ozRcPuKaERUajtzYJ9yT81',
+  },
+  {
+    description: 'sha256-crypt, 511-byte password',
+    source: 'mkpasswd -m sha-256 -R 1000 -S \'longpwlongpw\' "$(python3 -c "print(\'k\'*511)")"',
+    password: 'k'.repeat(511),
+    hash: '$5$rounds=1000$longpwlongpw$On7QdGOiiNPbTIwOfsiKxsFdsMmuctnL67M4Jp//S17',
+  },
+  {
+    description: 'sha512-crypt, 1024-byte password cut to 256 by OpenSSL, hashed as 256',
+    source: 'openssl passwd -6 -salt \'longpw\' "$(python3 -c "print(\'k\'*1024)")" (OpenSSL warns: truncating password to 256 characters)',
+    password: 'k'.repeat(256),
+    hash: '$6$longpw$4bUKCbFFPmTHY.8h1K0z4TqzuXGXG.b2pUcXrBomDVDqhPn7Uy15zKhyl5No0smCOzOUvl113UcWgTjvysVtC/',
+  },
+  {
+    description: 'sha256-crypt, one-character salt',
+    source: "openssl passwd -5 -salt 'e' 'x'",
+    password: 'x',
+    hash: '$5$e$CIQ/dGwcEUi4d0WrPfNWbGqYzovHE2MLlP1BnB42k7C',
+  },
+];
+
 /** The slowest realistic case, kept apart so that only one test pays for it. */
 export const SHA512_CRYPT_656000: SourcedVector = {
   description: 'sha512-crypt, rounds=656000 (passlib default)',

@@ -48,6 +48,13 @@ describe('standard scrypt', () => {
     expect(await verify(password.slice(0, -1), hash)).toBe(false);
   });
 
+  it("RFC 7914's first vector (empty password, empty salt, N=16, r=1, p=1) in passlib's PHC form matches", async () => {
+    const hash = '$scrypt$ln=4,r=1,p=1$$d9ZXYjhleyA7GcpCwYoEl/FrSETjB0ro39/6P+3iFEL80Aad7QlI+DJqdToPyB8X6NPg+y4NNijPNeIMONGJBg';
+    expect(parseScrypt(hash, DEFAULT_COST_LIMITS).ok).toBe(true);
+    expect(await verify('', hash)).toBe(true);
+    expect(await verify(' ', hash)).toBe(false);
+  });
+
   it('one changed hex digit of a Werkzeug hash does not match', async () => {
     const { password, hash } = PUBLISHED[2];
     expect(await verify(password, hash.slice(0, -1) + (hash.endsWith('5') ? '6' : '5'))).toBe(false);
