@@ -1,6 +1,6 @@
 import { defineConfig } from 'vitest/config';
 
-// `npm run test:browser`: the end-to-end test in headless Chromium (scripts/install-browser.sh installs it).
+// `npm run test:browser`: the end-to-end test in headless Chromium (scripts/install-test-tools.sh installs it).
 export default defineConfig({
   test: {
     globalSetup: ['test/global-setup.ts'],

@@ -15,7 +15,7 @@ import { startSdkApp, type SdkApp } from '../e2e/app/sdk-app.js';
 // reads a protected API with the session cookie, lives through an access-token expiry (refreshed by the SDK on its
 // own) and signs out. The app is the real supertokens-node app of test/e2e/app and the core is real.
 const chromiumPath = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((candidate) => fs.existsSync(candidate));
-if (!chromiumPath) console.warn('browser test skipped: no chromium found; run scripts/install-browser.sh (needs apt-get)');
+if (!chromiumPath) console.warn('browser test skipped: no chromium found; run scripts/install-test-tools.sh (needs apt-get)');
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const accessTokenValiditySeconds = 2;
