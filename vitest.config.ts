@@ -1,12 +1,34 @@
+import os from 'node:os';
 import { configDefaults, defineConfig } from 'vitest/config';
+
+// Tests that measure the core under load or time it against itself (attacks, outages, sign-in timing, the server
+// process) run one file at a time once the rest has finished, so that no other file shares the machine with them.
+const alone = ['test/hostile/**/*.test.ts', 'test/server.test.ts', 'test/start.test.ts'];
+// The browser test needs Chromium and load tests run on their own: npm run test:browser, npm run test:attack.
+const elsewhere = [...configDefaults.exclude, 'test/browser/**', 'test/attack/**'];
 
 export default defineConfig({
   test: {
     globalSetup: ['test/global-setup.ts'],
-    include: ['test/**/*.test.ts'],
-    // The browser test needs Chromium and load tests run on their own: npm run test:browser, npm run test:attack.
-    exclude: [...configDefaults.exclude, 'test/browser/**', 'test/attack/**'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    // Most of a test's time is spent waiting for PostgreSQL or a child process, so files run two per core.
+    maxWorkers: Math.max(2, os.availableParallelism() * 2),
+    projects: [
+      {
+        extends: true,
+        test: { name: 'shared', include: ['test/**/*.test.ts'], exclude: [...elsewhere, ...alone], sequence: { groupOrder: 0 } },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'alone',
+          include: alone,
+          exclude: elsewhere,
+          sequence: { groupOrder: 1 },
+          poolOptions: { forks: { singleFork: true } },
+        },
+      },
+    ],
   },
 });

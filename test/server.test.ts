@@ -56,14 +56,10 @@ afterAll(async () => {
 
 describe('server process', () => {
   it('serves /hello from a cold start and stops cleanly on SIGTERM', async () => {
-    const started = performance.now();
     const server = await startServer(externalEnv());
     const response = await fetch(`${server.url}/hello`);
-    const coldStartMs = performance.now() - started;
     expect([response.status, await response.text()]).toEqual([200, 'Hello\n']);
     expect(server.output()).toMatch(/database: external PostgreSQL at 127\.0\.0\.1:\d+\/\w+/);
-    // Generous bound: the figure itself is measured in bench/, this only catches a start that hangs.
-    expect(coldStartMs).toBeLessThan(15_000);
 
     server.child.kill('SIGTERM');
     expect(await server.exited).toBe(0);

