@@ -87,8 +87,8 @@ describe('mapped, linked and removed users (vector 14, S-6)', () => {
     const reply = await call(t.app, 'POST', '/recipe/signup', { body: { email, password: 'secret-password-1' } });
     return reply.json.user.id as string;
   };
-  const map = (superTokensUserId: string, externalUserId: string) =>
-    call(t.app, 'POST', '/recipe/userid/map', { body: { superTokensUserId, externalUserId } });
+  const map = (superTokensUserId: string, externalUserId: string, force = false) =>
+    call(t.app, 'POST', '/recipe/userid/map', { body: { superTokensUserId, externalUserId, force } });
 
   it('puts the external id in every field whichever id the session is created with', async () => {
     const api = sessionApi(t.app);
@@ -126,7 +126,9 @@ describe('mapped, linked and removed users (vector 14, S-6)', () => {
     const api = sessionApi(t.app);
     const st = await signUp('removed@example.com');
     const before = created(await api.create({ userId: st }));
-    await map(st, 'legacy-removed');
+    // A live session holds the id: only `force` maps it (§9.1).
+    expect((await map(st, 'legacy-removed')).body).toBe('UserId is already in use in Session recipe\n');
+    expect((await map(st, 'legacy-removed', true)).json).toEqual({ status: 'OK' });
     const after = created(await api.create({ userId: st }));
     const kept = created(await api.create({ userId: 'someone-else' }));
     const reply = await call(t.app, 'POST', '/user/remove', { body: { userId: 'legacy-removed' } });
