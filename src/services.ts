@@ -29,6 +29,7 @@ import { RecoveryCodeService } from './recipes/totp/recovery-codes.js';
 import { SigningKeys } from './keys/signing-keys.js';
 import { SessionService } from './recipes/session/service.js';
 import { JwtService } from './recipes/jwt/service.js';
+import { perUserStores } from './per-user-stores.js';
 
 // Expired sessions and signing keys past their listing window are swept this often (S-5), the first time one
 // interval after start.
@@ -131,9 +132,9 @@ export function createServices(base: Omit<ServiceDependencies, 'hasher'>): Servi
     passwordless,
     emailPassword,
     thirdParty: new ThirdPartyService(deps),
-    users: new UserService(deps),
+    users: new UserService(deps, perUserStores),
     accountLinking: new AccountLinkingService(deps),
-    userIdMapping: new UserIdMappingService(deps),
+    userIdMapping: new UserIdMappingService(deps, perUserStores),
     bulkImport: new BulkImportService(deps, { statistics, worker: bulkImportWorker }),
     bulkImportWorker,
     passwordReset: new PasswordResetService(deps),

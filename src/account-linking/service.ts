@@ -7,6 +7,7 @@ import { findUsersByGroupIds, resolveUserId, type StoredUser } from '../users/re
 import {
   countLoginMethods,
   deleteLoginMethod,
+  deleteSessionsOfLoginMethod,
   findAccountInfoConflict,
   findExternalId,
   findLinkState,
@@ -157,7 +158,8 @@ export class AccountLinkingService {
       if (decision.status !== 'OK') return decision;
       if (!decision.accountsAlreadyLinked) {
         await moveLoginMethod(tx, recipe.user_id, recipe.group_id, target.group_id);
-        this.deps.log.info({ recipeUserId: recipe.user_id, primaryUserId: target.group_id }, 'login method linked');
+        const ended = await deleteSessionsOfLoginMethod(tx, recipe.user_id);
+        this.deps.log.info({ recipeUserId: recipe.user_id, primaryUserId: target.group_id, ended }, 'login method linked');
       }
       return { ...decision, user: await this.userOf(tx, target.group_id) };
     });
@@ -167,18 +169,25 @@ export class AccountLinkingService {
     return this.retrying(async (tx) => {
       const state = await this.lockedLoginMethod(tx, recipeUserId, []);
       if (!state.is_primary) return { status: 'OK', wasRecipeUserDeleted: false, wasLinked: false };
-      if (state.group_id !== state.user_id) {
-        await moveLoginMethod(tx, state.user_id, state.group_id, state.user_id);
-        return { status: 'OK', wasRecipeUserDeleted: false, wasLinked: true };
-      }
-      if ((await countLoginMethods(tx, state.group_id)) === 1) {
-        await setGroupsPrimary(tx, [state.group_id], false);
-        return { status: 'OK', wasRecipeUserDeleted: false, wasLinked: true };
-      }
-      // Its id keeps naming the group; removing the login method is the only way to leave (AL-9 case 3b).
-      await deleteLoginMethod(tx, state.user_id);
-      return { status: 'OK', wasRecipeUserDeleted: true, wasLinked: true };
+      const result = await this.leaveGroup(tx, state);
+      // Whichever way it left, its sessions named the group it left (the reference revokes them in every case).
+      await deleteSessionsOfLoginMethod(tx, state.user_id);
+      return result;
     });
+  }
+
+  private async leaveGroup(tx: pg.PoolClient, state: LinkState): Promise<UnlinkResult> {
+    if (state.group_id !== state.user_id) {
+      await moveLoginMethod(tx, state.user_id, state.group_id, state.user_id);
+      return { status: 'OK', wasRecipeUserDeleted: false, wasLinked: true };
+    }
+    if ((await countLoginMethods(tx, state.group_id)) === 1) {
+      await setGroupsPrimary(tx, [state.group_id], false);
+      return { status: 'OK', wasRecipeUserDeleted: false, wasLinked: true };
+    }
+    // Its id keeps naming the group; removing the login method is the only way to leave (AL-9 case 3b).
+    await deleteLoginMethod(tx, state.user_id);
+    return { status: 'OK', wasRecipeUserDeleted: true, wasLinked: true };
   }
 
   // Locks the login method's id row and its group (with `others`, in id order), then reads its state again: a

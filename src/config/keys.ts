@@ -400,9 +400,9 @@ export const configKeys: ConfigKey[] = [
     name: 'access_token_dynamic_signing_key_update_interval',
     env: ['ACCESS_TOKEN_DYNAMIC_SIGNING_KEY_UPDATE_INTERVAL'],
     aliases: ['access_token_signing_key_update_interval'],
-    schema: Int(),
+    schema: Type.Number(),
     default: 168,
-    description: 'hours a dynamic access-token signing key signs before the next one takes over (>= 1)',
+    description: 'hours a dynamic access-token signing key signs before the next one takes over (a positive number, fractions allowed)',
   },
   {
     name: 'access_token_validity_jitter',

@@ -209,8 +209,9 @@ function checkSessionSettings(get: <T>(name: string) => T): void {
   if (get<number>('refresh_token_validity') * 60 <= accessValidity) {
     throw new ConfigError(`'refresh_token_validity' must be strictly greater than 'access_token_validity'.`);
   }
-  if (get<number>('access_token_dynamic_signing_key_update_interval') < 1) {
-    throw new ConfigError(`'access_token_dynamic_signing_key_update_interval' must be greater than, equal to 1 hour.`);
+  // The reference core takes fractions of an hour (the SDK's rotation tests use 0.001 h), so only a positive number is asked for.
+  if (!(get<number>('access_token_dynamic_signing_key_update_interval') > 0)) {
+    throw new ConfigError(`'access_token_dynamic_signing_key_update_interval' must be a positive number of hours.`);
   }
   const jitter = get<number>('access_token_validity_jitter');
   if (jitter < 0 || jitter > 0.25) throw new ConfigError(`'access_token_validity_jitter' must be between 0 and 0.25 inclusive.`);

@@ -33,6 +33,20 @@ export const supportedCdiVersions = [
 
 export const newestCdiVersion = parseCdiVersion('5.6')!;
 
+// [DEVIATION] /apiversion lists from 2.21. An SDK calls every route at the newest version it shares with that list,
+// and sessions and JWTs are served from 2.21 only (the legacy token versions are not): an SDK speaking only older
+// versions now finds none in common and stops at its first call with its own "not compatible" error, instead of
+// signing users in and failing at the first session. Requests naming 2.7 to 2.20 are still served where the route is.
+const oldestListedCdiVersion = parseCdiVersion('2.21')!;
+
+/** The versions /apiversion lists: those every route serves, up to the configured maximum. */
+export function listedCdiVersions(max: CdiVersion): string[] {
+  return supportedCdiVersions.filter((text) => {
+    const version = parseCdiVersion(text)!;
+    return compareCdiVersions(version, oldestListedCdiVersion) >= 0 && compareCdiVersions(version, max) <= 0;
+  });
+}
+
 export function parseCdiVersion(text: string): CdiVersion | undefined {
   if (!/^[0-9]+(\.[0-9]+)*$/.test(text)) return undefined;
   return { text, parts: text.split('.').map(Number) };

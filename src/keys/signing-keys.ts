@@ -64,7 +64,12 @@ export class SigningKeys {
   }
 
   private rotationDueAfterMs(): number {
-    return this.options.updateIntervalMs - keyOverlapMs;
+    return this.options.updateIntervalMs - this.overlapMs();
+  }
+
+  // An interval shorter than two overlaps (fractions of an hour are allowed) publishes its key half an interval ahead.
+  private overlapMs(): number {
+    return Math.min(keyOverlapMs, this.options.updateIntervalMs / 2);
   }
 
   private reload(): Promise<void> {
@@ -123,7 +128,7 @@ export class SigningKeys {
     await this.ready();
     const now = this.options.clock();
     const [newest, previous] = this.dynamic;
-    if (previous && newest.createdAt > now - keyOverlapMs && previous.createdAt + this.options.updateIntervalMs > now) return previous;
+    if (previous && newest.createdAt > now - this.overlapMs() && previous.createdAt + this.options.updateIntervalMs > now) return previous;
     return newest;
   }
 

@@ -1,5 +1,6 @@
 import type { Queryable } from '../db/pool.js';
 import { resolveUserId } from './repository.js';
+import { removeDataFromEveryStore, type PerUserStore } from './per-user-store.js';
 
 /**
  * POST /user/remove (AL-10.8). With removeAllLinkedAccounts every login method of the user goes, and with the last
@@ -8,11 +9,16 @@ import { resolveUserId } from './repository.js';
  * data included, while other login methods remain. A retained id named alone has nothing left to delete.
  * The sessions of every removed login method are deleted with it.
  *
- * Metadata, roles, TOTP devices, the used-code ledger and recovery codes are keyed by whichever id the app used
- * (the external one when mapped, M-2.1) and hang off no foreign key, so they are deleted here for every id that is
- * gone, under it and under its external id (contract M-0, C-Del). The caller runs this in one transaction.
+ * The per-user stores (metadata, roles, TOTP, sessions, ...) are keyed by whichever id the app used (the external
+ * one when mapped, M-2.1) and hang off no foreign key, so every store of the list is emptied here for every id that
+ * is gone, under it and under its external id (contract M-0, C-Del). The caller runs this in one transaction.
  */
-export async function removeUser(db: Queryable, id: string, removeAllLinkedAccounts: boolean): Promise<boolean> {
+export async function removeUser(
+  db: Queryable,
+  stores: readonly PerUserStore[],
+  id: string,
+  removeAllLinkedAccounts: boolean,
+): Promise<boolean> {
   const userId = await resolveUserId(db, id);
   if (userId === undefined) return false;
   // Every id of the group: removing its last login method also removes a retained group id (migration 0011).
@@ -35,19 +41,20 @@ export async function removeUser(db: Queryable, id: string, removeAllLinkedAccou
      DELETE FROM users WHERE user_id = ANY(ARRAY(SELECT user_id FROM doomed))`,
     [userId],
   );
-  await removeDataOfGoneIds(db, keys);
+  await removeDataOfGoneIds(db, stores, keys);
   return (rowCount ?? 0) > 0;
 }
 
-async function removeDataOfGoneIds(db: Queryable, keys: { user_id: string; external_user_id: string | null }[]): Promise<void> {
+async function removeDataOfGoneIds(
+  db: Queryable,
+  stores: readonly PerUserStore[],
+  keys: { user_id: string; external_user_id: string | null }[],
+): Promise<void> {
   const { rows: kept } = await db.query<{ user_id: string }>('SELECT user_id FROM user_ids WHERE user_id = ANY($1::text[])', [
     keys.map((key) => key.user_id),
   ]);
   const stillThere = new Set(kept.map((row) => row.user_id));
   const gone = keys.filter((key) => !stillThere.has(key.user_id));
   const ids = gone.flatMap((key) => (key.external_user_id === null ? [key.user_id] : [key.user_id, key.external_user_id]));
-  if (ids.length === 0) return;
-  for (const table of ['user_metadata', 'user_roles', 'totp_devices', 'totp_used_codes', 'recovery_codes']) {
-    await db.query(`DELETE FROM ${table} WHERE user_id = ANY($1::text[])`, [ids]);
-  }
+  await removeDataFromEveryStore(db, stores, ids);
 }

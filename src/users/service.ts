@@ -12,6 +12,7 @@ import {
 } from './listing-repository.js';
 import { decodePaginationToken, encodePaginationToken } from './pagination-token.js';
 import type { ServiceDependencies } from '../services.js';
+import type { PerUserStore } from './per-user-store.js';
 
 const defaultPageLimit = 100;
 const maxPageLimit = 500;
@@ -48,7 +49,10 @@ function parseSearch(search: ListUsersInput['search']): SearchTerms | undefined 
 }
 
 export class UserService {
-  constructor(private readonly deps: ServiceDependencies) {}
+  constructor(
+    private readonly deps: ServiceDependencies,
+    private readonly stores: readonly PerUserStore[],
+  ) {}
 
   async findUser(id: string): Promise<FindUserResult> {
     const user = await findUserById(this.deps.pool, id);
@@ -96,7 +100,7 @@ export class UserService {
   }
 
   async removeUser(id: string, removeAllLinkedAccounts: boolean): Promise<{ status: 'OK' }> {
-    const removed = await withTransaction(this.deps.pool, (client) => removeUser(client, id, removeAllLinkedAccounts));
+    const removed = await withTransaction(this.deps.pool, (client) => removeUser(client, this.stores, id, removeAllLinkedAccounts));
     if (removed) this.deps.log.info({ userId: id, removeAllLinkedAccounts }, 'user removed');
     return { status: 'OK' };
   }

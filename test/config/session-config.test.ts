@@ -28,7 +28,11 @@ describe('session settings', () => {
     ],
     [
       { access_token_dynamic_signing_key_update_interval: 0 },
-      `'access_token_dynamic_signing_key_update_interval' must be greater than, equal to 1 hour.`,
+      `'access_token_dynamic_signing_key_update_interval' must be a positive number of hours.`,
+    ],
+    [
+      { access_token_dynamic_signing_key_update_interval: -0.5 },
+      `'access_token_dynamic_signing_key_update_interval' must be a positive number of hours.`,
     ],
     [{ access_token_validity_jitter: 0.3 }, `'access_token_validity_jitter' must be between 0 and 0.25 inclusive.`],
     [{ refresh_token_rotation_grace_period: 301 }, `'refresh_token_rotation_grace_period' must be between 0 and 300 seconds inclusive.`],
@@ -42,5 +46,13 @@ describe('session settings', () => {
     fs.writeFileSync(file, 'access_token_signing_key_update_interval: 24\n');
     const config = loadConfig({ argv: [`--config=${file}`], env: { ACCESS_TOKEN_VALIDITY_JITTER: '0.1' } });
     expect([config.access_token_dynamic_signing_key_update_interval, config.access_token_validity_jitter]).toEqual([24, 0.1]);
+  });
+
+  it('takes a fractional number of hours for the key interval, from the file and from the environment', () => {
+    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'identity-core-session-')), 'config.yaml');
+    fs.writeFileSync(file, 'access_token_dynamic_signing_key_update_interval: 0.001\n');
+    expect(loadConfig({ argv: [`--config=${file}`], env: {} }).access_token_dynamic_signing_key_update_interval).toBe(0.001);
+    const fromEnv = loadConfig({ argv: [], env: { ACCESS_TOKEN_DYNAMIC_SIGNING_KEY_UPDATE_INTERVAL: '0.5' } });
+    expect(fromEnv.access_token_dynamic_signing_key_update_interval).toBe(0.5);
   });
 });

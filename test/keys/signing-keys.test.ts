@@ -82,6 +82,33 @@ describe('two cores on one database share the keys (S-3.1)', () => {
   });
 });
 
+describe('a key interval of a fraction of an hour (the SDK rotation tests use 0.001 h)', () => {
+  const t = useTestApp({ access_token_dynamic_signing_key_update_interval: 0.001, access_token_validity_jitter: 0 });
+
+  it('rotates every 3.6 s, publishing each key half an interval before it signs, and verifies tokens of the old key', async () => {
+    const [first] = (await jwksOf(t)).kids;
+    const old = created(await sessionApi(t.app).create());
+    expect(decodeJwt(old.accessToken).header.kid).toBe(first);
+    // Requests within the interval add no key.
+    t.clock.advance(1000);
+    await jwksOf(t);
+    expect(await dynamicKeyRows(t)).toHaveLength(1);
+
+    t.clock.advance(800);
+    const [next] = (await jwksOf(t)).kids;
+    expect(next).not.toBe(first);
+    expect(await dynamicKeyRows(t)).toHaveLength(2);
+    expect(decodeJwt(created(await sessionApi(t.app).create()).accessToken).header.kid).toBe(first);
+    t.clock.advance(1800);
+    const fresh = created(await sessionApi(t.app).create());
+    expect(decodeJwt(fresh.accessToken).header.kid).toBe(next);
+    expect((await sessionApi(t.app).verify(old.accessToken)).json.status).toBe('OK');
+    expect((await sessionApi(t.app).verify(fresh.accessToken)).json.status).toBe('OK');
+    // The moment the second key starts signing, the third is published.
+    expect(await dynamicKeyRows(t)).toHaveLength(3);
+  });
+});
+
 describe('a core meeting a key another core made', () => {
   const settings = { access_token_dynamic_signing_key_update_interval: 1, access_token_validity_jitter: 0 };
   const a = useTestApp(settings);

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { Type } from '@sinclair/typebox';
-import { compareCdiVersions, parseCdiVersion, supportedCdiVersions } from '../../http/cdi-version.js';
+import { listedCdiVersions } from '../../http/cdi-version.js';
 import { defineRoute } from '../../http/route.js';
 
 const ApiVersionQuery = Type.Object({ websiteDomain: Type.Optional(Type.String()), apiDomain: Type.Optional(Type.String()) });
@@ -12,10 +12,7 @@ const apiVersion: FastifyPluginAsync = async (app) => {
     url: '/apiversion',
     schema: { querystring: ApiVersionQuery, response: { 200: ApiVersionResponse } },
     scope: 'app',
-    handle: async () => {
-      const max = app.services.config.max_cdi_version;
-      return { versions: supportedCdiVersions.filter((version) => compareCdiVersions(parseCdiVersion(version)!, max) <= 0) };
-    },
+    handle: async () => ({ versions: listedCdiVersions(app.services.config.max_cdi_version) }),
   });
 };
 

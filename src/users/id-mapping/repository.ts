@@ -90,27 +90,6 @@ export async function updateExternalUserIdInfoByExternalId(db: Queryable, extern
   return rowCount === 1;
 }
 
-export type NonAuthRecipe = 'UserMetadata' | 'UserRoles' | 'EmailVerification' | 'TOTP';
-
-// The non-auth stores holding data for a user id, in the order the reference reports them; recovery codes count as
-// TOTP (contract-metadata-roles-totp M-0).
-export async function findNonAuthRecipesUsingUserId(db: Queryable, userId: string): Promise<NonAuthRecipe[]> {
-  const { rows } = await db.query<{ metadata: boolean; roles: boolean; verification: boolean; totp: boolean }>(
-    `SELECT EXISTS (SELECT 1 FROM user_metadata WHERE user_id = $1) AS metadata,
-            EXISTS (SELECT 1 FROM user_roles WHERE user_id = $1) AS roles,
-            EXISTS (SELECT 1 FROM email_verifications WHERE user_id = $1) AS verification,
-            EXISTS (SELECT 1 FROM totp_devices WHERE user_id = $1) OR EXISTS (SELECT 1 FROM recovery_codes WHERE user_id = $1) AS totp`,
-    [userId],
-  );
-  const { metadata, roles, verification, totp } = rows[0];
-  const recipes: NonAuthRecipe[] = [];
-  if (metadata) recipes.push('UserMetadata');
-  if (roles) recipes.push('UserRoles');
-  if (verification) recipes.push('EmailVerification');
-  if (totp) recipes.push('TOTP');
-  return recipes;
-}
-
 export type IdClashKind = 'USER_ID' | 'EXTERNAL_ID';
 
 // Of the given would-be external ids, those that are user ids (USER_ID), or will be: a bulk-import queue row's id is

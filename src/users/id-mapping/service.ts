@@ -8,7 +8,6 @@ import {
   findMappingByExternalId,
   findMappingByUserId,
   findMappingsByUserIdOrExternalId,
-  findNonAuthRecipesUsingUserId,
   insertMapping,
   updateExternalUserIdInfoByExternalId,
   updateExternalUserIdInfoByUserId,
@@ -18,6 +17,7 @@ import { externalIdNamesUser } from './id-rules.js';
 import { withTransaction } from '../../db/transaction.js';
 import { javaTrim } from '../../normalise/java-trim.js';
 import type { ServiceDependencies } from '../../services.js';
+import { recipesHoldingDataOf, type PerUserStore } from '../per-user-store.js';
 import { assertMaxLength } from '../../normalise/length-limits.js';
 import type { CreateMappingResult, GetMappingResult, RemoveMappingResult, UpdateExternalUserIdInfoResult } from './schemas.js';
 
@@ -50,7 +50,10 @@ export function parseUserIdType(value: string | undefined): UserIdType {
 }
 
 export class UserIdMappingService {
-  constructor(private readonly deps: ServiceDependencies) {}
+  constructor(
+    private readonly deps: ServiceDependencies,
+    private readonly stores: readonly PerUserStore[],
+  ) {}
 
   async createMapping(input: CreateMappingInput): Promise<CreateMappingResult> {
     const superTokensUserId = nonEmpty('superTokensUserId', input.superTokensUserId);
@@ -64,7 +67,7 @@ export class UserIdMappingService {
     if (!(await userExists(db, superTokensUserId))) return { status: 'UNKNOWN_SUPERTOKENS_USER_ID_ERROR' };
     if (!input.force) {
       if (await externalIdNamesUser(db, externalUserId)) throw coreError('EXTERNAL_ID_IS_USER_ID');
-      const recipes = await findNonAuthRecipesUsingUserId(db, superTokensUserId);
+      const recipes = await recipesHoldingDataOf(db, this.stores, superTokensUserId, this.deps.clock());
       const blocking = input.keepEmailVerification ? recipes.filter((recipe) => recipe !== 'EmailVerification') : recipes;
       if (blocking.length > 0) throw coreError('USER_ID_IN_USE', blocking[0]);
     }
@@ -129,10 +132,9 @@ export class UserIdMappingService {
     return findMappingByEitherId(this.deps.pool, userId);
   }
 
-  // Non-auth data (metadata, roles, verification) is keyed by the internal id here, a foreign key to users, so no
-  // data can be keyed by an external id: removing a mapping never strands data and the reference's
-  // "UserId is already in use" check on removal has nothing to find. `force` is accepted for compatibility.
-  async removeMapping(rawUserId: string, rawType: string | undefined): Promise<RemoveMappingResult> {
+  // §9.3: data the app keeps under the external id (metadata, roles, TOTP, live sessions, ...) would be stranded
+  // by the removal, so without `force` a store still holding some refuses it, named by the first such store.
+  async removeMapping(rawUserId: string, rawType: string | undefined, force: boolean): Promise<RemoveMappingResult> {
     const userId = nonEmpty('userId', rawUserId);
     const type = parseUserIdType(rawType);
     const db = this.deps.pool;
@@ -140,9 +142,14 @@ export class UserIdMappingService {
     if (!mapping) return { status: 'OK', didMappingExist: false };
     let removed: boolean;
     if (await userExists(db, mapping.external_user_id)) removed = await deleteMappingByUserId(db, mapping.user_id);
-    else if (type === 'SUPERTOKENS' || (type === 'ANY' && (await userExists(db, userId))))
-      removed = await deleteMappingByUserId(db, userId);
-    else removed = await deleteMappingByExternalId(db, userId);
+    else {
+      if (!force) {
+        const [recipe] = await recipesHoldingDataOf(db, this.stores, mapping.external_user_id, this.deps.clock());
+        if (recipe !== undefined) throw coreError('USER_ID_IN_USE', recipe);
+      }
+      if (type === 'SUPERTOKENS' || (type === 'ANY' && (await userExists(db, userId)))) removed = await deleteMappingByUserId(db, userId);
+      else removed = await deleteMappingByExternalId(db, userId);
+    }
     if (removed) this.deps.log.info({ userId: mapping.user_id }, 'user id mapping removed');
     return { status: 'OK', didMappingExist: removed };
   }

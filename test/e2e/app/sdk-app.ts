@@ -10,6 +10,7 @@ import EmailPassword from 'supertokens-node/recipe/emailpassword/index.js';
 import Passwordless from 'supertokens-node/recipe/passwordless/index.js';
 import ThirdParty from 'supertokens-node/recipe/thirdparty/index.js';
 import EmailVerification, { EmailVerificationClaim } from 'supertokens-node/recipe/emailverification/index.js';
+import AccountLinking from 'supertokens-node/recipe/accountlinking/index.js';
 import type { FakeOAuthProvider } from './fake-oauth.js';
 import type { Outbox } from './outbox.js';
 
@@ -25,6 +26,8 @@ export interface SdkAppOptions {
   staticDir?: string;
   /** The core's session-bridge source the app's `POST /auth/bridge` exchanges old-provider tokens with. */
   bridgeSource?: string;
+  /** Adds the AccountLinking recipe, linking automatically by verified email. */
+  accountLinking?: boolean;
 }
 
 export interface CoreCall {
@@ -135,6 +138,13 @@ export async function startSdkApp(options: SdkAppOptions): Promise<SdkApp> {
         },
       }),
       Session.init(options.antiCsrf ? { antiCsrf: options.antiCsrf } : {}),
+      ...(options.accountLinking
+        ? [
+            AccountLinking.init({
+              shouldDoAutomaticAccountLinking: async () => ({ shouldAutomaticallyLink: true, shouldRequireVerification: true }),
+            }),
+          ]
+        : []),
     ],
   });
 

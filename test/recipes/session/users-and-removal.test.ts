@@ -87,8 +87,8 @@ describe('mapped, linked and removed users (vector 14, S-6)', () => {
     const reply = await call(t.app, 'POST', '/recipe/signup', { body: { email, password: 'secret-password-1' } });
     return reply.json.user.id as string;
   };
-  const map = (superTokensUserId: string, externalUserId: string) =>
-    call(t.app, 'POST', '/recipe/userid/map', { body: { superTokensUserId, externalUserId } });
+  const map = (superTokensUserId: string, externalUserId: string, force = false) =>
+    call(t.app, 'POST', '/recipe/userid/map', { body: { superTokensUserId, externalUserId, force } });
 
   it('puts the external id in every field whichever id the session is created with', async () => {
     const api = sessionApi(t.app);
@@ -101,7 +101,7 @@ describe('mapped, linked and removed users (vector 14, S-6)', () => {
     }
   });
 
-  it('gives a linked login method the primary external id, and the next refresh after unlinking its own', async () => {
+  it('gives a linked login method the primary external id; unlinking ends its sessions', async () => {
     const api = sessionApi(t.app);
     const primary = await signUp('primary@example.com');
     const recipe = await signUp('linked@example.com');
@@ -117,16 +117,19 @@ describe('mapped, linked and removed users (vector 14, S-6)', () => {
     expect((await api.handlesOf({ userId: 'old-primary', fetchSessionsForAllLinkedAccounts: 'false' })).json.sessionHandles).toEqual([]);
 
     await call(t.app, 'POST', '/recipe/accountlinking/user/unlink', { body: { recipeUserId: recipe } });
-    const refreshed = created(await api.refresh(s.refreshToken));
-    expect(decodeJwt(refreshed.accessToken).payload).toMatchObject({ sub: recipe, rsub: recipe });
-    expect(refreshed.body.session).toMatchObject({ userId: recipe, recipeUserId: recipe });
+    expect((await api.refresh(s.refreshToken)).json).toEqual({ status: 'UNAUTHORISED', message: 'Session missing in db or has expired' });
+    const fresh = created(await api.create({ userId: recipe }));
+    expect(decodeJwt(fresh.accessToken).payload).toMatchObject({ sub: recipe, rsub: recipe });
+    expect(fresh.body.session).toMatchObject({ userId: recipe, recipeUserId: recipe });
   });
 
   it('deletes the sessions of a removed user, under either id form', async () => {
     const api = sessionApi(t.app);
     const st = await signUp('removed@example.com');
     const before = created(await api.create({ userId: st }));
-    await map(st, 'legacy-removed');
+    // A live session holds the id: only `force` maps it (§9.1).
+    expect((await map(st, 'legacy-removed')).body).toBe('UserId is already in use in Session recipe\n');
+    expect((await map(st, 'legacy-removed', true)).json).toEqual({ status: 'OK' });
     const after = created(await api.create({ userId: st }));
     const kept = created(await api.create({ userId: 'someone-else' }));
     const reply = await call(t.app, 'POST', '/user/remove', { body: { userId: 'legacy-removed' } });

@@ -1,34 +1,11 @@
 import { describe, expect, it } from 'vitest';
+import { getLargestVersionFromIntersection } from 'supertokens-node/lib/build/utils.js';
+import { cdiSupported } from 'supertokens-node/lib/build/version.js';
 import { call, useTestApp } from '../../helper.js';
 
 const apiKey = 'a-valid-api-key-of-at-least-20=chars';
-const allVersions = [
-  '2.7',
-  '2.8',
-  '2.9',
-  '2.10',
-  '2.11',
-  '2.12',
-  '2.13',
-  '2.14',
-  '2.15',
-  '2.16',
-  '2.17',
-  '2.18',
-  '2.19',
-  '2.20',
-  '2.21',
-  '3.0',
-  '3.1',
-  '4.0',
-  '5.0',
-  '5.1',
-  '5.2',
-  '5.3',
-  '5.4',
-  '5.5',
-  '5.6',
-];
+// Those every route serves (sessions and JWTs from 2.21); 2.7 to 2.20 are still accepted on the other routes.
+const listedVersions = ['2.21', '3.0', '3.1', '4.0', '5.0', '5.1', '5.2', '5.3', '5.4', '5.5', '5.6'];
 
 describe('transport', () => {
   const t = useTestApp({ api_keys: `${apiKey}, second-key-also-twenty-chars` });
@@ -44,11 +21,35 @@ describe('transport', () => {
     }
   });
 
-  it('lists every supported version on /apiversion, ascending, as JSON with a newline', async () => {
+  it('lists the versions every route serves on /apiversion, ascending, as JSON with a newline', async () => {
     const reply = await call(t.app, 'GET', '/apiversion', { headers: withKey });
     expect(reply.statusCode).toBe(200);
-    expect(reply.body).toBe(`${JSON.stringify({ versions: allVersions })}\n`);
+    expect(reply.body).toBe(`${JSON.stringify({ versions: listedVersions })}\n`);
     expect(reply.contentType).toBe('application/json; charset=UTF-8');
+  });
+
+  it('is understood by SDKs: v24 picks 5.4, one speaking up to 2.21 picks 2.21 and its sessions work, an older one finds no version', async () => {
+    const { versions } = (await call(t.app, 'GET', '/apiversion', { headers: withKey })).json as { versions: string[] };
+    expect(getLargestVersionFromIntersection(versions, cdiSupported)).toBe('5.4');
+    const upTo221 = ['2.8', '2.9', '2.10', '2.11', '2.12', '2.13', '2.14', '2.15', '2.16', '2.17', '2.18', '2.19', '2.20', '2.21'];
+    expect(getLargestVersionFromIntersection(versions, upTo221)).toBe('2.21');
+    expect(getLargestVersionFromIntersection(versions, upTo221.slice(0, -1))).toBeUndefined();
+    const session = await call(t.app, 'POST', '/recipe/session', {
+      headers: { ...withKey, 'cdi-version': '2.21' },
+      body: { userId: 'u1', userDataInJWT: {}, userDataInDatabase: {}, enableAntiCsrf: false },
+    });
+    expect(session.json.status).toBe('OK');
+    // What an old SDK would have picked from the full list is refused by the session routes, and still served elsewhere.
+    const refused = await call(t.app, 'POST', '/recipe/session', {
+      headers: { ...withKey, 'cdi-version': '2.20' },
+      body: { userId: 'u1', userDataInJWT: {}, userDataInDatabase: {}, enableAntiCsrf: false },
+    });
+    expect([refused.statusCode, refused.body]).toEqual([400, 'cdi-version 2.20 not supported\n']);
+    const signUp = await call(t.app, 'POST', '/recipe/signup', {
+      headers: { ...withKey, 'cdi-version': '2.20' },
+      body: { email: 'old-sdk@example.com', password: 'password 1' },
+    });
+    expect(signUp.json.status).toBe('OK');
   });
 
   it.each([

@@ -8,7 +8,7 @@ const removeMapping: FastifyPluginAsync = async (app) => {
     url: '/recipe/userid/map/remove',
     schema: { body: RemoveMappingBody, response: { 200: RemoveMappingResponse } },
     scope: 'app',
-    handle: async ({ body }) => app.services.userIdMapping.removeMapping(body.userId, body.userIdType),
+    handle: async ({ body }) => app.services.userIdMapping.removeMapping(body.userId, body.userIdType, body.force ?? false),
   });
 };
 
