@@ -1,10 +1,11 @@
+import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LAZY_USAGE } from '../../src/cli/lazy.js';
 import { MIGRATE_USAGE, parseMigrateArgs, type MigrateOptions } from '../../src/cli/options.js';
 import { UNDO_USAGE } from '../../src/cli/undo.js';
-import { makeTempDir } from './fixtures.js';
+import { firebaseJsonExport, makeTempDir } from './fixtures.js';
 import { migrateArgs, runCommand, startCore, type RunningCore } from './harness.js';
 
 const pick = ({ coreUrl, apiKey }: MigrateOptions) => ({ coreUrl, apiKey });
@@ -122,6 +123,35 @@ describe('identity-core command line', () => {
 
     const missing = await runCommand(migrateArgs(core, 'ndjson', `${temp.dir}/nope.ndjson`));
     expect([missing.code, missing.stderr.trim()]).toEqual([2, `identity-core migrate: ${temp.dir}/nope.ndjson does not exist`]);
+  });
+
+  it('says a missing report does not exist when asked to undo it', async () => {
+    const missing = `${temp.dir}/users.csv.migrate-report.json`;
+    expect(await runCommand(['migrate', 'undo', missing])).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: `\nidentity-core migrate: ${missing} does not exist: give the report the run wrote (<export>.migrate-report.json, or its --report)\n`,
+    });
+  });
+
+  it('stops with the one line that explains, and leaves no files, when the export cannot be read with these options', async () => {
+    const folder = `${temp.dir}/unreadable`;
+    fs.mkdirSync(folder);
+    const exported = `${folder}/users.json`;
+    fs.writeFileSync(
+      exported,
+      firebaseJsonExport([{ localId: 'fb-1', email: 'a@example.com', passwordHash: 'aGFzaA==', salt: 'c2FsdA==' }]),
+    );
+    const noHashConfig =
+      "\nidentity-core migrate: this export holds password hashes: pass --hash-config <file> with the project's hash_config block\n";
+    expect(await runCommand(migrateArgs(core, 'firebase', exported))).toEqual({ code: 2, stdout: '', stderr: noHashConfig });
+    expect(await runCommand(migrateArgs(core, 'firebase', exported, '--dry-run'))).toEqual({ code: 2, stdout: '', stderr: noHashConfig });
+    expect(await runCommand(migrateArgs(core, 'csv', exported))).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: `\nidentity-core migrate: ${exported}: the first line must be a header naming the columns (email, passwordHash, hashingAlgorithm, phoneNumber, thirdPartyId, thirdPartyUserId, externalUserId, timeJoined, emailVerified, customPasswordHash)\n`,
+    });
+    expect(fs.readdirSync(folder)).toEqual(['users.json']);
   });
 
   it('tells the operator to configure the signer key when the core has none', async () => {
