@@ -47,11 +47,13 @@ export async function explainWrongCredentials(input: {
   }
   const fix = await findParameterFix(input.hasher, input.password, hash);
   if (fix) return `the password verifies with ${fix}: correct --hash-config (copy the hash_config block from the console again)`;
+  // The self-check ran before any canary and proved the core holds the signer key of --hash-config; what is left
+  // is most often the password typed on the command line.
   return [
-    `the password does not verify against the exported hash of ${email} with --hash-config either, so the hash parameters do not match the export.`,
-    'Likely causes: a wrong base64_signer_key, base64_salt_separator, rounds or mem_cost (copy the hash_config block from the console again),',
-    'a passwordHash or salt whose Base64 alphabet was altered after the export (+/ and -_ must not be mixed or swapped by hand),',
-    'or a wrong canary password.',
+    `the password given does not verify against the exported hash of ${email}; the most likely cause is a mistyped canary password`,
+    '(put it in single quotes, and check its case and keyboard layout). The self-check showed the core holds the signer key of --hash-config.',
+    'If the password is right: the hash_config block may belong to another project than the export (copy it again from the',
+    'console of the exported project), or a passwordHash or salt was altered after the export (+/ and -_ must not be mixed or swapped).',
   ].join('\n  ');
 }
 

@@ -1,6 +1,7 @@
 import type { CoreMaterial, CoreUser, LookupBody } from './account-keys.js';
 import type { BulkImportUser } from './bulk-user.js';
 import { CliError } from './cli-error.js';
+import { API_KEY_VARIABLE, CORE_URL_VARIABLE } from './connection.js';
 import { KeptBytes } from './kept-bytes.js';
 import { httpRequest } from './http-request.js';
 
@@ -277,7 +278,9 @@ export class CoreClient {
       if (reply && !isTransient(reply)) return reply;
       if (attempt >= attempts || this.options.signal?.aborted) {
         if (reply) return reply;
-        throw new CliError(`cannot reach the core at ${this.baseUrl} (${describe(failure)}): is it running? (--core-url)`);
+        throw new CliError(
+          `cannot reach the core at ${this.baseUrl} (${describe(failure)}): is it running? (--core-url or ${CORE_URL_VARIABLE})`,
+        );
       }
       await delay((this.options.retryDelayMs ?? 500) * 2 ** (attempt - 1), this.options.signal);
     }
@@ -303,7 +306,12 @@ export class CoreClient {
 
   private unexpected(method: string, path: string, reply: CoreReply): CliError {
     const text = reply.text.trim();
-    if (reply.status === 401) return new CliError('the core rejected the API key (401): pass --api-key or set IDENTITY_CORE_API_KEY');
+    if (reply.status === 401) {
+      const sent = this.options.apiKey === undefined ? 'no API key was sent' : 'the API key sent is not one of its api_keys';
+      return new CliError(
+        `the core at ${this.baseUrl} answered 401 (${sent}): pass one of the core's api_keys with --api-key or in ${API_KEY_VARIABLE}`,
+      );
+    }
     if (text.includes(SIGNER_KEY_MISSING)) {
       return new CliError(
         `the core has no signer key, so it cannot take $f_scrypt$ hashes: set idp_password_hashing_signer_key (env IDP_PASSWORD_HASHING_SIGNER_KEY) on the core to base64_signer_key of the hash config, restart it, and run again`,

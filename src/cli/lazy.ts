@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { CliError } from './cli-error.js';
+import { apiKeyFrom, coreUrlFrom } from './connection.js';
 import { CoreClient } from './core-client.js';
 import type { CliIo } from './io.js';
 
@@ -16,8 +17,8 @@ export const LAZY_USAGE = `Usage: identity-core lazy <pending|canary|close-break
       own breaker: send it to every instance, or through the load balancer once per instance)
 
 Options:
-  --core-url <url>   core to ask (default http://localhost:3567)
-  --api-key <key>    API key (default: env IDENTITY_CORE_API_KEY)
+  --core-url <url>   core to ask (default: env IDENTITY_CORE_URL, else http://localhost:3567)
+  --api-key <key>    one of the core's api_keys (default: env IDENTITY_CORE_API_KEY)
 `;
 
 interface LazyOptions {
@@ -55,8 +56,8 @@ export function parseLazyArgs(argv: string[], env: Readonly<Record<string, strin
   const format = values.format ?? 'ndjson';
   if (format !== 'ndjson' && format !== 'csv') throw new CliError('--format must be ndjson or csv');
   const client = new CoreClient({
-    baseUrl: values['core-url'] ?? 'http://localhost:3567',
-    apiKey: values['api-key'] ?? (env.IDENTITY_CORE_API_KEY || undefined),
+    baseUrl: coreUrlFrom(values['core-url'], env),
+    apiKey: apiKeyFrom(values['api-key'], env),
   });
   return { command, source: values.source, login: values.login, format, client };
 }

@@ -98,6 +98,10 @@ export async function runMigrate(options: MigrateOptions, io: CliIo): Promise<nu
   const canary = (dryRun: boolean) =>
     runCanaries({ client, checks: options.checks, open, hashConfig: readerOptions.hashConfig, dryRun, log });
   let runFiles: RunFiles | undefined = undefined;
+  // An export these options cannot read (another source's file, a missing --hash-config) stops at its first record:
+  // the one line saying why is the whole answer, with no table of zeros before it.
+  const stoppedBeforeReading = (error: unknown, recordsDoneBefore = 0) =>
+    error instanceof CliError && !io.signal?.aborted && results.read === 0 && recordsDoneBefore === 0 && results.canary.length === 0;
   const finish = (reportPath: string | undefined, partial: boolean, settled = results, unsettledBecause?: string) => {
     progress.finishLine();
     const context = { ...options, coreId: identity.coreId, partial, startedAt, finishedAt: now(), unsettledBecause, progress: runFiles };
@@ -115,6 +119,7 @@ export async function runMigrate(options: MigrateOptions, io: CliIo): Promise<nu
       await dryRunAll(client, open(), { batchSize: options.batchSize, maxInvalid: options.maxInvalid }, results, progress);
     } catch (error) {
       // Stopped by --max-invalid, an unreadable export or a signal: what was checked so far is still reported.
+      if (stoppedBeforeReading(error)) throw error;
       finish(options.reportPath, true);
       if (io.signal?.aborted) return exitCodeFor(io.signal.reason);
       throw error;
@@ -222,6 +227,14 @@ export async function runMigrate(options: MigrateOptions, io: CliIo): Promise<nu
     }
     // A lost core, a file that turns unreadable, a bug: the users handled so far are still reported.
     failure = error;
+    if (stoppedBeforeReading(error, state.recordsDone)) {
+      // Nothing was read, so nothing was sent: the run leaves no files, and the next one, with other options, starts
+      // afresh without a word about this one.
+      for (const file of [reportPath, statePath]) fs.rmSync(file, { force: true });
+      sentLog.clear();
+      createdLog.clear();
+      throw error;
+    }
     log(`stopped by an error: ${error instanceof Error ? error.message : String(error)}`);
   }
   const interrupted = failure !== undefined || io.signal?.aborted === true;

@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { CliError } from './cli-error.js';
+import { apiKeyFrom, coreUrlFrom } from './connection.js';
 import { SOURCES, type SourceName } from './readers/index.js';
 import { SOURCE_NAME } from '../lazy-migration/pointer.js';
 
@@ -60,8 +61,8 @@ Sources (files may be gzipped):
   ndjson     generic NDJSON, one user per line
 
 Options:
-  --core-url <url>              core to import into (default http://localhost:3567)
-  --api-key <key>               API key (default: env IDENTITY_CORE_API_KEY)
+  --core-url <url>              core to import into (default: env IDENTITY_CORE_URL, else http://localhost:3567)
+  --api-key <key>               one of the core's api_keys (default: env IDENTITY_CORE_API_KEY)
   --hash-config <file>          firebase: the console's hash_config block, or JSON
   --password-hashes <file>      auth0: the password-hash export (NDJSON)
   --format json|csv             firebase, auth0: file format when the name does not say (auth0: .csv is CSV,
@@ -148,8 +149,8 @@ export function parseMigrateArgs(argv: string[], env: Readonly<Record<string, st
   return {
     source: source as SourceName,
     file,
-    coreUrl: values['core-url'] ?? 'http://localhost:3567',
-    apiKey: values['api-key'] ?? (env.IDENTITY_CORE_API_KEY || undefined),
+    coreUrl: coreUrlFrom(values['core-url'], env),
+    apiKey: apiKeyFrom(values['api-key'], env),
     format: values.format,
     hashConfigPath: values['hash-config'],
     passwordHashesPath: values['password-hashes'],

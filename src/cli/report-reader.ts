@@ -23,6 +23,9 @@ export class ReportReader {
 
   constructor(readonly path: string) {
     let head: { coreId?: unknown; coreUrl?: unknown; dryRun?: unknown; created?: unknown; running?: unknown; progress?: unknown };
+    if (!fs.existsSync(path)) {
+      throw new CliError(`${path} does not exist: give the report the run wrote (<export>.migrate-report.json, or its --report)`);
+    }
     try {
       head = JSON.parse(readHead(path)) as typeof head;
     } catch {

@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { emptyLookup } from './account-keys.js';
 import { CliError } from './cli-error.js';
+import { apiKeyFrom, DEFAULT_CORE_URL } from './connection.js';
 import { CoreClient } from './core-client.js';
 import type { CliIo } from './io.js';
 import { ReportReader } from './report-reader.js';
@@ -16,7 +17,7 @@ core before the run are never touched. Afterwards the same migrate command impor
 Options:
   --dry-run          say what would be removed; remove nothing
   --core-url <url>   the core the run imported into (default: the one the report names; another is refused)
-  --api-key <key>    API key (default: env IDENTITY_CORE_API_KEY)
+  --api-key <key>    one of the core's api_keys (default: env IDENTITY_CORE_API_KEY)
   -h, --help         this text
 `;
 
@@ -50,14 +51,14 @@ export function parseUndoArgs(argv: string[], env: Readonly<Record<string, strin
     reportPath,
     dryRun: parsed.values['dry-run'] ?? false,
     coreUrl: parsed.values['core-url'],
-    apiKey: parsed.values['api-key'] ?? (env.IDENTITY_CORE_API_KEY || undefined),
+    apiKey: apiKeyFrom(parsed.values['api-key'], env),
   };
 }
 
 export async function runUndo(options: UndoOptions, io: CliIo): Promise<number> {
   const report = new ReportReader(options.reportPath);
   if (!report.running) await report.check();
-  const coreUrl = options.coreUrl ?? report.coreUrl ?? 'http://localhost:3567';
+  const coreUrl = options.coreUrl ?? report.coreUrl ?? DEFAULT_CORE_URL;
   const client = new CoreClient({ baseUrl: coreUrl, apiKey: options.apiKey, signal: io.signal });
   await client.checkConnection();
   const coreId = (await client.coreIdentity()) ?? `core at ${coreUrl}`;

@@ -42,7 +42,17 @@ export async function startEmbeddedDatabase(
     await server.initialise();
   }
   removeStalePidFile(absoluteDir);
-  await server.start();
+  refuseFolderInUse(absoluteDir);
+  try {
+    await server.start();
+  } catch (error) {
+    // Two cores started at once: the other one's server took the folder between the check and this start.
+    refuseFolderInUse(absoluteDir);
+    throw new Error(
+      `the embedded PostgreSQL did not start in ${absoluteDir}: ${error instanceof Error ? error.message : 'its log is written with LOG_LEVEL=DEBUG'}`,
+      { cause: error },
+    );
+  }
   return {
     connectionString: `postgresql://${user}:${password}@127.0.0.1:${port}/postgres`,
     port,
@@ -55,12 +65,31 @@ export async function startEmbeddedDatabase(
 // alive as some other process. Remove the file only when its pid no longer runs.
 function removeStalePidFile(dataDir: string): void {
   const pidFile = path.join(dataDir, 'postmaster.pid');
-  if (!fs.existsSync(pidFile)) return;
-  const pid = Number(fs.readFileSync(pidFile, 'utf8').split('\n')[0]);
+  if (fs.existsSync(pidFile) && livePostmasterPid(dataDir) === undefined) fs.rmSync(pidFile);
+}
+
+// A second `npm start` of the same checkout would point a second PostgreSQL at the folder the first one serves.
+function refuseFolderInUse(dataDir: string): void {
+  const pid = livePostmasterPid(dataDir);
+  if (pid === undefined) return;
+  throw new Error(
+    `the data folder ${dataDir} is in use by a running PostgreSQL (pid ${pid}), most likely another core started from the same folder: stop that core, or give this one a folder of its own with EMBEDDED_DATA_DIR (embedded_data_dir), or a server of yours with DATABASE_URL`,
+  );
+}
+
+function livePostmasterPid(dataDir: string): number | undefined {
+  let pid: number;
+  try {
+    pid = Number(fs.readFileSync(path.join(dataDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
+  } catch {
+    return undefined;
+  }
+  if (!Number.isInteger(pid) || pid <= 0) return undefined;
   try {
     process.kill(pid, 0);
+    return pid;
   } catch {
-    fs.rmSync(pidFile);
+    return undefined;
   }
 }
 

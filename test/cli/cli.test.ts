@@ -1,9 +1,14 @@
+import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseMigrateArgs } from '../../src/cli/options.js';
-import { makeTempDir } from './fixtures.js';
+import { LAZY_USAGE } from '../../src/cli/lazy.js';
+import { MIGRATE_USAGE, parseMigrateArgs, type MigrateOptions } from '../../src/cli/options.js';
+import { UNDO_USAGE } from '../../src/cli/undo.js';
+import { firebaseJsonExport, makeTempDir } from './fixtures.js';
 import { migrateArgs, runCommand, startCore, type RunningCore } from './harness.js';
+
+const pick = ({ coreUrl, apiKey }: MigrateOptions) => ({ coreUrl, apiKey });
 
 describe('identity-core command line', () => {
   const temp = makeTempDir();
@@ -75,11 +80,35 @@ describe('identity-core command line', () => {
     });
   });
 
+  it('takes the core from IDENTITY_CORE_URL, the flags over the environment, and each subcommand names both in --help', () => {
+    const env = { IDENTITY_CORE_URL: 'http://core.internal:3567', IDENTITY_CORE_API_KEY: 'from-env' };
+    expect(pick(parseMigrateArgs(['csv', 'users.csv'], env))).toEqual({ coreUrl: 'http://core.internal:3567', apiKey: 'from-env' });
+    expect(pick(parseMigrateArgs(['csv', 'users.csv', '--core-url', 'http://flag:1', '--api-key', 'from-flag'], env))).toEqual({
+      coreUrl: 'http://flag:1',
+      apiKey: 'from-flag',
+    });
+    expect(pick(parseMigrateArgs(['csv', 'users.csv'], { IDENTITY_CORE_URL: '', IDENTITY_CORE_API_KEY: '' }))).toEqual({
+      coreUrl: 'http://localhost:3567',
+      apiKey: undefined,
+    });
+    for (const usage of [MIGRATE_USAGE, LAZY_USAGE, UNDO_USAGE]) {
+      expect(usage).toContain("one of the core's api_keys (default: env IDENTITY_CORE_API_KEY)");
+    }
+    expect(
+      [MIGRATE_USAGE, LAZY_USAGE].map((usage) => usage.includes('(default: env IDENTITY_CORE_URL, else http://localhost:3567)')),
+    ).toEqual([true, true]);
+  });
+
   it('says when the API key is wrong or the core cannot be reached, before reading anything', async () => {
     const wrongKey = await runCommand([...migrateArgs(core, 'ndjson', file), '--api-key', 'not-the-right-key-at-all']);
     expect([wrongKey.code, wrongKey.stderr.trim()]).toEqual([
       2,
-      'identity-core migrate: the core rejected the API key (401): pass --api-key or set IDENTITY_CORE_API_KEY',
+      `identity-core migrate: the core at ${core.url} answered 401 (the API key sent is not one of its api_keys): pass one of the core's api_keys with --api-key or in IDENTITY_CORE_API_KEY`,
+    ]);
+    const noKey = await runCommand(migrateArgs(core, 'ndjson', file), { env: {} });
+    expect([noKey.code, noKey.stderr.trim()]).toEqual([
+      2,
+      `identity-core migrate: the core at ${core.url} answered 401 (no API key was sent): pass one of the core's api_keys with --api-key or in IDENTITY_CORE_API_KEY`,
     ]);
 
     const closed = http.createServer();
@@ -89,11 +118,40 @@ describe('identity-core command line', () => {
     const down = await runCommand(['migrate', 'ndjson', file, '--core-url', `http://127.0.0.1:${port}`, '--retries', '0']);
     expect([down.code, down.stderr.trim()]).toEqual([
       2,
-      `identity-core migrate: cannot reach the core at http://127.0.0.1:${port} (ECONNREFUSED): is it running? (--core-url)`,
+      `identity-core migrate: cannot reach the core at http://127.0.0.1:${port} (ECONNREFUSED): is it running? (--core-url or IDENTITY_CORE_URL)`,
     ]);
 
     const missing = await runCommand(migrateArgs(core, 'ndjson', `${temp.dir}/nope.ndjson`));
     expect([missing.code, missing.stderr.trim()]).toEqual([2, `identity-core migrate: ${temp.dir}/nope.ndjson does not exist`]);
+  });
+
+  it('says a missing report does not exist when asked to undo it', async () => {
+    const missing = `${temp.dir}/users.csv.migrate-report.json`;
+    expect(await runCommand(['migrate', 'undo', missing])).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: `\nidentity-core migrate: ${missing} does not exist: give the report the run wrote (<export>.migrate-report.json, or its --report)\n`,
+    });
+  });
+
+  it('stops with the one line that explains, and leaves no files, when the export cannot be read with these options', async () => {
+    const folder = `${temp.dir}/unreadable`;
+    fs.mkdirSync(folder);
+    const exported = `${folder}/users.json`;
+    fs.writeFileSync(
+      exported,
+      firebaseJsonExport([{ localId: 'fb-1', email: 'a@example.com', passwordHash: 'aGFzaA==', salt: 'c2FsdA==' }]),
+    );
+    const noHashConfig =
+      "\nidentity-core migrate: this export holds password hashes: pass --hash-config <file> with the project's hash_config block\n";
+    expect(await runCommand(migrateArgs(core, 'firebase', exported))).toEqual({ code: 2, stdout: '', stderr: noHashConfig });
+    expect(await runCommand(migrateArgs(core, 'firebase', exported, '--dry-run'))).toEqual({ code: 2, stdout: '', stderr: noHashConfig });
+    expect(await runCommand(migrateArgs(core, 'csv', exported))).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: `\nidentity-core migrate: ${exported}: the first line must be a header naming the columns (email, passwordHash, hashingAlgorithm, phoneNumber, thirdPartyId, thirdPartyUserId, externalUserId, timeJoined, emailVerified, customPasswordHash)\n`,
+    });
+    expect(fs.readdirSync(folder)).toEqual(['users.json']);
   });
 
   it('tells the operator to configure the signer key when the core has none', async () => {

@@ -316,7 +316,7 @@ describe('migrate firebase', () => {
       }
     });
 
-    it('lists the likely causes when no variant of the parameters verifies', async () => {
+    it('names a mistyped canary password first when no variant of the parameters verifies and the self-check passed', async () => {
       const fresh = await startCore();
       try {
         const result = await runCommand(
@@ -331,9 +331,18 @@ describe('migrate firebase', () => {
           ),
         );
 
-        expect(result.code).toBe(2);
-        expect(result.stderr).toContain('Likely causes: a wrong base64_signer_key, base64_salt_separator, rounds or mem_cost');
-        expect(result.stderr).toContain('or a wrong canary password.');
+        expect([result.code, result.stderr.trim().split('\n').slice(-6)]).toEqual([
+          2,
+          [
+            'identity-core migrate: canary alice@example.com cannot sign in after the import (WRONG_CREDENTIALS_ERROR): the password given does not verify against the exported hash of alice@example.com; the most likely cause is a mistyped canary password',
+            '  (put it in single quotes, and check its case and keyboard layout). The self-check showed the core holds the signer key of --hash-config.',
+            '  If the password is right: the hash_config block may belong to another project than the export (copy it again from the',
+            '  console of the exported project), or a passwordHash or salt was altered after the export (+/ and -_ must not be mixed or swapped).',
+            'Nothing else was imported.',
+            'The 1 canary user(s) imported by this run were removed again.',
+          ],
+        ]);
+        expect(result.stderr).not.toContain('do not match');
         expect(await countRows(fresh.t.db, 'users')).toBe(0);
       } finally {
         await fresh.t.close();
