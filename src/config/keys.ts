@@ -116,6 +116,21 @@ export const configKeys: ConfigKey[] = [
     description: 'a query with no answer after this long fails (a database that stopped answering)',
   },
   {
+    name: 'postgresql_connection_timeout_ms',
+    env: ['POSTGRESQL_CONNECTION_TIMEOUT_MS'],
+    schema: Int(1),
+    default: 5000,
+    description: 'longest wait of a request for a database connection (pooled or new) before 503 with Retry-After',
+  },
+  {
+    name: 'postgresql_pool_mode',
+    env: ['POSTGRESQL_POOL_MODE'],
+    schema: Str(),
+    default: 'session',
+    description:
+      "'session' (no pooler, or a pooler in session mode: named prepared statements, schema set once per connection) or 'transaction' (a transaction pooler such as PgBouncer pool_mode=transaction: unnamed statements, schema set in every transaction)",
+  },
+  {
     name: 'postgresql_table_schema',
     env: ['POSTGRESQL_TABLE_SCHEMA'],
     schema: Str(),
