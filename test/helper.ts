@@ -145,6 +145,7 @@ const userTables = [
   'passwordless_codes',
   'bulk_import_users',
   'session_info',
+  'signin_failure_windows',
 ];
 
 export async function truncateAll(db: TestDatabase): Promise<void> {
