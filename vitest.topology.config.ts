@@ -12,7 +12,6 @@ export default defineConfig({
       'test/bulk-import/worker.test.ts',
       'test/lazy-migration/signin.test.ts',
       'test/keys/signing-keys.test.ts',
-      'test/hostile/two-instances.test.ts',
     ],
     testTimeout: 60_000,
     hookTimeout: 60_000,

@@ -14,7 +14,7 @@ const serverUrl = inject('serverUrl');
 const schema = `throughput_${crypto.randomBytes(4).toString('hex')}`;
 const pools: pg.Pool[] = [];
 const cores: FastifyInstance[] = [];
-const requests = 400;
+const requests = 200;
 const concurrency = 8;
 
 async function core(connectionString: string, poolMode: PoolMode): Promise<FastifyInstance> {
