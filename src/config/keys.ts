@@ -89,9 +89,15 @@ export const configKeys: ConfigKey[] = [
     name: 'postgresql_connection_uri',
     env: ['POSTGRESQL_CONNECTION_URI', 'DATABASE_URL'],
     schema: Str(),
-    description: 'external PostgreSQL; unset (with postgresql_host unset) = embedded PostgreSQL',
+    description:
+      'external PostgreSQL; a libpq host list (postgresql://h1:5432,h2:5432/db?target_session_attrs=read-write) connects to whichever host is the primary; unset (with postgresql_host unset) = embedded PostgreSQL',
   },
-  { name: 'postgresql_host', env: ['POSTGRESQL_HOST'], schema: Str(), description: 'external PostgreSQL host (overrides the URI part)' },
+  {
+    name: 'postgresql_host',
+    env: ['POSTGRESQL_HOST'],
+    schema: Str(),
+    description: 'external PostgreSQL host, or hosts separated by commas (overrides the URI part)',
+  },
   { name: 'postgresql_port', env: ['POSTGRESQL_PORT'], schema: Int(1), description: 'external PostgreSQL port (default 5432)' },
   { name: 'postgresql_user', env: ['POSTGRESQL_USER'], schema: Str(), description: 'external PostgreSQL user' },
   { name: 'postgresql_password', env: ['POSTGRESQL_PASSWORD'], schema: Str(), description: 'external PostgreSQL password' },
