@@ -14,6 +14,7 @@ export default tseslint.config(
       'vitest.config.ts',
       'vitest.browser.config.ts',
       'vitest.attack.config.ts',
+      'vitest.topology.config.ts',
     ],
   },
   js.configs.recommended,

@@ -295,6 +295,10 @@ const catalog = {
     status: 503,
     message: (retryAfterSeconds: number) => `The database is busy, retry after ${retryAfterSeconds} seconds`,
   },
+  DATABASE_UNAVAILABLE: {
+    status: 503,
+    message: (retryAfterSeconds: number) => `The database is unavailable, retry after ${retryAfterSeconds} seconds`,
+  },
   IMPORT_BUSY: {
     status: 503,
     message: (retryAfterSeconds: number) => `Too many imports at once, retry after ${retryAfterSeconds} seconds`,
@@ -369,7 +373,7 @@ export function errorMessage<C extends ErrorCode>(code: C, ...args: MessageArgs<
 }
 
 // A refusal whose text and Retry-After header name the same number of seconds.
-function retryAfter(code: 'VERIFICATION_BUSY' | 'IMPORT_BUSY' | 'DATABASE_BUSY', seconds: number): CoreError {
+function retryAfter(code: 'VERIFICATION_BUSY' | 'IMPORT_BUSY' | 'DATABASE_BUSY' | 'DATABASE_UNAVAILABLE', seconds: number): CoreError {
   const error = coreError(code, seconds);
   error.retryAfterSeconds = seconds;
   return error;
@@ -388,6 +392,11 @@ export function importBusyError(): CoreError {
 /** 503 with Retry-After: every database connection stayed busy for as long as a request may wait for one. */
 export function databaseBusyError(): CoreError {
   return retryAfter('DATABASE_BUSY', 1);
+}
+
+/** 503 with Retry-After: no database server can serve now (down, restarting, or a failover under way). */
+export function databaseUnavailableError(): CoreError {
+  return retryAfter('DATABASE_UNAVAILABLE', 1);
 }
 
 /** Sign-ins of this account (or from this client) wait until the limit's window moves on; never "wrong password". */

@@ -8,6 +8,10 @@ declare module 'vitest' {
   export interface ProvidedContext {
     databaseUrl: string;
     databaseKind: string;
+    /** `transaction` when the run goes through a transaction pooler (npm run test:topology). */
+    databasePoolMode: 'session' | 'transaction';
+    /** The PostgreSQL server itself, without the pooler (npm run test:topology only). */
+    serverUrl: string;
   }
 }
 
@@ -17,6 +21,7 @@ let tempDir: string | undefined;
 // One database server for the whole run: the machine's PostgreSQL when DATABASE_URL is set, otherwise an
 // embedded PostgreSQL in a temporary folder. Each test file then works in a schema of its own.
 export async function setup(project: TestProject): Promise<void> {
+  project.provide('databasePoolMode', 'session');
   const external = process.env.DATABASE_URL;
   if (external) {
     project.provide('databaseUrl', external);

@@ -11,6 +11,7 @@ import { migrate } from '../src/db/migrate.js';
 import { createLogger } from '../src/logger.js';
 
 export const databaseUrl = inject('databaseUrl');
+export const testPoolMode = inject('databasePoolMode');
 
 export interface TestDatabase {
   pool: pg.Pool;
@@ -21,7 +22,7 @@ export interface TestDatabase {
 // A fresh schema with every migration applied, on the run's database server.
 export async function createTestDatabase(): Promise<TestDatabase> {
   const schema = `test_${crypto.randomBytes(6).toString('hex')}`;
-  const pool = createPool({ connectionString: databaseUrl, schema, size: 20 });
+  const pool = createPool({ connectionString: databaseUrl, schema, size: 20, poolMode: testPoolMode });
   await migrate(pool, schema);
   return {
     pool,
@@ -144,6 +145,7 @@ const userTables = [
   'passwordless_codes',
   'bulk_import_users',
   'session_info',
+  'signin_failure_windows',
 ];
 
 export async function truncateAll(db: TestDatabase): Promise<void> {

@@ -30,6 +30,8 @@ export interface Config {
   postgresql_database_name: string | undefined;
   postgresql_connection_pool_size: number;
   postgresql_query_timeout_ms: number;
+  postgresql_connection_timeout_ms: number;
+  postgresql_pool_mode: 'session' | 'transaction';
   postgresql_table_schema: string;
   allow_embedded_database: boolean;
   embedded_data_dir: string;

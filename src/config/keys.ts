@@ -89,9 +89,15 @@ export const configKeys: ConfigKey[] = [
     name: 'postgresql_connection_uri',
     env: ['POSTGRESQL_CONNECTION_URI', 'DATABASE_URL'],
     schema: Str(),
-    description: 'external PostgreSQL; unset (with postgresql_host unset) = embedded PostgreSQL',
+    description:
+      'external PostgreSQL; a libpq host list (postgresql://h1:5432,h2:5432/db?target_session_attrs=read-write) connects to whichever host is the primary; unset (with postgresql_host unset) = embedded PostgreSQL',
   },
-  { name: 'postgresql_host', env: ['POSTGRESQL_HOST'], schema: Str(), description: 'external PostgreSQL host (overrides the URI part)' },
+  {
+    name: 'postgresql_host',
+    env: ['POSTGRESQL_HOST'],
+    schema: Str(),
+    description: 'external PostgreSQL host, or hosts separated by commas (overrides the URI part)',
+  },
   { name: 'postgresql_port', env: ['POSTGRESQL_PORT'], schema: Int(1), description: 'external PostgreSQL port (default 5432)' },
   { name: 'postgresql_user', env: ['POSTGRESQL_USER'], schema: Str(), description: 'external PostgreSQL user' },
   { name: 'postgresql_password', env: ['POSTGRESQL_PASSWORD'], schema: Str(), description: 'external PostgreSQL password' },
@@ -114,6 +120,21 @@ export const configKeys: ConfigKey[] = [
     schema: Int(1),
     default: 60000,
     description: 'a query with no answer after this long fails (a database that stopped answering)',
+  },
+  {
+    name: 'postgresql_connection_timeout_ms',
+    env: ['POSTGRESQL_CONNECTION_TIMEOUT_MS'],
+    schema: Int(1),
+    default: 5000,
+    description: 'longest wait of a request for a database connection (pooled or new) before 503 with Retry-After',
+  },
+  {
+    name: 'postgresql_pool_mode',
+    env: ['POSTGRESQL_POOL_MODE'],
+    schema: Str(),
+    default: 'session',
+    description:
+      "'session' (no pooler, or a pooler in session mode: named prepared statements, schema set once per connection) or 'transaction' (a transaction pooler such as PgBouncer pool_mode=transaction: unnamed statements, schema set in every transaction)",
   },
   {
     name: 'postgresql_table_schema',

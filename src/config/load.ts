@@ -181,6 +181,9 @@ function validate(raw: RawValues, env: Record<string, string | undefined>): Conf
   const signerKeyProblem = signerKey ? describeBase64Problem(signerKey) : undefined;
   if (signerKeyProblem) throw new ConfigError(`'idp_password_hashing_signer_key' is not valid base64: ${signerKeyProblem}`);
   checkSessionSettings(get);
+  if (!['session', 'transaction'].includes(get<string>('postgresql_pool_mode'))) {
+    throw new ConfigError(`'postgresql_pool_mode' must be one of 'session' or 'transaction'`);
+  }
   const logLevel = get<string>('log_level').toUpperCase();
   if (!['DEBUG', 'INFO', 'WARN', 'ERROR', 'NONE'].includes(logLevel)) {
     throw new ConfigError(`'log_level' must be one of 'DEBUG', 'INFO', 'WARN', 'ERROR' or 'NONE'`);

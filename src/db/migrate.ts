@@ -45,3 +45,20 @@ export async function migrate(pool: pg.Pool, schema: string, untilVersion = Infi
     return appliedNow;
   });
 }
+
+/** On a read-only server: every migration this core knows must already be there, applied through the primary. */
+export async function checkMigrated(pool: pg.Pool, schema: string): Promise<void> {
+  const { rows: tables } = await pool.query<{ found: boolean }>(
+    `SELECT to_regclass(format('%I.schema_migrations', $1::text)) IS NOT NULL AS found`,
+    [schema],
+  );
+  const { rows } = tables[0].found ? await pool.query<{ version: number }>('SELECT version FROM schema_migrations') : { rows: [] };
+  const applied = new Set(rows.map((row) => row.version));
+  const missing = readMigrations().filter((migration) => !applied.has(migration.version));
+  if (missing.length === 0) return;
+  const names = missing.map((migration) => `${String(migration.version).padStart(4, '0')}_${migration.name}`);
+  throw new Error(
+    `the database is read-only (a standby) and schema '${schema}' lacks migration${names.length > 1 ? 's' : ''} ` +
+      `${names.slice(0, 3).join(', ')}${names.length > 3 ? ', …' : ''}: start a core connected to the primary first`,
+  );
+}

@@ -91,11 +91,49 @@ export function isConnectionWaitTimeout(error: unknown): boolean {
   return error instanceof Error && code === undefined && connectionWaitMessages.has(error.message);
 }
 
+const READ_ONLY_TRANSACTION = '25006';
+
+/** The server refused a write because it is a standby (it was one, or became one after a failover). */
+export function isStandbyRefusal(error: unknown): boolean {
+  return fieldsOf(error).code === READ_ONLY_TRANSACTION;
+}
+
+// Refusals that come at once, so the next host can be tried within the same wait: nothing listens on the port,
+// the name does not resolve, or PostgreSQL is starting up or shutting down (57P03).
+const quickNetworkFailures = new Set(['ECONNREFUSED', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN', '57P03']);
+
+export function isQuickHostFailure(error: unknown): boolean {
+  const { code } = fieldsOf(error);
+  return typeof code === 'string' && quickNetworkFailures.has(code);
+}
+
+// pg gives these no code: the server or the pooler closed the connection, or stopped answering a query.
+const lostConnectionMessages = new Set([
+  'Connection terminated unexpectedly',
+  'Connection terminated',
+  'Client has encountered a connection error and is not queryable',
+  'Client was closed and is not queryable',
+  'Query read timeout',
+]);
+const lostSocketCodes = new Set(['ECONNRESET', 'EPIPE', 'ETIMEDOUT']);
+
+/**
+ * The database cannot serve now, whatever the request: no connection within the wait, no server reachable, the
+ * server restarting or shutting down (class 57P), a connection failure (class 08, also PgBouncer's own refusals),
+ * too many connections (53300), or a standby answering a write during a failover (25006). Answered 503.
+ */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  if (isConnectionWaitTimeout(error) || isQuickHostFailure(error) || isStandbyRefusal(error)) return true;
+  const { code } = fieldsOf(error);
+  if (typeof code === 'string' && (code.startsWith('08') || code.startsWith('57P') || lostSocketCodes.has(code))) return true;
+  return error instanceof Error && code === undefined && lostConnectionMessages.has(error.message);
+}
+
 // Connection loss, deadlock/serialization, resource and shutdown errors: the whole batch rolls back and is retried
 // later. Anything else is blamed on the data and only fails the users involved (a lost connection without a
 // SQLSTATE fails again at the next savepoint and so also rolls the batch back).
 export function isTransient(error: unknown): boolean {
   const code = (error as { code?: unknown }).code;
-  if (isConnectionWaitTimeout(error)) return true;
+  if (isDatabaseUnavailable(error)) return true;
   return typeof code === 'string' && ['08', '40', '53', '57', '58'].includes(code.slice(0, 2));
 }

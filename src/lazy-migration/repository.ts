@@ -22,6 +22,16 @@ export async function acquireLease(db: Queryable, userId: string, owner: string,
   return rowCount === 1;
 }
 
+/** Pushes the end of a lease this owner still holds; false when it is no longer the holder. */
+export async function renewLease(db: Queryable, userId: string, owner: string, now: number, ttlMs: number): Promise<boolean> {
+  const { rowCount } = await db.query('UPDATE lazy_migration_leases SET expires_at = $3 WHERE user_id = $1 AND owner = $2', [
+    userId,
+    owner,
+    now + ttlMs,
+  ]);
+  return rowCount === 1;
+}
+
 export async function releaseLease(db: Queryable, userId: string, owner: string): Promise<void> {
   await db.query('DELETE FROM lazy_migration_leases WHERE user_id = $1 AND owner = $2', [userId, owner]);
 }

@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import type pg from 'pg';
 import type { Logger } from 'pino';
 import type { LazyMigrationConfig, SourceConfig } from './config.js';
+import { keepLease } from './lease-keeper.js';
 import { createAdapter } from './adapters/index.js';
 import { SourceGuard, type BreakerState } from './guard.js';
 import { verifyOutcomeName, type AdapterOutcome, type SourceAdapter, type VerifyOutcomeName } from './outcome.js';
@@ -15,6 +16,7 @@ import {
   listPendingUsers,
   readPasswordHash,
   releaseLease,
+  renewLease,
   returnLazyAttempt,
   sourceProgress,
   takeLazyAttempt,
@@ -166,6 +168,7 @@ export class LazyMigrationService {
     const waited = await this.waitForLease(input, owner, leaseMs);
     if (waited) return waited;
     let leased = true;
+    const stopRenewing = keepLease(() => renewLease(this.deps.pool, input.userId, owner, Date.now(), leaseMs), leaseMs);
     try {
       // Caps guesses through this core at the old account, so nobody can lock a user out there by guessing here.
       const now = this.deps.clock();
@@ -227,6 +230,7 @@ export class LazyMigrationService {
       }
       return { status: 'WRONG_CREDENTIALS', spendDecoy: false };
     } finally {
+      stopRenewing();
       if (leased) await releaseLease(this.deps.pool, input.userId, owner).catch(() => undefined);
     }
   }

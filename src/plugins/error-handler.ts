@@ -1,8 +1,8 @@
 import fp from 'fastify-plugin';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config/config.js';
-import { CoreError, coreError, databaseBusyError } from '../errors.js';
-import { describeError, isConnectionWaitTimeout } from '../db/pg-errors.js';
+import { CoreError, coreError, databaseBusyError, databaseUnavailableError } from '../errors.js';
+import { describeError, isConnectionWaitTimeout, isDatabaseUnavailable } from '../db/pg-errors.js';
 import { jsonContentType, textContentType } from '../http/reply.js';
 import { resolvedPathOf, runPipelineChecks } from './request-pipeline.js';
 
@@ -26,11 +26,14 @@ function translateValidationError(error: FastifyError): CoreError {
 }
 
 function toCoreError(error: FastifyError, bodyLimit: number): CoreError | undefined {
-  if (error instanceof CoreError) return error;
+  // A service may wrap the database's failure as an internal error; an outage is still an outage.
+  if (error instanceof CoreError && !(error.code === 'INTERNAL' && isDatabaseUnavailable(error.cause))) return error;
   if (error.validation) return translateValidationError(error);
   if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return coreError('BODY_TOO_LARGE', bodyLimit);
   if (error.code?.startsWith('FST_ERR_CTP_') || error instanceof SyntaxError) return coreError('INVALID_JSON');
-  if (isConnectionWaitTimeout(error)) return databaseBusyError();
+  const cause = error instanceof CoreError ? error.cause : error;
+  if (isConnectionWaitTimeout(cause)) return databaseBusyError();
+  if (isDatabaseUnavailable(cause)) return databaseUnavailableError();
   return undefined;
 }
 

@@ -6,7 +6,7 @@ import { buildApp } from '../../src/app.js';
 import { createPool } from '../../src/db/pool.js';
 import { migrate, readMigrations } from '../../src/db/migrate.js';
 import { createLogger } from '../../src/logger.js';
-import { databaseUrl, testConfig } from '../helper.js';
+import { databaseUrl, testConfig, testPoolMode } from '../helper.js';
 import { bcryptHash } from './support/routes.js';
 
 // Two cores, each with its own pool (as two processes would have), start together on one empty schema and then
@@ -23,7 +23,7 @@ describe('two core instances on one database', () => {
   let applied: string[][];
 
   beforeAll(async () => {
-    pools.push(...[0, 1].map(() => createPool({ connectionString: databaseUrl, schema, size: 8 })));
+    pools.push(...[0, 1].map(() => createPool({ connectionString: databaseUrl, schema, size: 8, poolMode: testPoolMode })));
     applied = await Promise.all(pools.map((pool) => migrate(pool, schema)));
     // Small batches and one loop each, so both workers keep claiming from the same queue.
     const config = testConfig({

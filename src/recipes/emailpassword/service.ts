@@ -88,6 +88,7 @@ export class EmailPasswordService {
   ) {
     this.failureFloor = new SignInFailureFloor(deps.config.signin_failure_min_duration_ms);
     this.costlyFailures = new CostlyFailureLimit(
+      deps.pool,
       deps.config.costly_signin_failures_per_account,
       deps.config.costly_signin_failures_per_client,
       deps.clock,
@@ -152,14 +153,14 @@ export class EmailPasswordService {
   // failures are held to the costly floor.
   private async verifyCostly(row: LoginMethodRow, storedHash: string, password: string, attempt: SignInAttempt): Promise<SignInResult> {
     attempt.floorClass = 'costly';
-    const waitMs = this.costlyFailures.waitMs(row.user_id, attempt.clientIp);
+    const waitMs = await this.costlyFailures.waitMs(row.user_id, attempt.clientIp);
     if (waitMs > 0) {
       this.deps.log.info({ userId: row.user_id }, 'sign-in refused: too many failed attempts against a costly hash');
       throw signInLimited(waitMs);
     }
     const result = await this.verifyOrdinary(row, storedHash, password);
-    if (result.status === 'OK') this.costlyFailures.recordSuccess(row.user_id);
-    else this.costlyFailures.recordFailure(row.user_id, attempt.clientIp);
+    if (result.status === 'OK') await this.costlyFailures.recordSuccess(row.user_id);
+    else await this.costlyFailures.recordFailure(row.user_id, attempt.clientIp);
     return result;
   }
 

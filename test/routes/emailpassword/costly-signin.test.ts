@@ -50,3 +50,29 @@ describe('failed sign-ins against costly hashes', () => {
     expect((await signIn('costly3@example.com', PASSWORD)).json.status).toBe('OK');
   });
 });
+
+// Issue 52, item 5: the limit held per process, so three cores allowed three times the tries at one account.
+describe('failed sign-ins against costly hashes on two cores', () => {
+  const settings = { costly_signin_failures_per_account: 3, costly_signin_failures_per_client: 50 };
+  const a = useTestApp(settings);
+  const b = useTestApp(settings, { sharing: a });
+
+  it('are counted for the deployment: the cores share one limit per account', async () => {
+    const body = { email: 'shared@example.com', passwordHash: costlyHash };
+    expect((await call(a.app, 'POST', '/recipe/user/passwordhash/import', { body })).json.status).toBe('OK');
+    const signIn = (core: typeof a, password: string) =>
+      call(core.app, 'POST', '/recipe/signin', { body: { email: body.email, password } });
+    for (const core of [a, b, a]) expect((await signIn(core, 'guess')).json).toEqual({ status: 'WRONG_CREDENTIALS_ERROR' });
+    const limited = await signIn(b, PASSWORD);
+    // Each test core has a clock of its own, started when it was built: the seconds left differ by that much.
+    expect([limited.statusCode, expectText(limited)]).toEqual([
+      429,
+      expect.stringMatching(/^Too many failed sign-in attempts; retry after \d+ seconds$/),
+    ]);
+    const { rows } = await a.db.pool.query('SELECT scope, failures FROM signin_failure_windows ORDER BY scope');
+    expect(rows).toEqual([
+      { scope: 'account', failures: 3 },
+      { scope: 'client', failures: 3 },
+    ]);
+  });
+});
