@@ -119,6 +119,9 @@ const notContractTexts = new Set<ErrorCode>([
   'INVALID_PHONE_NUMBER',
   // The reference core answers such text with a database error; the bulk routes name it per user instead.
   'BULK_TEXT_UNSTORABLE',
+  // The reference signs session claims in a /recipe/jwt payload and regenerates tokens it never verified.
+  'JWT_PAYLOAD_SESSION_CLAIM',
+  'ACCESS_TOKEN_OTHER_USER',
 ]);
 const messageOf = errorMessage as (code: ErrorCode, ...args: unknown[]) => string;
 
