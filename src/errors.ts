@@ -183,6 +183,10 @@ const catalog = {
   // and the bulk-import part's suffix (' for a totp device.', ' for a recovery code.') in a user's `errors`.
   BULK_QUERY_TOO_MANY_USERS: { status: 400, message: (max: number) => `You can only query up to ${max} users at a time.` },
   USER_IDS_NOT_STRINGS: { status: 400, message: () => 'userIds array must contain only strings' },
+  BULK_METADATA_TOO_LARGE: {
+    status: 400,
+    message: (max: number) => `The metadata of these userIds is more than ${max} bytes, the most one answer holds; ask for fewer users`,
+  },
   ARRAY_EMPTY_STRING: { status: 400, message: (field: string) => `Field name '${field}' cannot contain an empty string` },
   ROLE_TOO_LONG: {
     status: 400,

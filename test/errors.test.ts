@@ -122,6 +122,8 @@ const notContractTexts = new Set<ErrorCode>([
   // The reference signs session claims in a /recipe/jwt payload and regenerates tokens it never verified.
   'JWT_PAYLOAD_SESSION_CLAIM',
   'ACCESS_TOKEN_OTHER_USER',
+  // The reference builds any answer, however large.
+  'BULK_METADATA_TOO_LARGE',
 ]);
 const messageOf = errorMessage as (code: ErrorCode, ...args: unknown[]) => string;
 
