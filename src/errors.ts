@@ -183,6 +183,10 @@ const catalog = {
   // and the bulk-import part's suffix (' for a totp device.', ' for a recovery code.') in a user's `errors`.
   BULK_QUERY_TOO_MANY_USERS: { status: 400, message: (max: number) => `You can only query up to ${max} users at a time.` },
   USER_IDS_NOT_STRINGS: { status: 400, message: () => 'userIds array must contain only strings' },
+  BULK_METADATA_TOO_LARGE: {
+    status: 400,
+    message: (max: number) => `The metadata of these userIds is more than ${max} bytes, the most one answer holds; ask for fewer users`,
+  },
   ARRAY_EMPTY_STRING: { status: 400, message: (field: string) => `Field name '${field}' cannot contain an empty string` },
   ROLE_TOO_LONG: {
     status: 400,
@@ -244,6 +248,10 @@ const catalog = {
       `Invalid JSON input - ${flag} can only be set if userId is set`,
   },
   JWT_VALIDITY_NOT_POSITIVE: { status: 400, message: () => 'validity must be greater than or equal to 0' },
+  JWT_PAYLOAD_SESSION_CLAIM: {
+    status: 400,
+    message: (claim: string) => `Field name 'payload' contains '${claim}', a claim only access tokens carry`,
+  },
   ACCESS_TOKEN_EXPIRED: { status: 200, message: () => 'Access token expired' },
   ACCESS_TOKEN_KEY_NOT_FOUND: { status: 200, message: () => 'Key not found' },
   ACCESS_TOKEN_ANTI_CSRF_FAILED: { status: 200, message: () => 'anti-csrf check failed' },
@@ -254,6 +262,7 @@ const catalog = {
   ACCESS_TOKEN_INVALID_JWT: { status: 200, message: () => 'Invalid JWT' },
   ACCESS_TOKEN_SIGNATURE_FAILED: { status: 200, message: () => 'JWT verification failed' },
   ACCESS_TOKEN_INVALID: { status: 200, message: () => 'Invalid access token' },
+  ACCESS_TOKEN_OTHER_USER: { status: 200, message: () => 'The access token names another user than its session' },
   SESSION_ENDED: { status: 200, message: () => 'Either the session has ended or has been blacklisted' },
   SESSION_MISSING_IN_DB: { status: 200, message: () => 'Session missing in db' },
   SESSION_ROTATED_OUT: { status: 200, message: () => 'rotated-out token branch; refresh required' },

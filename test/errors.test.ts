@@ -119,6 +119,11 @@ const notContractTexts = new Set<ErrorCode>([
   'INVALID_PHONE_NUMBER',
   // The reference core answers such text with a database error; the bulk routes name it per user instead.
   'BULK_TEXT_UNSTORABLE',
+  // The reference signs session claims in a /recipe/jwt payload and regenerates tokens it never verified.
+  'JWT_PAYLOAD_SESSION_CLAIM',
+  'ACCESS_TOKEN_OTHER_USER',
+  // The reference builds any answer, however large.
+  'BULK_METADATA_TOO_LARGE',
 ]);
 const messageOf = errorMessage as (code: ErrorCode, ...args: unknown[]) => string;
 

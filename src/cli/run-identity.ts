@@ -2,6 +2,8 @@ import crypto from 'node:crypto';
 import fs from 'node:fs/promises';
 import { Worker } from 'node:worker_threads';
 import type { CoreClient } from './core-client.js';
+import { gzipDigest } from './gzip-digest.js';
+import { startsWithGzipMagic } from './readers/file-source.js';
 import type { MigrateOptions } from './options.js';
 
 /** What a run's saved progress is only valid for: this core, this export, these options. */
@@ -14,7 +16,7 @@ export interface RunIdentity {
 
 /** signal: the digest of a large export takes seconds, and Ctrl-C or SIGTERM stops it at once. */
 export async function runIdentity(client: CoreClient, options: MigrateOptions, signal?: AbortSignal): Promise<RunIdentity> {
-  const exportDigest = fileDigest(options.file, signal);
+  const exportDigest = exportFileDigest(options.file, signal);
   exportDigest.catch(() => {});
   const digestOf = (path: string | undefined) => (path === undefined ? null : fileDigest(path, signal));
   const [coreId, hashConfig, passwordHashes, sideFiles] = await Promise.all([
@@ -70,6 +72,11 @@ function sha256(text: string): string {
 // on a thread of its own, so that hashing it does not hold up reading the first batches.
 const THREAD_FROM_BYTES = 32 * 1024 * 1024;
 const CHUNK_BYTES = 4 * 1024 * 1024;
+
+async function exportFileDigest(path: string, signal?: AbortSignal): Promise<string> {
+  if (!startsWithGzipMagic(path)) return fileDigest(path, signal);
+  return gzipDigest(path, (await fs.stat(path)).size, signal);
+}
 
 async function fileDigest(path: string, signal?: AbortSignal): Promise<string> {
   const file = await fs.open(path, 'r');

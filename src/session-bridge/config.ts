@@ -15,6 +15,14 @@ export interface BridgeSourceConfig extends Trust {
   timeoutMs: number;
   /** How long a fetched key set is trusted before it is fetched again. */
   keyTtlMs: number;
+  /** Mapped users are found by this prefix followed by the old id. */
+  externalIdPrefix: string;
+  /** Whether the operator set the prefix (then sources sharing it share their users on purpose). */
+  externalIdPrefixSet: boolean;
+  /** Pending lazy-migration users are found only when their pointer names this lazy source. */
+  lazySource: string;
+  /** Longer prefixes of sources of other issuers: an id under one of them is that source's user, never this one's. */
+  foreignPrefixes: readonly string[];
 }
 
 export interface SessionBridgeConfig {
@@ -23,7 +31,17 @@ export interface SessionBridgeConfig {
 
 export const disabledSessionBridge: SessionBridgeConfig = { sources: new Map() };
 
-const commonKeys = ['kind', 'jwks_url', 'allow_http', 'deadline', 'claim', 'timeout_ms', 'key_ttl_seconds'];
+const commonKeys = [
+  'kind',
+  'jwks_url',
+  'allow_http',
+  'deadline',
+  'claim',
+  'timeout_ms',
+  'key_ttl_seconds',
+  'external_id_prefix',
+  'lazy_source',
+];
 
 export function parseSessionBridgeConfig(raw: unknown, env: Record<string, string | undefined>): SessionBridgeConfig {
   if (raw === undefined || raw === null) return disabledSessionBridge;
@@ -36,7 +54,32 @@ export function parseSessionBridgeConfig(raw: unknown, env: Record<string, strin
     if (!SOURCE_NAME.test(name)) throw new BlockConfigError(`'${path}': a source name must be 1 to 32 characters of a-z, 0-9, _ and -`);
     sources.set(name, parseSource(name, mapping(value, path), path, env));
   }
+  separateUsers(sources);
   return { sources };
+}
+
+// A token names only users imported from its own provider (docs/session-bridge.md). Two providers' old ids may be
+// equal, so sources of different issuers may look up mapped users under one prefix only when the operator set it on
+// both; and a source whose prefix starts another's (the empty one starts every prefix) leaves that one's ids alone.
+function separateUsers(sources: Map<string, BridgeSourceConfig>): void {
+  const all = [...sources.values()];
+  for (const [index, source] of all.entries()) {
+    const other = all
+      .slice(0, index)
+      .find((earlier) => earlier.issuer !== source.issuer && earlier.externalIdPrefix === source.externalIdPrefix);
+    if (other && !(other.externalIdPrefixSet && source.externalIdPrefixSet)) {
+      throw new BlockConfigError(
+        `'session_bridge.sources.${source.name}.external_id_prefix' must be set: source '${other.name}' of another issuer would find the same mapped users`,
+      );
+    }
+  }
+  for (const [name, source] of sources) {
+    const foreignPrefixes = all
+      .filter((other) => other.issuer !== source.issuer && other.externalIdPrefix.length > source.externalIdPrefix.length)
+      .map((other) => other.externalIdPrefix)
+      .filter((prefix) => prefix.startsWith(source.externalIdPrefix));
+    sources.set(name, { ...source, foreignPrefixes });
+  }
 }
 
 function parseSource(name: string, block: Raw, path: string, env: Record<string, string | undefined>): BridgeSourceConfig {
@@ -59,6 +102,9 @@ function parseSource(name: string, block: Raw, path: string, env: Record<string,
     throw new BlockConfigError(`'${path}.deadline' must be an ISO 8601 date and time`);
   }
   const claim = read.str('claim');
+  const prefixSet = block.external_id_prefix !== undefined && block.external_id_prefix !== null;
+  const lazySource = read.str('lazy_source') ?? name;
+  if (!SOURCE_NAME.test(lazySource)) throw new BlockConfigError(`'${path}.lazy_source' must be 1 to 32 characters of a-z, 0-9, _ and -`);
   return {
     ...trust,
     name,
@@ -68,6 +114,11 @@ function parseSource(name: string, block: Raw, path: string, env: Record<string,
     deadline,
     timeoutMs: read.int('timeout_ms', 3000, 100, 10_000),
     keyTtlMs: read.int('key_ttl_seconds', 600, 30, 86_400) * 1000,
+    // An empty prefix is a choice too: old ids looked up as they are, by every source that sets it.
+    externalIdPrefix: prefixSet && block.external_id_prefix === '' ? '' : (read.str('external_id_prefix') ?? ''),
+    externalIdPrefixSet: prefixSet,
+    lazySource,
+    foreignPrefixes: [],
   };
 }
 

@@ -1,19 +1,23 @@
 import type { Queryable } from '../db/pool.js';
 import { userColumns, userFrom, type LoginMethodRow } from '../users/repository.js';
 
-// The login method, in this tenant, of the imported user the old provider calls $1: the one whose mapped external
-// id it is, else a pending user whose lazy pointer carries it ($3 is that id in base64url, as the pointer holds it).
+// The login method, in this tenant, of the imported user the source's old id names: the one whose mapped external
+// id is $1 (the source's prefix and the old id), else a pending user whose lazy pointer names the source's lazy
+// source ($8) and carries the old id ($3, in base64url as the pointer holds it).
 const loginMethodByOldId = `(SELECT u.user_id FROM user_id_mappings m JOIN users u ON u.user_id = m.user_id
      WHERE m.external_user_id = $1 AND u.tenant_id = $2)
    UNION ALL
    (SELECT u.user_id FROM users u
-     WHERE u.password_hash LIKE '$lazy$%' AND split_part(u.password_hash, '$', 5) = $3 AND u.tenant_id = $2
+     WHERE u.password_hash LIKE '$lazy$%' AND split_part(u.password_hash, '$', 5) = $3
+       AND split_part(u.password_hash, '$', 3) = $8 AND u.tenant_id = $2
      ORDER BY u.user_id LIMIT 1)
    LIMIT 1`;
 
 export interface Exchange {
   tenantId: string;
   oldId: string;
+  externalIdPrefix: string;
+  lazySource: string;
   digest: Buffer;
   source: string;
   at: number;
@@ -38,13 +42,14 @@ export async function spendToken(db: Queryable, exchange: Exchange): Promise<Spe
      SELECT ${userColumns}, EXISTS (SELECT 1 FROM spent) AS spent
      FROM target t JOIN ${userFrom} ON u.user_id = t.user_id`,
     values: [
-      exchange.oldId,
+      exchange.externalIdPrefix + exchange.oldId,
       exchange.tenantId,
       Buffer.from(exchange.oldId, 'utf8').toString('base64url'),
       exchange.digest,
       exchange.source,
       exchange.at,
       exchange.expiresAt,
+      exchange.lazySource,
     ],
   });
   const [row] = rows;

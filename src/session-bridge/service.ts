@@ -92,9 +92,15 @@ export class SessionBridgeService {
       this.deps.observer?.bridgeExchanged(config.name, 'invalid_token');
       return { status: 'INVALID_TOKEN_ERROR' };
     }
+    const externalId = config.externalIdPrefix + verified.subject;
+    if (config.foreignPrefixes.some((prefix) => externalId.startsWith(prefix))) {
+      return this.refuse(config.name, 'unknown_user', 'UNKNOWN_USER_ERROR');
+    }
     const spent = await spendToken(this.deps.pool, {
       tenantId,
       oldId: verified.subject,
+      externalIdPrefix: config.externalIdPrefix,
+      lazySource: config.lazySource,
       digest: verified.digest,
       source: config.name,
       at: now,

@@ -7,6 +7,8 @@ import type { InvalidCause } from './kinds/types.js';
 /** Larger tokens are refused unread: the biggest real ID tokens are a few kilobytes. */
 export const MAX_TOKEN_BYTES = 16 * 1024;
 const MAX_SUBJECT_LENGTH = 255;
+// The end of year 9999: later is no real expiry, and milliseconds past 2^63 would not fit the exchange's column.
+const MAX_EXPIRY_SECONDS = 253_402_300_799;
 
 export type Verified = {
   status: 'VALID';
@@ -58,12 +60,28 @@ export async function verifyOldToken(source: BridgeSourceConfig, keySet: KeySet,
   } catch (error) {
     return invalid(causeOf(error));
   }
-  const rule = source.check?.(claims);
+  if (claims.exp! > MAX_EXPIRY_SECONDS) return invalid('malformed');
+  const rule = source.check?.(claims, now);
   if (rule !== undefined) return invalid(rule);
   const subject = source.subjectClaims.map((name) => claims[name]).find((value) => value !== undefined);
-  if (typeof subject !== 'string' || subject === '' || subject.length > MAX_SUBJECT_LENGTH) return invalid('missing_subject');
+  if (!isStorableId(subject)) return invalid('missing_subject');
   const signed = token.slice(0, token.lastIndexOf('.'));
-  return { status: 'VALID', subject, expiresAt: claims.exp! * 1000, digest: crypto.createHash('sha256').update(signed).digest() };
+  return {
+    status: 'VALID',
+    subject,
+    expiresAt: Math.floor(claims.exp! * 1000),
+    digest: crypto.createHash('sha256').update(signed).digest(),
+  };
+}
+
+// PostgreSQL text holds neither U+0000 nor a lone surrogate, and no provider issues such an id.
+function isStorableId(subject: unknown): subject is string {
+  return (
+    typeof subject === 'string' &&
+    subject !== '' &&
+    subject.length <= MAX_SUBJECT_LENGTH &&
+    !/[\u0000\uD800-\uDFFF]/.test(subject.replace(/[\uD800-\uDBFF][\uDC00-\uDFFF]/g, ''))
+  );
 }
 
 function causeOf(error: unknown): InvalidCause {

@@ -60,7 +60,7 @@ describe('migrate: hostile files are refused with a clear message, in bounded me
     expect(stderr).not.toContain('heap out of memory');
     expect(stderr).toContain(`${file} decompresses to more than 200 times its size: refused as a gzip bomb`);
     expect(code).toBe(2);
-    // Nothing was read: no report of zeros, no run files.
+    // Refused by the export's digest pass, before the run wrote anything: no report of zeros, no run files.
     expect(fs.existsSync(`${file}.migrate-report.json`)).toBe(false);
     expect(fs.existsSync(`${file}.migrate-state.json`)).toBe(false);
     expect(await countRows(core.t.db, 'users')).toBe(0);
@@ -106,20 +106,34 @@ describe('migrate: hostile files are refused with a clear message, in bounded me
     60_000,
   );
 
-  it('a truncated .gz stops the run with a clear message and a partial report of the users read before the cut', async () => {
-    const lines = Array.from({ length: 200 }, (_, i) =>
+  it('a truncated .gz is refused by the digest pass: a clear message, and nothing sent', async () => {
+    const lines = Array.from({ length: 600 }, (_, i) =>
       JSON.stringify({ externalUserId: `old-${i}`, email: `u${i}@example.com`, passwordHash }),
     );
     const whole = zlib.gzipSync(`${lines.join('\n')}\n`);
     const file = temp.file('users.ndjson.gz', '');
-    fs.writeFileSync(file, whole.subarray(0, Math.floor(whole.length * 0.7)));
-    const result = await runCommand([...migrateArgs(core, 'ndjson', file), '--batch-size', '50']);
-    expect(result.code).toBe(2);
-    expect(result.stderr).toContain(`${file} is a truncated gzip file (it ends before its data does): download or export it again`);
-    expect(result.stderr).not.toContain('    at ');
-    const report = readReport(file);
-    expect(report.partial).toBe(true);
-    expect(report.totals.imported).toBe(await countRows(core.t.db, 'users'));
+    // Only the trailer (CRC and size) missing: every user is there to read.
+    for (const cut of [whole.length - 8, Math.floor(whole.length * 0.7)]) {
+      fs.writeFileSync(file, whole.subarray(0, cut));
+      const result = await runCommand([...migrateArgs(core, 'ndjson', file), '--batch-size', '50', '--restart']);
+      expect(result.code, result.stderr).toBe(2);
+      expect(result.stderr).toContain(`${file} is a truncated gzip file (it ends before its data does): download or export it again`);
+      expect(result.stderr).not.toContain('    at ');
+      expect(await countRows(core.t.db, 'users')).toBe(0);
+      expect(await countRows(core.t.db, 'bulk_import_users')).toBe(0);
+    }
+  });
+
+  it('a .gz whose data is corrupted is refused before anything is sent', async () => {
+    const whole = zlib.gzipSync(`${JSON.stringify({ externalUserId: 'old-1', email: 'u1@example.com', passwordHash })}\n`);
+    const file = temp.file('users.ndjson.gz', '');
+    const corrupted = Buffer.from(whole);
+    corrupted.writeUInt32LE((corrupted.readUInt32LE(corrupted.length - 8) ^ 1) >>> 0, corrupted.length - 8);
+    fs.writeFileSync(file, corrupted);
+    const result = await runCommand([...migrateArgs(core, 'ndjson', file), '--restart']);
+    expect(result.code, result.stderr).toBe(2);
+    expect(result.stderr).toContain(`${file} is not a readable gzip file (incorrect data check)`);
+    expect(await countRows(core.t.db, 'users')).toBe(0);
   });
 
   it('a Firebase users element that is not an object is one invalid record, not a file of 0 users', async () => {

@@ -23,7 +23,12 @@ describe('listing limits', () => {
 describe('input depth', () => {
   it.each([
     ['/recipe/signin', (deep: string) => `{"email":"a@example.com","password":"pw","extra":${deep}}`, 'extra'],
-    ['/bulk-import/users', (deep: string) => `{"users":[{"userMetadata":${deep},"loginMethods":[]}]}`, 'users'],
+    [
+      '/bulk-import/users',
+      (deep: string) => `{"users":[{"userMetadata":{},"loginMethods":[]},{"loginMethods":[],"userMetadata":${deep}}]}`,
+      'users[1].userMetadata',
+    ],
+    ['/bulk-import/users', (deep: string) => `{"users":[${deep}]}`, 'users[0].a'],
     ['/recipe/userid/map', (deep: string) => `{"superTokensUserId":"a","externalUserId":"b","x":${deep}}`, 'x'],
   ])('%s: JSON nested 5000 deep is a 400 naming the field, and writes nothing', async (url, body, field) => {
     const before = await snapshot(t.db);

@@ -6,17 +6,20 @@ const parse = (sources: Record<string, unknown>, env: Record<string, string> = {
 
 describe('session_bridge config', () => {
   it("knows each kind's issuer, key URL, algorithms and old-id claim", () => {
+    // Several providers' users in one core: each source's mapped users under its own prefix.
     const config = parse(
-      {
-        fb: { kind: 'firebase', project_id: 'acme-prod' },
-        a0: { kind: 'auth0', domain: 'acme.eu.auth0.com', audience: 'https://api.acme.example' },
-        cg: { kind: 'cognito', region: 'eu-west-1', user_pool_id: 'eu-west-1_Ab12', client_id: 'c1', token_use: 'access' },
-        ok: { kind: 'okta', issuer: 'https://acme.okta.com/oauth2/default', audience: 'api://default' },
-        org: { kind: 'okta', issuer: 'https://acme.okta.com', audience: '0oa1client' },
-        ck: { kind: 'clerk', issuer: 'https://clerk.acme.example/' },
-        sb: { kind: 'supabase', project_url: 'https://abc.supabase.co', jwt_secret: 'env:SB_SECRET' },
-        id: { kind: 'oidc', issuer: 'https://id.acme.example', audience: 'app', jwks_url: 'https://id.acme.example/certs', claim: 'oid' },
-      },
+      Object.fromEntries(
+        Object.entries({
+          fb: { kind: 'firebase', project_id: 'acme-prod' },
+          a0: { kind: 'auth0', domain: 'acme.eu.auth0.com', audience: 'https://api.acme.example' },
+          cg: { kind: 'cognito', region: 'eu-west-1', user_pool_id: 'eu-west-1_Ab12', client_id: 'c1', token_use: 'access' },
+          ok: { kind: 'okta', issuer: 'https://acme.okta.com/oauth2/default', audience: 'api://default' },
+          org: { kind: 'okta', issuer: 'https://acme.okta.com', audience: '0oa1client' },
+          ck: { kind: 'clerk', issuer: 'https://clerk.acme.example/' },
+          sb: { kind: 'supabase', project_url: 'https://abc.supabase.co', jwt_secret: 'env:SB_SECRET' },
+          id: { kind: 'oidc', issuer: 'https://id.acme.example', audience: 'app', jwks_url: 'https://id.acme.example/certs', claim: 'oid' },
+        }).map(([name, source]) => [name, { ...source, external_id_prefix: `${name}:` }]),
+      ),
       { SB_SECRET: 'shh' },
     );
     const view = (name: string) => {
@@ -61,6 +64,27 @@ describe('session_bridge config', () => {
       hmac: true,
     });
     expect(view('id')).toMatchObject({ subjectClaims: ['oid'], jwksUrl: 'https://id.acme.example/certs' });
+  });
+
+  it('lets sources of one issuer, or sources whose prefixes the operator set, share mapped users', () => {
+    const config = parse({
+      id: { kind: 'auth0', domain: 'acme.eu.auth0.com', external_id_prefix: 'auth0:' },
+      api: { kind: 'auth0', domain: 'acme.eu.auth0.com', audience: 'https://api.acme.example', external_id_prefix: 'auth0:' },
+      fb: { kind: 'firebase', project_id: 'p', external_id_prefix: 'firebase:' },
+      one: { kind: 'clerk', issuer: 'https://clerk.acme.example', external_id_prefix: '' },
+      two: { kind: 'okta', issuer: 'https://acme.okta.com', audience: 'a', external_id_prefix: '', lazy_source: 'okta-passwords' },
+    });
+    const view = (name: string) => {
+      const { externalIdPrefix, lazySource } = config.sources.get(name)!;
+      return { externalIdPrefix, lazySource };
+    };
+    expect(['id', 'api', 'fb', 'one', 'two'].map(view)).toEqual([
+      { externalIdPrefix: 'auth0:', lazySource: 'id' },
+      { externalIdPrefix: 'auth0:', lazySource: 'api' },
+      { externalIdPrefix: 'firebase:', lazySource: 'fb' },
+      { externalIdPrefix: '', lazySource: 'one' },
+      { externalIdPrefix: '', lazySource: 'okta-passwords' },
+    ]);
   });
 
   it('takes a deadline, a key URL on loopback with allow_http, and the block as JSON from SESSION_BRIDGE', () => {
@@ -122,6 +146,18 @@ describe('session_bridge config', () => {
       "'session_bridge.sources.fb.project_id' names the environment variable NOPE, which is not set",
     ],
     [{ fb: { kind: 'firebase', project_id: 'p', api_key: 'x' } }, "'session_bridge.sources.fb.api_key' is not a known key"],
+    [
+      { fb: { kind: 'firebase', project_id: 'p' }, mobile: { kind: 'auth0', domain: 'acme.eu.auth0.com' } },
+      "'session_bridge.sources.mobile.external_id_prefix' must be set: source 'fb' of another issuer would find the same mapped users",
+    ],
+    [
+      { fb: { kind: 'firebase', project_id: 'p', external_id_prefix: '' }, mobile: { kind: 'auth0', domain: 'a.auth0.com' } },
+      "'session_bridge.sources.mobile.external_id_prefix' must be set: source 'fb' of another issuer would find the same mapped users",
+    ],
+    [
+      { fb: { kind: 'firebase', project_id: 'p', lazy_source: 'Legacy' } },
+      "'session_bridge.sources.fb.lazy_source' must be 1 to 32 characters of a-z, 0-9, _ and -",
+    ],
     [
       { FB: { kind: 'firebase', project_id: 'p' } },
       "'session_bridge.sources.FB': a source name must be 1 to 32 characters of a-z, 0-9, _ and -",

@@ -23,13 +23,20 @@ describe('session-bridge exchange', () => {
     log_level: 'INFO',
     // Users imported for lazy migration name a configured source.
     lazy_migration: { sources: { legacy: { kind: 'webhook', url: 'https://legacy.invalid/verify-password' } } },
+    // Every source here looks mapped users up by the old id as it is: the operator's choice (the tests give each
+    // provider's users distinct old ids), without which sources of different issuers could not share them.
     session_bridge: {
       sources: {
-        ...Object.fromEntries(kindCases.map((k) => [k.name, k.source(issuer(k.name).jwksUrl)])),
-        'supabase-legacy': { ...kind('supabase').source(issuer('supabase').jwksUrl), jwt_secret: supabaseSecret },
-        closed: { ...kind('firebase').source(issuer('firebase').jwksUrl), deadline: '2020-01-01T00:00:00Z' },
+        ...Object.fromEntries(kindCases.map((k) => [k.name, { ...k.source(issuer(k.name).jwksUrl), external_id_prefix: '' }])),
+        firebase: { ...kind('firebase').source(issuer('firebase').jwksUrl), external_id_prefix: '', lazy_source: 'legacy' },
+        'supabase-legacy': { ...kind('supabase').source(issuer('supabase').jwksUrl), jwt_secret: supabaseSecret, external_id_prefix: '' },
+        closed: { ...kind('firebase').source(issuer('firebase').jwksUrl), deadline: '2020-01-01T00:00:00Z', external_id_prefix: '' },
         // An Auth0 tenant whose users were moved in from an older system: a namespaced claim keeps that old id.
-        'auth0-claim': { ...kind('auth0').source(issuer('auth0').jwksUrl), claim: 'https://acme.example/legacy_id' },
+        'auth0-claim': {
+          ...kind('auth0').source(issuer('auth0').jwksUrl),
+          claim: 'https://acme.example/legacy_id',
+          external_id_prefix: '',
+        },
       },
     },
   }));
@@ -92,13 +99,15 @@ describe('session-bridge exchange', () => {
     expect(reply.json).toEqual({ status: 'OK', user, recipeUserId: 'old-linked' });
   });
 
-  it('a user imported for lazy migration is found by the old id its pointer carries', async () => {
+  it('a user imported for lazy migration is found by the old id its pointer carries, by the source named for it', async () => {
     const pointer = formatLazyPointer({ source: 'legacy', legacyUserId: 'lazy-old-id' });
     const imported = await call(t.app, 'POST', '/recipe/user/passwordhash/import', {
       body: { email: 'lazy@example.com', passwordHash: pointer, hashingAlgorithm: 'lazy' },
     });
     expect(imported.json.status, imported.body).toBe('OK');
     const id = imported.json.user.id as string;
+    const auth0Token = await issuer('auth0').mint(kind('auth0').claims('lazy-old-id', now()));
+    expect((await exchange(t.app, 'auth0', auth0Token)).json).toEqual({ status: 'UNKNOWN_USER_ERROR' });
     const reply = await exchange(t.app, 'firebase', await firebaseToken('lazy-old-id'));
     expect(reply.json).toEqual({ status: 'OK', user: await wireUser(t.app, id), recipeUserId: id });
   });
@@ -119,6 +128,16 @@ describe('session-bridge exchange', () => {
     // A new token of the same user (the next hourly ID token) is another exchange.
     t.clock.advance(1000);
     expect((await exchange(t.app, 'firebase', await firebaseToken('old-once'))).json.status).toBe('OK');
+  });
+
+  it('a Firebase token issued up to a minute ahead of this clock, or with a fractional exp, is exchanged', async () => {
+    await importUser(t.app, 'skew@example.com', 'old-skew');
+    const token = await firebaseToken('old-skew', { iat: now() + 60, exp: now() + 3600.5 });
+    expect((await exchange(t.app, 'firebase', token)).json.status).toBe('OK');
+    const { rows } = await t.db.pool.query(
+      "SELECT expires_at FROM session_bridge_exchanges WHERE source = 'firebase' ORDER BY exchanged_at DESC LIMIT 1",
+    );
+    expect(rows).toEqual([{ expires_at: (now() + 3600) * 1000 + 500 }]);
   });
 
   it('a valid token of nobody imported is UNKNOWN_USER_ERROR, and the token is not spent', async () => {
@@ -170,6 +189,12 @@ describe('session-bridge exchange', () => {
       ['a token not valid yet', 'not_yet_valid', () => firebaseToken('old-bad', { nbf: now() + 600 })],
       ['a token without expiry', 'missing_expiry', () => firebaseToken('old-bad', { exp: undefined })],
       ['a token without subject', 'missing_subject', () => firebaseToken('old-bad', { sub: undefined })],
+      ['a subject with U+0000', 'missing_subject', () => firebaseToken('old-bad\u0000x')],
+      ['a subject with a lone surrogate', 'missing_subject', () => firebaseToken('old-bad\uD800x')],
+      ['an expiry of 1e17 s', 'malformed', () => firebaseToken('old-bad', { exp: 1e17 })],
+      ['an expiry past year 9999', 'malformed', () => firebaseToken('old-bad', { exp: 253_402_300_800 })],
+      ['a Firebase token issued in the future', 'not_yet_valid', () => firebaseToken('old-bad', { iat: now() + 61 })],
+      ['a Firebase token without iat', 'malformed', () => firebaseToken('old-bad', { iat: undefined })],
       ['alg none', 'algorithm_not_allowed', async () => unsigned({ alg: 'none', typ: 'JWT' }, kind('firebase').claims('old-bad', now()))],
       [
         'HS256 keyed with the public key against an RSA source',
@@ -221,7 +246,7 @@ describe('session-bridge exchange', () => {
       const status = await call(t.app, 'GET', '/session-bridge/status');
       const firebase = status.json.sources.find((source: { name: string }) => source.name === 'firebase');
       expect(firebase.days).toHaveLength(1);
-      expect(firebase.days[0].refused).toMatchObject({ bad_signature: 1, algorithm_not_allowed: 3, malformed: 2, oversized: 1 });
+      expect(firebase.days[0].refused).toMatchObject({ bad_signature: 1, algorithm_not_allowed: 3, malformed: 5, oversized: 1 });
     });
 
     it('a Cognito ID token offered to an access-token source names the wrong token_use', async () => {

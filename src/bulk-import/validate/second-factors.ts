@@ -91,6 +91,23 @@ export function readRecoveryCodes(input: JsonObject, errors: string[], context: 
   return parseRecoveryCodes(input.recoveryCodes, { report, suffix: CODE, acceptStored: context.ids === 'stored' });
 }
 
+// The SDK's MFA recipe reads this entry as the factors a user must complete: anything but a list of factor ids
+// (null, "totp", {}) would be stored as given and read as none, so the TOTP device imported with it would not be
+// asked for. `_supertokens` itself is the SDK's: an object when present.
+export function checkRequiredFactors(metadata: JsonObject | undefined, errors: string[]): void {
+  if (metadata === undefined || !Object.hasOwn(metadata, '_supertokens')) return;
+  const supertokens = metadata._supertokens;
+  if (!isJsonObject(supertokens)) {
+    errors.push(errorMessage('BULK_FIELD_TYPE', 'userMetadata._supertokens', 'object', '.'));
+    return;
+  }
+  if (!Object.hasOwn(supertokens, 'requiredSecondaryFactors')) return;
+  const factors = supertokens.requiredSecondaryFactors;
+  if (!Array.isArray(factors) || !factors.every((factor) => typeof factor === 'string' && factor.trim() !== '')) {
+    errors.push(errorMessage('BULK_FIELD_TYPE', 'userMetadata._supertokens.requiredSecondaryFactors', 'array of string', '.'));
+  }
+}
+
 // Contract M-5.8: a user imported with a TOTP device must be asked for it at sign-in, which the SDK's MFA recipe
 // decides from this metadata entry. An explicit list (even []) is the import's own choice and is kept.
 export function withRequiredTotp(metadata: JsonObject | undefined): JsonObject {

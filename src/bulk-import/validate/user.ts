@@ -4,7 +4,7 @@ import type { PasswordHasher } from '../../hashing/registry.js';
 import { javaTrim } from '../../normalise/java-trim.js';
 import { FieldReader, type JsonObject } from '../fields.js';
 import { checkTenantIds, readLoginMethods } from './login-method.js';
-import { readRecoveryCodes, readTotpDevices, withRequiredTotp } from './second-factors.js';
+import { checkRequiredFactors, readRecoveryCodes, readTotpDevices, withRequiredTotp } from './second-factors.js';
 import { checkStorableText } from './storable-text.js';
 import { primaryLoginMethodOf, type ImportUser, type ImportUserRole, type Validation } from '../types.js';
 
@@ -40,6 +40,7 @@ export function validateUser(input: JsonObject, context: ValidationContext): Val
   const top = new FieldReader(errors, '.');
   const externalUserId = top.read(input, 'externalUserId', 'string');
   const userMetadata = top.read(input, 'userMetadata', 'object');
+  checkRequiredFactors(userMetadata, errors);
   const userRoles = readUserRoles(input, errors, context);
   const totpDevices = readTotpDevices(input, errors, context);
   const recoveryCodes = readRecoveryCodes(input, errors, context);

@@ -12,6 +12,21 @@ const GZIP_MAGIC = [0x1f, 0x8b];
 const MAX_GZIP_RATIO = 200;
 const GZIP_RATIO_FLOOR = 64 * 1024 * 1024;
 
+/** How many bytes a gzip file of `totalBytes` may decompress to before it is refused as a bomb. */
+export function gzipOutputLimit(totalBytes: number): number {
+  return Math.max(GZIP_RATIO_FLOOR, totalBytes * MAX_GZIP_RATIO);
+}
+
+export const gzipBombError = (path: string) =>
+  new CliError(
+    `${path} decompresses to more than ${MAX_GZIP_RATIO} times its size: refused as a gzip bomb (decompress it yourself if it is a real export)`,
+  );
+
+export const truncatedGzipError = (path: string) =>
+  new CliError(`${path} is a truncated gzip file (it ends before its data does): download or export it again`);
+
+export const unreadableGzipError = (path: string, reason: string) => new CliError(`${path} is not a readable gzip file (${reason})`);
+
 /** A file read as UTF-8 text chunks, gunzipped when it is gzip, with how far the reading got (for progress and ETA). */
 export class FileSource {
   readonly totalBytes: number;
@@ -48,27 +63,19 @@ export class FileSource {
     this.stream = fs.createReadStream(this.path, { highWaterMark: 1024 * 1024 });
     if (!this.gzipped) return this.signal ? addAbortSignal(this.signal, this.stream) : this.stream;
     const gunzip = zlib.createGunzip();
-    const limit = Math.max(GZIP_RATIO_FLOOR, this.totalBytes * MAX_GZIP_RATIO);
+    const limit = gzipOutputLimit(this.totalBytes);
     let decompressed = 0;
     const { path } = this;
     const bounded = new Transform({
       transform(chunk: Buffer, _encoding, done) {
         decompressed += chunk.length;
         if (decompressed <= limit) return done(null, chunk);
-        done(
-          new CliError(
-            `${path} decompresses to more than ${MAX_GZIP_RATIO} times its size: refused as a gzip bomb (decompress it yourself if it is a real export)`,
-          ),
-        );
+        done(gzipBombError(path));
       },
     });
     this.stream.on('error', (error) => bounded.destroy(error));
     gunzip.on('error', (error: NodeJS.ErrnoException) =>
-      bounded.destroy(
-        error.code === 'Z_BUF_ERROR'
-          ? new CliError(`${path} is a truncated gzip file (it ends before its data does): download or export it again`)
-          : new CliError(`${path} is not a readable gzip file (${error.message})`),
-      ),
+      bounded.destroy(error.code === 'Z_BUF_ERROR' ? truncatedGzipError(path) : unreadableGzipError(path, error.message)),
     );
     const output = this.stream.pipe(gunzip).pipe(bounded);
     return this.signal ? addAbortSignal(this.signal, output) : output;
@@ -76,7 +83,7 @@ export class FileSource {
 }
 
 // The content decides, not the name: exports get renamed, and a .gz name on a plain file would otherwise fail.
-function startsWithGzipMagic(path: string): boolean {
+export function startsWithGzipMagic(path: string): boolean {
   const descriptor = fs.openSync(path, 'r');
   try {
     const head = Buffer.alloc(2);

@@ -1,4 +1,4 @@
-import { CompactSign, compactVerify, decodeProtectedHeader, base64url } from 'jose';
+import { CompactSign, compactVerify, decodeProtectedHeader } from 'jose';
 import { cdiAtLeast, type CdiVersion } from '../../http/cdi-version.js';
 import { errorMessage } from '../../errors.js';
 import { signingAlgorithm, type SigningKey } from '../../keys/key-pair.js';
@@ -23,6 +23,14 @@ const protectedClaims: Record<AccessTokenVersion, readonly string[]> = {
 
 export function findProtectedClaim(payload: JsonObject, version: AccessTokenVersion): string | undefined {
   return protectedClaims[version].find((claim) => Object.hasOwn(payload, claim));
+}
+
+// Claims only a session's access token carries (sub, exp and iat are every JWT's). A POST /recipe/jwt payload may
+// not hold them: signed by the same keys, such a token would pass the SDK's structure check (docs/sessions.md).
+const sessionOnlyClaims = protectedClaims[5].filter((claim) => !['sub', 'exp', 'iat'].includes(claim));
+
+export function findSessionOnlyClaim(payload: JsonObject): string | undefined {
+  return sessionOnlyClaims.find((claim) => Object.hasOwn(payload, claim));
 }
 
 export interface AccessTokenClaims {
@@ -77,7 +85,9 @@ interface Header {
   version: AccessTokenVersion;
 }
 
-// The core's header rules [C-JWT]: typ JWT, alg RS256, a string kid, a string version 3-5 (absent reads as 5).
+// The header this core writes on access tokens: typ JWT, alg RS256, a string kid and a string version 3-5.
+// [DEVIATION] the reference reads an absent version as 5; POST /recipe/jwt writes no version, so a token without
+// one is never taken for a session.
 function readHeader(token: string): Header | undefined {
   let header: Record<string, unknown>;
   try {
@@ -86,7 +96,7 @@ function readHeader(token: string): Header | undefined {
     return undefined;
   }
   if (header.typ !== 'JWT' || header.alg !== signingAlgorithm || typeof header.kid !== 'string') return undefined;
-  const version = header.version === undefined ? '5' : header.version;
+  const version = header.version;
   if (version !== '3' && version !== '4' && version !== '5') return undefined;
   return { kid: header.kid, version: Number(version) as AccessTokenVersion };
 }
@@ -134,6 +144,11 @@ function parsePayload(bytes: Uint8Array): JsonObject | undefined {
 
 const tryRefresh = (message: string): AccessTokenProblem => ({ status: 'TRY_REFRESH_TOKEN', message });
 
+export interface VerifyOptions {
+  // Regenerate (S-4.4) accepts an expired token, still signed by the core.
+  allowExpired?: boolean;
+}
+
 /**
  * Verifies an access token as POST /recipe/session/verify does (S-4.2 step 1): header, key by kid, RS256 signature
  * (jose, restricted to RS256, so `none` and HS256 are refused), required claims, expiry.
@@ -142,6 +157,7 @@ export async function verifyAccessToken(
   token: string,
   findKey: (kid: string) => Promise<SigningKey | undefined>,
   now: number,
+  options: VerifyOptions = {},
 ): Promise<ReadAccessToken | AccessTokenProblem> {
   const header = readHeader(token);
   if (!header) return tryRefresh(errorMessage('ACCESS_TOKEN_INVALID_JWT'));
@@ -156,25 +172,6 @@ export async function verifyAccessToken(
   if (!payload) return tryRefresh(errorMessage('ACCESS_TOKEN_INVALID_JWT'));
   const claims = readClaims(payload, header.version);
   if ('missing' in claims) return tryRefresh(errorMessage('ACCESS_TOKEN_CLAIM_MISSING', claims.missing));
-  if (claims.exp * 1000 < now) return tryRefresh(errorMessage('ACCESS_TOKEN_EXPIRED'));
+  if (!options.allowExpired && claims.exp * 1000 < now) return tryRefresh(errorMessage('ACCESS_TOKEN_EXPIRED'));
   return { kid: header.kid, claims };
-}
-
-/** Reads an access token without checking its signature or expiry (regenerate, S-4.4). */
-export function readAccessTokenUnverified(token: string): ReadAccessToken | AccessTokenProblem {
-  const header = readHeader(token);
-  const segments = token.split('.');
-  const payload = header && segments.length === 3 ? decodeSegment(segments[1]) : undefined;
-  if (!header || !payload) return { status: 'UNAUTHORISED', message: errorMessage('ACCESS_TOKEN_INVALID') };
-  const claims = readClaims(payload, header.version);
-  if ('missing' in claims) return { status: 'UNAUTHORISED', message: errorMessage('ACCESS_TOKEN_CLAIM_MISSING', claims.missing) };
-  return { kid: header.kid, claims };
-}
-
-function decodeSegment(segment: string): JsonObject | undefined {
-  try {
-    return parsePayload(base64url.decode(segment));
-  } catch {
-    return undefined;
-  }
 }

@@ -6,7 +6,8 @@ import type { SigningKeys } from '../../keys/signing-keys.js';
 import {
   accessTokenVersionFor,
   findProtectedClaim,
-  readAccessTokenUnverified,
+  verifyAccessToken,
+  type AccessTokenClaims,
   type AccessTokenVersion,
   type JsonObject,
 } from './access-token.js';
@@ -50,6 +51,12 @@ export interface CreateResult {
 type Unauthorised = { status: 'UNAUTHORISED'; message: string };
 const unauthorised = (message: string): Unauthorised => ({ status: 'UNAUTHORISED', message });
 const sessionDoesNotExist = (): Unauthorised => unauthorised(errorMessage('SESSION_DOES_NOT_EXIST'));
+
+// V5 tokens name the stored recipe user in rsub; V3 and V4 have only sub, the primary user when minted.
+function isSessionUser(claims: AccessTokenClaims, row: repo.SessionRowWithPrimary): boolean {
+  if (claims.version === 5) return claims.rsub === row.user_id;
+  return claims.sub === row.user_id || claims.sub === row.primary_user_id;
+}
 
 /** A handle names its tenant (S-2.1); only `public` exists here, so any other is the contract's unknown-tenant 400. */
 function publicTenantOfHandle(handle: string): string {
@@ -152,13 +159,19 @@ export class SessionService {
   }
 
   async regenerate(accessToken: string, userDataInJWT: JsonObject | undefined, cdi: CdiVersion): Promise<RegenerateResult> {
-    const read = readAccessTokenUnverified(accessToken);
-    if ('status' in read) return unauthorised(read.message);
-    const { claims } = read;
-    const { pool, clock } = this.deps;
+    const { pool, clock, keys } = this.deps;
     const now = clock();
-    const row = await repo.findSession(pool, claims.tId, claims.sessionHandle);
+    // [DEVIATION] the reference signs what it reads unverified; here only a token this core signed is regenerated.
+    // An expired one still is (S-4.4 step 4), and the copy keeps its exp, so regenerate never lengthens a token.
+    const read = await verifyAccessToken(accessToken, (kid) => keys.findVerificationKey(kid), now, { allowExpired: true });
+    if ('status' in read) {
+      const malformed = read.message === errorMessage('ACCESS_TOKEN_INVALID_JWT');
+      return unauthorised(malformed ? errorMessage('ACCESS_TOKEN_INVALID') : read.message);
+    }
+    const { claims } = read;
+    const row = await repo.findSessionWithPrimary(pool, claims.tId, claims.sessionHandle);
     if (!row || row.expires_at <= now) return sessionDoesNotExist();
+    if (!isSessionUser(claims, row)) return unauthorised(errorMessage('ACCESS_TOKEN_OTHER_USER'));
     const payload = userDataInJWT ?? (JSON.parse(row.jwt_user_payload) as JsonObject);
     assertNoProtectedClaim(payload, claims.version);
     const stored = await repo.updateSessionPayload(

@@ -7,6 +7,16 @@ export async function findUserMetadata(db: Queryable, userId: string): Promise<M
   return rows[0]?.metadata;
 }
 
+/** The bytes of JSON text the stored metadata of `userIds` (repeats counted) makes, read without reading the values. */
+export async function sumMetadataBytesOfUsers(db: Queryable, userIds: string[]): Promise<number> {
+  const { rows } = await db.query<{ bytes: string }>(
+    `SELECT coalesce(sum(octet_length(m.metadata::text)), 0) AS bytes FROM unnest($1::text[]) AS k(user_id)
+       JOIN user_metadata m ON m.user_id = k.user_id`,
+    [userIds],
+  );
+  return Number(rows[0].bytes);
+}
+
 /** The stored metadata of each id, `null` where there is none, in the order and with the repeats of `userIds`. */
 export async function findMetadataOfUsers(db: Queryable, userIds: string[]): Promise<(Metadata | null)[]> {
   const { rows } = await db.query<{ metadata: Metadata | null }>(

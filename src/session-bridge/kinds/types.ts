@@ -16,8 +16,8 @@ export interface Trust {
   hmacSecret?: Uint8Array;
   /** The claims that may hold the old user id, first present wins. */
   subjectClaims: readonly string[];
-  /** A kind's own rule on the verified claims (Cognito's token_use); returns the cause of a refusal. */
-  check?: (claims: JWTPayload) => InvalidCause | undefined;
+  /** A kind's own rule on the verified claims (Cognito's token_use); `now` in milliseconds; returns the cause of a refusal. */
+  check?: (claims: JWTPayload, now: number) => InvalidCause | undefined;
 }
 
 export interface BridgeKind {

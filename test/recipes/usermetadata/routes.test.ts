@@ -54,6 +54,31 @@ describe('user metadata routes (contract M-3)', () => {
     expect(await storedText()).toEqual([]);
   });
 
+  it('refuses a bulk read whose answer would pass 16 MiB, naming the limit, before reading any value', async () => {
+    // Just under 1 MiB of stored JSON text each (the default body limit), so 17 of them pass 16 MiB.
+    const big = { blob: 'x'.repeat(1_000_000) };
+    expect((await put('big', big)).json.status).toBe('OK');
+    const bytes = (
+      await t.db.pool.query<{ n: number }>("SELECT octet_length(metadata::text) AS n FROM user_metadata WHERE user_id = 'big'")
+    ).rows[0].n;
+    const fits = Math.floor((16 * 1024 * 1024) / bytes);
+    const before = await snapshot(t.db);
+
+    const refused = await call(t.app, 'POST', `${METADATA}/bulk`, { body: { userIds: Array(fits + 1).fill('big') } });
+    expect([refused.statusCode, refused.body.trim()]).toEqual([
+      400,
+      'The metadata of these userIds is more than 16777216 bytes, the most one answer holds; ask for fewer users',
+    ]);
+    expect(await snapshot(t.db)).toEqual(before);
+
+    const answered = await call(t.app, 'POST', `${METADATA}/bulk`, { body: { userIds: [...Array(fits).fill('big'), 'none'] } });
+    expect(answered.statusCode).toBe(200);
+    expect(answered.json).toEqual({
+      status: 'OK',
+      users: [...Array(fits).fill({ userId: 'big', metadata: big }), { userId: 'none', metadata: null }],
+    });
+  });
+
   it('answers many users at once in input order, null where nothing is stored', async () => {
     await put('u1', { plan: 'pro' });
     const reply = await call(t.app, 'POST', `${METADATA}/bulk`, { body: { userIds: ['u2', 'u1', 'u1'] } });

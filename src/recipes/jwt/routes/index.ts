@@ -1,6 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { coreError } from '../../../errors.js';
 import { defineRoute } from '../../../http/route.js';
+import { findSessionOnlyClaim } from '../../session/access-token.js';
 import { requireSessionCdi } from '../../session/routes/cdi.js';
 import { CreateJwtBody, CreateJwtResponse, JwksDocument, JwksWithStatus, TextError } from '../schemas.js';
 
@@ -38,6 +39,8 @@ const jwtRoutes: FastifyPluginAsync = async (app) => {
     preValidation: requireSessionCdi,
     parse: (request) => {
       if (request.body.validity <= 0) throw coreError('JWT_VALIDITY_NOT_POSITIVE');
+      const sessionClaim = findSessionOnlyClaim(request.body.payload);
+      if (sessionClaim !== undefined) throw coreError('JWT_PAYLOAD_SESSION_CLAIM', sessionClaim);
       return request;
     },
     scope: 'app',
