@@ -144,6 +144,9 @@ const userTables = [
   'passwordless_codes',
   'bulk_import_users',
   'session_info',
+  'webauthn_credentials',
+  'webauthn_options',
+  'webauthn_recover_tokens',
 ];
 
 export async function truncateAll(db: TestDatabase): Promise<void> {

@@ -47,7 +47,8 @@ async function removeDataOfGoneIds(db: Queryable, keys: { user_id: string; exter
   const gone = keys.filter((key) => !stillThere.has(key.user_id));
   const ids = gone.flatMap((key) => (key.external_user_id === null ? [key.user_id] : [key.user_id, key.external_user_id]));
   if (ids.length === 0) return;
-  for (const table of ['user_metadata', 'user_roles', 'totp_devices', 'totp_used_codes', 'recovery_codes']) {
+  // Passkey credentials go with their login method (a foreign key); a recovery token may name a retained group id.
+  for (const table of ['user_metadata', 'user_roles', 'totp_devices', 'totp_used_codes', 'recovery_codes', 'webauthn_recover_tokens']) {
     await db.query(`DELETE FROM ${table} WHERE user_id = ANY($1::text[])`, [ids]);
   }
 }
