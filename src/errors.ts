@@ -179,9 +179,6 @@ const catalog = {
     message: () => 'E034: Role does not exist! You need to pre-create the role before assigning it to the user.',
   },
 
-  // Passkeys (contract-webauthn W-1).
-  WEBAUTHN_EMAIL_OR_TOKEN: { status: 400, message: () => "Please provide 'email' or 'recoverAccountToken'" },
-
   // User metadata, roles, TOTP, recovery codes (contract-metadata-roles-totp M-3..M-8). `suffix` is '' on a route
   // and the bulk-import part's suffix (' for a totp device.', ' for a recovery code.') in a user's `errors`.
   BULK_QUERY_TOO_MANY_USERS: { status: 400, message: (max: number) => `You can only query up to ${max} users at a time.` },
