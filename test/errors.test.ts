@@ -119,6 +119,12 @@ const notContractTexts = new Set<ErrorCode>([
   'INVALID_PHONE_NUMBER',
   // The reference core answers such text with a database error; the bulk routes name it per user instead.
   'BULK_TEXT_UNSTORABLE',
+  // Passkeys in bulk import (contract-webauthn W-4): the reference's bulk import has no webauthn login method.
+  'BULK_WEBAUTHN_CREDENTIALS_REQUIRED',
+  'BULK_WEBAUTHN_CREDENTIAL_FIELD',
+  'BULK_WEBAUTHN_RP_ID',
+  'IMPORT_WEBAUTHN_EMAIL_EXISTS',
+  'IMPORT_WEBAUTHN_CREDENTIAL_EXISTS',
 ]);
 const messageOf = errorMessage as (code: ErrorCode, ...args: unknown[]) => string;
 

@@ -263,3 +263,58 @@ export async function consumeRecoverToken(
   );
   return rows[0];
 }
+
+export interface WebauthnImportConflict {
+  kind: 'webauthn-email' | 'webauthn-credential';
+  key: string;
+  holder: string | null;
+}
+
+/**
+ * What bulk import finds already taken: webauthn emails of the tenant, and credentials (key `<rpId>\n<credentialId>`)
+ * with the id the app knows their holder by.
+ */
+export async function findWebauthnImportConflicts(
+  db: Queryable,
+  emails: string[],
+  credentials: { rpIds: string[]; credentialIds: string[] },
+): Promise<WebauthnImportConflict[]> {
+  if (emails.length === 0 && credentials.rpIds.length === 0) return [];
+  const { rows } = await db.query<WebauthnImportConflict>(
+    `SELECT 'webauthn-email' AS kind, u.email AS key, NULL::text AS holder
+       FROM users u WHERE u.tenant_id = 'public' AND u.recipe_id = 'webauthn' AND u.email = ANY($1::text[])
+     UNION ALL
+     SELECT 'webauthn-credential', c.rp_id || E'\\n' || c.credential_id, coalesce(m.external_user_id, c.user_id)
+       FROM unnest($2::text[], $3::text[]) AS k(rp_id, credential_id)
+       JOIN webauthn_credentials c ON c.rp_id = k.rp_id AND c.credential_id = k.credential_id
+       LEFT JOIN user_id_mappings m ON m.user_id = c.user_id`,
+    [emails, credentials.rpIds, credentials.credentialIds],
+  );
+  return rows;
+}
+
+/** Imported passkeys, one statement; conflicts were decided before (bulk-import/conflicts.ts). */
+export async function insertImportedCredentials(db: Queryable, rows: NewCredential[]): Promise<void> {
+  if (rows.length === 0) return;
+  const column = <K extends keyof NewCredential>(key: K) => rows.map((row) => row[key]);
+  await db.query(
+    `INSERT INTO webauthn_credentials (rp_id, credential_id, user_id, public_key, counter, transports, aaguid, user_handle,
+       backup_eligible, backed_up, created_at)
+     SELECT k.rp_id, k.credential_id, k.user_id, decode(k.public_key, 'base64'), k.counter,
+            coalesce((SELECT array_agg(t) FROM json_array_elements_text(k.transports::json) t), '{}'), k.aaguid::uuid, k.user_handle,
+            false, false, k.created_at
+       FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::bigint[], $6::text[], $7::text[], $8::text[], $9::bigint[])
+         AS k(rp_id, credential_id, user_id, public_key, counter, transports, aaguid, user_handle, created_at)`,
+    [
+      column('rp_id'),
+      column('credential_id'),
+      column('user_id'),
+      rows.map((row) => row.public_key.toString('base64')),
+      column('counter'),
+      rows.map((row) => JSON.stringify(row.transports)),
+      column('aaguid'),
+      column('user_handle'),
+      column('created_at'),
+    ],
+  );
+}
