@@ -191,6 +191,10 @@ export class WebauthnService {
     if (shape) return { status: 'INVALID_CREDENTIALS_ERROR', reason: shape };
     const verified = await verifyRegistration(options, credential);
     if (!verified.ok) return { status: 'INVALID_AUTHENTICATOR_ERROR', reason: verified.reason };
+    // The library reads the id from the signed authenticator data; the JSON's id must name the same credential.
+    if (verified.value.id !== (credential as { id: string }).id.replace(/=+$/, '')) {
+      return { status: 'INVALID_AUTHENTICATOR_ERROR', reason: 'credential.id is not the id of the attested credential' };
+    }
     return { options, verified: verified.value };
   }
 

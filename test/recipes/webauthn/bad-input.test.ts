@@ -100,6 +100,14 @@ describe('passkey routes refuse bad input, naming the field, and write nothing',
       },
     });
     expect([garbage.statusCode, garbage.json.status]).toEqual([200, 'INVALID_AUTHENTICATOR_ERROR']);
+    const otherId = Buffer.from('another credential').toString('base64url');
+    const renamed = await call(t.app, 'POST', '/public/recipe/webauthn/signup', {
+      body: { webauthnGeneratedOptionsId: options.webauthnGeneratedOptionsId, credential: { ...good, id: otherId, rawId: otherId } },
+    });
+    expect(renamed.json).toEqual({
+      status: 'INVALID_AUTHENTICATOR_ERROR',
+      reason: 'credential.id is not the id of the attested credential',
+    });
     expect(await snapshot(t.db)).toEqual(before);
 
     const authenticator = new SoftAuthenticator();
