@@ -37,6 +37,7 @@ import totpRoutes from './recipes/totp/routes/index.js';
 import sessionRoutes from './recipes/session/routes/index.js';
 import jwtRoutes from './recipes/jwt/routes/index.js';
 import tenantRoutes from './recipes/multitenancy/routes/index.js';
+import webauthnRoutes from './recipes/webauthn/routes/index.js';
 
 export interface AppOptions {
   config: Readonly<Config>;
@@ -87,6 +88,8 @@ export async function buildApp({ config, pool, logger, clock = Date.now }: AppOp
   // The body is JSON whatever the Content-Type says, or when there is none (contract §1.3).
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'string' }, (request, body, done) => {
+    // The SDK sends its DELETE calls with a JSON content type and no body at all.
+    if (body === '' && request.method === 'DELETE') return done(null, undefined);
     try {
       const parsed: unknown = JSON.parse(body as string);
       if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) return done(coreError('INVALID_JSON'), undefined);
@@ -153,6 +156,7 @@ export async function buildApp({ config, pool, logger, clock = Date.now }: AppOp
   await app.register(sessionRoutes);
   await app.register(jwtRoutes);
   await app.register(tenantRoutes);
+  await app.register(webauthnRoutes);
   return app;
 }
 

@@ -174,6 +174,28 @@ const catalog = {
     status: 400,
     message: () => 'E030: Cannot create a userId mapping where the externalId is also a SuperTokens userID',
   },
+  // Passkeys carried by bulk import (contract-webauthn W-4), in a user's `errors`.
+  BULK_WEBAUTHN_CREDENTIALS_REQUIRED: {
+    status: 400,
+    message: () => 'credentials must be a non-empty array of object for a webauthn recipe.',
+  },
+  BULK_WEBAUTHN_CREDENTIAL_FIELD: {
+    status: 400,
+    message: (index: number, field: string, problem: string) => `credentials[${index}].${field} ${problem} for a webauthn recipe.`,
+  },
+  BULK_WEBAUTHN_RP_ID: {
+    status: 400,
+    message: (index: number, problem: string) => `credentials[${index}].${problem}`,
+  },
+  IMPORT_WEBAUTHN_EMAIL_EXISTS: {
+    status: 400,
+    message: (email: string) => `EW01: A user with email ${email} already exists in webauthn loginMethod.`,
+  },
+  IMPORT_WEBAUTHN_CREDENTIAL_EXISTS: {
+    status: 400,
+    message: (credentialId: string, rpId: string, holder: string) =>
+      `EW02: The passkey ${credentialId} of RP ID ${rpId} already belongs to ${holder}.`,
+  },
   IMPORT_ROLE_UNKNOWN: {
     status: 400,
     message: () => 'E034: Role does not exist! You need to pre-create the role before assigning it to the user.',

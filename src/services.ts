@@ -30,6 +30,7 @@ import { SigningKeys } from './keys/signing-keys.js';
 import { SessionService } from './recipes/session/service.js';
 import { JwtService } from './recipes/jwt/service.js';
 import { perUserStores } from './per-user-stores.js';
+import { WebauthnService } from './recipes/webauthn/service.js';
 
 // Expired sessions and signing keys past their listing window are swept this often (S-5), the first time one
 // interval after start.
@@ -79,6 +80,8 @@ export interface Services {
   keys: SigningKeys;
   session: SessionService;
   jwt: JwtService;
+  // Passkeys: options, credentials and recovery tokens (contract-webauthn).
+  webauthn: WebauthnService;
   // Every hash and verify of the process; its getters give queue depth, waits and 503 counts.
   verificationScheduler: VerificationScheduler;
   // Starts the background jobs (the decoy hash, the code cleanup, bulk-import processing) once the app is ready.
@@ -114,6 +117,8 @@ export function createServices(base: Omit<ServiceDependencies, 'hasher'>): Servi
   });
   const totp = new TotpService(deps);
   let totpCleanup: CleanupJob | undefined;
+  const webauthn = new WebauthnService(deps);
+  let webauthnCleanup: CleanupJob | undefined;
   const keys = new SigningKeys({
     pool: deps.pool,
     clock: deps.clock,
@@ -150,6 +155,7 @@ export function createServices(base: Omit<ServiceDependencies, 'hasher'>): Servi
     keys,
     session,
     jwt: new JwtService(keys, deps.clock),
+    webauthn,
     verificationScheduler: deps.hasher.scheduler,
     start() {
       // The keys are made (or read) now, so the first session or JWKS request does not wait for an RSA key.
@@ -161,6 +167,12 @@ export function createServices(base: Omit<ServiceDependencies, 'hasher'>): Servi
       const cleanupMs = deps.config.passwordless_cleanup_interval_seconds * 1000;
       cleanup ??= startCleanupJob(cleanupMs, () => passwordless.deleteExpiredDevices(), deps.log);
       totpCleanup ??= startCleanupJob(TOTP_CLEANUP_INTERVAL_MS, () => totp.deleteExpiredCodes(), deps.log, 'used TOTP codes');
+      webauthnCleanup ??= startCleanupJob(
+        TOTP_CLEANUP_INTERVAL_MS,
+        () => webauthn.deleteExpiredOptions(),
+        deps.log,
+        'expired passkey options',
+      );
       if (deps.config.bulk_import_worker) bulkImportWorker.start();
       sessionBridge.start();
     },
@@ -168,6 +180,7 @@ export function createServices(base: Omit<ServiceDependencies, 'hasher'>): Servi
       await Promise.all([
         cleanup?.stop(),
         totpCleanup?.stop(),
+        webauthnCleanup?.stop(),
         sessionCleanup?.stop(),
         keysLoading,
         bulkImportWorker.stop(),

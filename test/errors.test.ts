@@ -124,6 +124,12 @@ const notContractTexts = new Set<ErrorCode>([
   'ACCESS_TOKEN_OTHER_USER',
   // The reference builds any answer, however large.
   'BULK_METADATA_TOO_LARGE',
+  // Passkeys in bulk import (contract-webauthn W-4): the reference's bulk import has no webauthn login method.
+  'BULK_WEBAUTHN_CREDENTIALS_REQUIRED',
+  'BULK_WEBAUTHN_CREDENTIAL_FIELD',
+  'BULK_WEBAUTHN_RP_ID',
+  'IMPORT_WEBAUTHN_EMAIL_EXISTS',
+  'IMPORT_WEBAUTHN_CREDENTIAL_EXISTS',
 ]);
 const messageOf = errorMessage as (code: ErrorCode, ...args: unknown[]) => string;
 

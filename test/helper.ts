@@ -146,6 +146,9 @@ const userTables = [
   'bulk_import_users',
   'session_info',
   'signin_failure_windows',
+  'webauthn_credentials',
+  'webauthn_options',
+  'webauthn_recover_tokens',
 ];
 
 export async function truncateAll(db: TestDatabase): Promise<void> {

@@ -1,5 +1,5 @@
 // An Express app on the official backend SDK (supertokens-node), pointed at identity-core: sign-up and sign-in with
-// a password, with an emailed or texted code, or with a social provider; a protected route; sign-out.
+// a password, with an emailed or texted code, with a social provider or with a passkey; a protected route; sign-out.
 // Run it from the checkout: `node examples/express-app/app.mjs` (PORT, default 3001).
 // README:begin
 import express from 'express';
@@ -13,6 +13,7 @@ import Passwordless from 'supertokens-node/recipe/passwordless/index.js';
 import ThirdParty from 'supertokens-node/recipe/thirdparty/index.js';
 import UserMetadata from 'supertokens-node/recipe/usermetadata/index.js';
 import UserRoles from 'supertokens-node/recipe/userroles/index.js';
+import WebAuthn from 'supertokens-node/recipe/webauthn/index.js';
 
 const port = Number(process.env.PORT ?? 3001);
 const apiDomain = process.env.API_DOMAIN ?? `http://localhost:${port}`;
@@ -38,6 +39,13 @@ supertokens.init({
     ThirdParty.init({ signInAndUpFeature: { providers: [] } }), // add Google, GitHub, … here
     UserMetadata.init(),
     UserRoles.init(),
+    // Passkeys: keep the relying-party id the old provider's passkeys were made for (the core's webauthn_rp_ids).
+    WebAuthn.init({
+      getRelyingPartyId: async () => process.env.WEBAUTHN_RP_ID ?? 'localhost',
+      getRelyingPartyName: async () => 'My app',
+      getOrigin: async () => process.env.WEBSITE_DOMAIN ?? apiDomain,
+      emailDelivery: { override: printed },
+    }),
     Session.init(),
   ],
 });
@@ -71,7 +79,7 @@ function printed(original) {
 }
 
 function codeOf(input) {
-  return { code: input.userInputCode, link: input.urlWithLinkCode ?? input.emailVerifyLink };
+  return { code: input.userInputCode, link: input.urlWithLinkCode ?? input.emailVerifyLink ?? input.recoverAccountLink };
 }
 
 const server = app.listen(port, () => console.log(`listening at http://localhost:${server.address().port}`));

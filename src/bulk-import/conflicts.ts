@@ -3,6 +3,7 @@ import type { Queryable } from '../db/pool.js';
 import { errorMessage } from '../errors.js';
 import { findIdClashesOf } from '../users/id-mapping/id-rules.js';
 import { becomesPrimaryUser, type ImportLoginMethod, type ImportUser } from './types.js';
+import { findWebauthnImportConflicts } from '../recipes/webauthn/repository.js';
 
 // The coded import errors of contract §10.5 and AL-11.2, by what collided; their texts are catalog entries.
 export const importErrors = {
@@ -14,10 +15,15 @@ export const importErrors = {
   externalId: (id: string) => errorMessage('IMPORT_EXTERNAL_ID_EXISTS', id),
   externalIdIsUserId: errorMessage('IMPORT_EXTERNAL_ID_IS_USER_ID'),
   unknownRole: errorMessage('IMPORT_ROLE_UNKNOWN'),
+  webauthnEmail: (email: string) => errorMessage('IMPORT_WEBAUTHN_EMAIL_EXISTS', email),
+  webauthnCredential: (key: string, holder: string) => {
+    const [rpId, credentialId] = key.split('\n');
+    return errorMessage('IMPORT_WEBAUTHN_CREDENTIAL_EXISTS', credentialId, rpId, holder);
+  },
 };
 
 // 'user-id': an id of the batch's login methods; 'named-id': an id that names a user already or a queued one.
-type ClaimKind = ConflictKind | 'user-id' | 'named-id';
+type ClaimKind = ConflictKind | 'user-id' | 'named-id' | 'webauthn-email' | 'webauthn-credential';
 
 interface Claim {
   kind: ClaimKind;
@@ -56,6 +62,16 @@ function describeAccountInfo(type: AccountInfoType, value: string): string {
 }
 
 function recipeClaimsOf(method: ImportLoginMethod): Claim[] {
+  if (method.recipeId === 'webauthn') {
+    const email: Claim = { kind: 'webauthn-email', key: method.email!, message: importErrors.webauthnEmail(method.email!) };
+    // The message of a credential claim is made when it conflicts: it names the holder.
+    const credentials = (method.credentials ?? []).map((credential): Claim => ({
+      kind: 'webauthn-credential',
+      key: `${credential.rpId}\n${credential.credentialId}`,
+      message: '',
+    }));
+    return [email, ...credentials];
+  }
   if (method.recipeId === 'emailpassword') {
     return [{ kind: 'emailpassword-email', key: method.email!, message: importErrors.emailPasswordEmail(method.email!) }];
   }
@@ -110,6 +126,7 @@ function probeFor(users: ImportUser[]): ConflictProbe {
   for (const user of users) {
     for (const method of user.loginMethods) {
       if (method.recipeId === 'emailpassword') probe.emailPasswordEmails.push(method.email!);
+      else if (method.recipeId === 'webauthn') continue;
       else if (method.recipeId === 'thirdparty') {
         probe.thirdPartyIds.push(method.thirdPartyId!);
         probe.thirdPartyUserIds.push(method.thirdPartyUserId!);
@@ -147,6 +164,17 @@ export async function detectConflicts(db: Queryable, users: ImportUser[]): Promi
     else taken.add(`${row.kind}\u0000${row.key}`);
     if (row.holder !== null) holders.set(`${row.kind}\u0000${row.key}`, row.holder);
   }
+  const webauthn = users.flatMap((user) => user.loginMethods.filter((method) => method.recipeId === 'webauthn'));
+  const passkeys = webauthn.flatMap((method) => method.credentials ?? []);
+  const webauthnTaken = await findWebauthnImportConflicts(
+    db,
+    webauthn.map((method) => method.email!),
+    { rpIds: passkeys.map((passkey) => passkey.rpId), credentialIds: passkeys.map((passkey) => passkey.credentialId) },
+  );
+  for (const row of webauthnTaken) {
+    taken.add(`${row.kind}\u0000${row.key}`);
+    if (row.holder !== null) holders.set(`${row.kind}\u0000${row.key}`, row.holder);
+  }
   const userIds = users.flatMap((user) => user.loginMethods.map((method) => method.superTokensUserId));
   const clashes = await findIdClashesOf(db, { externalUserIds: probe.externalUserIds, userIds });
   for (const id of clashes.externalIdsNamingUsers) taken.add(`named-id\u0000${id}`);
@@ -161,6 +189,14 @@ export async function detectConflicts(db: Queryable, users: ImportUser[]): Promi
       else if (claim.clash?.kinds.some((kind) => isTaken(kind, claim.key))) conflict = { claim, message: claim.clash.message };
       if (conflict !== undefined) break;
       own.add(`${claim.kind}\u0000${claim.key}`);
+    }
+    if (conflict?.claim.kind === 'webauthn-credential') {
+      const holder = holders.get(`${conflict.claim.kind}\u0000${conflict.claim.key}`);
+      failures.set(
+        index,
+        importErrors.webauthnCredential(conflict.claim.key, holder === undefined ? 'another user of this request' : `user ${holder}`),
+      );
+      return;
     }
     if (conflict !== undefined) {
       if (conflict.claim.kind !== 'account-info') failures.set(index, conflict.message);

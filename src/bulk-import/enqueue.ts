@@ -1,3 +1,4 @@
+import type { RelyingParties } from '../recipes/webauthn/relying-parties.js';
 import crypto from 'node:crypto';
 import { setImmediate } from 'node:timers/promises';
 import type pg from 'pg';
@@ -48,6 +49,7 @@ export async function validateBatch(
     secondFactors: SecondFactorSettings;
     declaredRoles: readonly RoleDefinition[];
     lazySources: { has(name: string): boolean };
+    relyingParties?: RelyingParties;
   } = defaultSettings,
 ): Promise<ValidatedBatch> {
   const roles = new Set(await findExistingRoles(db, rolesNamedIn(input)));
@@ -60,6 +62,7 @@ export async function validateBatch(
     ids: 'generate' as const,
     secondFactors: settings.secondFactors,
     lazySources: settings.lazySources,
+    relyingParties: settings.relyingParties ?? { rpIds: undefined, origins: undefined },
   };
   const batch: ValidatedBatch = { users: [], errors: [] };
   for (let index = 0; index < input.length; index++) {

@@ -9,6 +9,7 @@ import { becomesPrimaryUser, outputIdOf, type ImportLoginMethod, type ImportOutc
 import { mergeMetadataOfUsers } from '../recipes/usermetadata/repository.js';
 import { upsertDevices, type NewDevice } from '../recipes/totp/repository.js';
 import { insertRecoveryCodes, type NewRecoveryCode } from '../recipes/totp/recovery-codes-repository.js';
+import { insertImportedCredentials, type NewCredential } from '../recipes/webauthn/repository.js';
 
 // Imports validated users inside the caller's transaction with one statement per table, and answers one outcome per
 // user. Conflicts with the database and inside the batch are found up front (detectConflicts), so the INSERTs are
@@ -73,6 +74,12 @@ export function explainImportError(error: unknown, user: ImportUser): string | u
       return importErrors.externalId(user.id);
     case 'user_roles__role_fkey':
       return importErrors.unknownRole;
+    case 'users__webauthn_email_key':
+      return importErrors.webauthnEmail(method('webauthn').email!);
+    case 'webauthn_credentials__pkey': {
+      const [first] = method('webauthn').credentials!;
+      return importErrors.webauthnCredential(`${first.rpId}\n${first.credentialId}`, 'another user');
+    }
     default:
       return undefined;
   }
@@ -152,6 +159,7 @@ async function insertDependents(db: Queryable, users: ImportUser[]): Promise<voi
   const roles = { ids: [] as string[], tenants: [] as string[], roles: [] as string[] };
   const devices: NewDevice[] = [];
   const recoveryCodes: NewRecoveryCode[] = [];
+  const passkeys: NewCredential[] = [];
   // Informative only (never compared), so the wall clock rather than the request's.
   const now = Date.now();
   for (const user of users) {
@@ -159,6 +167,21 @@ async function insertDependents(db: Queryable, users: ImportUser[]): Promise<voi
       if (method.isVerified && method.email !== undefined) {
         verified.ids.push(method.superTokensUserId);
         verified.emails.push(method.email);
+      }
+      for (const passkey of method.credentials ?? []) {
+        passkeys.push({
+          rp_id: passkey.rpId,
+          credential_id: passkey.credentialId,
+          user_id: method.superTokensUserId,
+          public_key: Buffer.from(passkey.publicKey, 'base64url'),
+          counter: passkey.counter,
+          transports: passkey.transports,
+          aaguid: passkey.aaguid ?? null,
+          user_handle: passkey.userHandle ?? null,
+          backup_eligible: false,
+          backed_up: false,
+          created_at: passkey.createdAt ?? method.timeJoinedInMSSinceEpoch,
+        });
       }
     }
     // Metadata, roles and second factors go under the id the app knows the user by: the external id when given,
@@ -198,6 +221,7 @@ async function insertDependents(db: Queryable, users: ImportUser[]): Promise<voi
   await insertUserRoles(db, roles.ids, roles.tenants, roles.roles);
   await upsertDevices(db, devices);
   await insertRecoveryCodes(db, recoveryCodes);
+  await insertImportedCredentials(db, passkeys);
 }
 
 // What of a user's login methods a primary user holds exclusively: its emails, phone numbers and third-party logins.

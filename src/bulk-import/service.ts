@@ -1,3 +1,4 @@
+import { relyingPartiesOf } from '../recipes/webauthn/relying-parties.js';
 import { coreError, jsonCoreError } from '../errors.js';
 import { withTransaction } from '../db/transaction.js';
 import { findUserById, type StoredUser } from '../users/repository.js';
@@ -94,6 +95,7 @@ export class BulkImportService {
       secondFactors: this.secondFactors,
       declaredRoles,
       lazySources: this.deps.config.lazy_migration.sources,
+      relyingParties: relyingPartiesOf(this.deps.config),
     });
     if (options.dryRun) {
       await dryRun(this.deps.pool, users, batch);
@@ -150,6 +152,7 @@ export class BulkImportService {
       secondFactors: this.secondFactors,
       declaredRoles,
       lazySources: this.deps.config.lazy_migration.sources,
+      relyingParties: relyingPartiesOf(this.deps.config),
     });
     if (batch.errors.length > 0) throw jsonCoreError('BULK_USER_REJECTED', { errors: batch.errors[0].errors });
     const user = batch.users[0];

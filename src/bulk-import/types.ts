@@ -1,6 +1,7 @@
 import type { RecipeId } from '../users/repository.js';
 import type { TotpAlgorithm } from '../recipes/totp/code.js';
 import type { StoredRecoveryCode } from '../recipes/totp/recovery-code-format.js';
+import type { ImportWebauthnCredential } from '../recipes/webauthn/import-credential.js';
 
 // A login method as validated and stored in the queue (raw_data), field names as on the wire (contract §10.1, §10.4).
 export interface ImportLoginMethod {
@@ -16,6 +17,8 @@ export interface ImportLoginMethod {
   thirdPartyId?: string;
   thirdPartyUserId?: string;
   phoneNumber?: string;
+  // A webauthn login method's passkeys (contract-webauthn W-4).
+  credentials?: ImportWebauthnCredential[];
   superTokensUserId: string;
 }
 

@@ -38,6 +38,9 @@ export interface Config {
 
   password_reset_token_lifetime: number;
   email_verification_token_lifetime: number;
+  webauthn_rp_ids: string | undefined;
+  webauthn_origins: string | undefined;
+  webauthn_recover_account_token_lifetime: number;
   passwordless_code_lifetime: number;
   passwordless_max_code_input_attempts: number;
   passwordless_cleanup_interval_seconds: number;

@@ -166,6 +166,26 @@ export const configKeys: ConfigKey[] = [
     description: 'ms a password reset token stays valid',
   },
   {
+    name: 'webauthn_rp_ids',
+    env: ['WEBAUTHN_RP_IDS'],
+    schema: Str(),
+    description:
+      'comma-separated relying-party ids passkeys are made and imported for; unset = options for any RP ID, and no passkey import',
+  },
+  {
+    name: 'webauthn_origins',
+    env: ['WEBAUTHN_ORIGINS'],
+    schema: Str(),
+    description: 'comma-separated origins a passkey ceremony may come from; unset = any origin on the RP ID or a subdomain of it',
+  },
+  {
+    name: 'webauthn_recover_account_token_lifetime',
+    env: ['WEBAUTHN_RECOVER_ACCOUNT_TOKEN_LIFETIME'],
+    schema: Int(1),
+    default: 3600000,
+    description: 'ms a passkey account-recovery token stays valid',
+  },
+  {
     name: 'email_verification_token_lifetime',
     env: ['EMAIL_VERIFICATION_TOKEN_LIFETIME'],
     schema: Int(1),

@@ -9,6 +9,8 @@ export const constraintNames = [
   'users__passwordless_email_key',
   'users__passwordless_phone_number_key',
   'users__thirdparty_key',
+  'users__webauthn_email_key',
+  'webauthn_credentials__pkey',
   'users__email_length_check',
   'users__third_party_id_length_check',
   'users__third_party_user_id_length_check',

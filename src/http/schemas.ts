@@ -11,6 +11,7 @@ const LoginMethod = Type.Object({
   email: Type.Optional(Type.String()),
   phoneNumber: Type.Optional(Type.String()),
   thirdParty: Type.Optional(ThirdPartyInfo),
+  webauthn: Type.Optional(Type.Object({ credentialIds: Type.Array(Type.String()) })),
 });
 
 // Response schema of a user in every shape toUserObject emits; the serializer drops anything not listed here.

@@ -106,7 +106,6 @@ export interface AccountInfo {
   email?: string | readonly string[];
   phoneNumber?: string | readonly string[];
   thirdParty?: { id: string; userId: string };
-  // No webauthn recipe here: a credential id is a criterion nothing matches.
   webauthnCredentialId?: string;
 }
 
@@ -123,7 +122,10 @@ export async function findUsersByAccountInfo(db: Queryable, tenantId: string, in
     criteria.add(`(u.recipe_id = 'thirdparty' AND u.third_party_id = ${criteria.param(info.thirdParty.id)}
       AND u.third_party_user_id = ${criteria.param(info.thirdParty.userId)})`);
   }
-  if (info.webauthnCredentialId !== undefined) criteria.add('FALSE');
+  if (info.webauthnCredentialId !== undefined) {
+    criteria.add(`EXISTS (SELECT 1 FROM webauthn_credentials wc WHERE wc.user_id = u.user_id
+      AND wc.credential_id = ${criteria.param(info.webauthnCredentialId)})`);
+  }
   if (criteria.parts.length === 0) return [];
   const tenant = criteria.param(tenantId);
   const matched = criteria.parts.map((part, index) => `(${part}) AS c${index}`).join(', ');

@@ -1,6 +1,6 @@
 import type { Queryable } from '../db/pool.js';
 
-export type RecipeId = 'emailpassword' | 'passwordless' | 'thirdparty';
+export type RecipeId = 'emailpassword' | 'passwordless' | 'thirdparty' | 'webauthn';
 
 // One login method (a row of `users`), with what the user object needs from other tables.
 export interface LoginMethodRow {
@@ -16,6 +16,8 @@ export interface LoginMethodRow {
   verified: boolean;
   // True when the login method belongs to a primary user, whose other login methods the caller then loads.
   in_primary_user: boolean;
+  // A webauthn login method's credential ids, oldest first (absent from rows a statement just wrote: none yet).
+  webauthn_credential_ids?: string[] | null;
 }
 
 // A user: a group of one or more login methods (AL-2.1). For a standalone login method the group id is its own id.
@@ -37,7 +39,9 @@ export const userColumns = `u.user_id, u.tenant_id, u.recipe_id, u.time_joined, 
   u.third_party_id, u.third_party_user_id, m.external_user_id,
   (u.email IS NULL OR EXISTS (SELECT 1 FROM email_verifications ev WHERE ev.user_id = u.user_id AND ev.email = u.email OFFSET 0)) AS verified,
   coalesce((SELECT lg.is_primary FROM user_ids li JOIN user_groups lg ON lg.group_id = li.group_id WHERE li.user_id = u.user_id), false)
-    AS in_primary_user`;
+    AS in_primary_user,
+  CASE WHEN u.recipe_id = 'webauthn' THEN ARRAY(SELECT wc.credential_id FROM webauthn_credentials wc
+    WHERE wc.user_id = u.user_id ORDER BY wc.created_at, wc.credential_id) END AS webauthn_credential_ids`;
 
 export const userFrom = 'users u LEFT JOIN user_id_mappings m ON m.user_id = u.user_id';
 

@@ -23,6 +23,8 @@ function loginMethodObject(row: LoginMethodRow, cdiVersion: CdiVersion) {
     ...(row.email !== null && { email: row.email }),
     ...(row.phone_number !== null && { phoneNumber: row.phone_number }),
     ...(thirdParty && { thirdParty }),
+    ...(row.recipe_id === 'webauthn' &&
+      cdiAtLeast(cdiVersion, '5.3') && { webauthn: { credentialIds: row.webauthn_credential_ids ?? [] } }),
   };
 }
 
@@ -50,7 +52,9 @@ export function toUserObject(user: StoredUser, cdiVersion: CdiVersion): WireUser
       methods.flatMap((row) => thirdPartyOf(row) ?? []),
       (info) => `${info.id}\u0000${info.userId}`,
     ),
-    ...(cdiAtLeast(cdiVersion, '5.3') && { webauthn: { credentialIds: [] } }),
+    ...(cdiAtLeast(cdiVersion, '5.3') && {
+      webauthn: { credentialIds: distinct(methods.flatMap((row) => row.webauthn_credential_ids ?? [])) },
+    }),
     loginMethods: methods.map((row) => loginMethodObject(row, cdiVersion)),
   };
 }

@@ -11,10 +11,11 @@ import type { ValidationContext } from './user.js';
 import { lazyPointerFormat, unknownSourceOf } from '../../hashing/lazy-pointer.js';
 import type { ImportLoginMethod } from '../types.js';
 import { pinLegacyLogin } from '../../lazy-migration/pointer.js';
+import { readImportedCredential } from '../../recipes/webauthn/import-credential.js';
 
 // The loginMethods part of contract §10.2: shared keys, then the recipe's own fields.
 
-const recipeIds: readonly string[] = ['emailpassword', 'thirdparty', 'passwordless'];
+const recipeIds: readonly string[] = ['emailpassword', 'thirdparty', 'passwordless', 'webauthn'];
 // §10.2's text names the three reference algorithms; the others this core accepts follow it.
 const REFERENCE_NAMES: readonly string[] = ['BCRYPT', 'ARGON2', 'IDP_SCRYPT'];
 const others = HASHING_ALGORITHM_NAMES.filter((name) => !REFERENCE_NAMES.includes(name)).map((name) => name.toLowerCase());
@@ -68,6 +69,7 @@ function readLoginMethod(method: JsonObject, errors: string[], context: Validati
   if (recipeId === 'emailpassword') readEmailPassword(method, loginMethod, errors, context);
   else if (recipeId === 'thirdparty') readThirdParty(method, loginMethod, errors);
   else if (recipeId === 'passwordless') readPasswordless(method, loginMethod, errors);
+  else if (recipeId === 'webauthn') readWebauthn(method, loginMethod, errors, context);
   return loginMethod;
 }
 
@@ -140,6 +142,19 @@ function readPasswordless(method: JsonObject, target: ImportLoginMethod, errors:
   if (target.email === undefined && target.phoneNumber === undefined) {
     errors.push(errorMessage('BULK_CONTACT_REQUIRED'));
   }
+  dropUndefined(target);
+}
+
+function readWebauthn(method: JsonObject, target: ImportLoginMethod, errors: string[], context: ValidationContext): void {
+  const reader = new FieldReader(errors, ' for a webauthn recipe.');
+  target.email = checkEmail(reader.read(method, 'email', 'string', true), errors);
+  const credentials = method.credentials;
+  if (!Array.isArray(credentials) || credentials.length === 0) {
+    errors.push(errorMessage('BULK_WEBAUTHN_CREDENTIALS_REQUIRED'));
+    return;
+  }
+  const read = credentials.map((credential, index) => readImportedCredential(credential, index, errors, context.relyingParties));
+  target.credentials = read.filter((credential) => credential !== undefined);
   dropUndefined(target);
 }
 

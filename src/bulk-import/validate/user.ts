@@ -1,3 +1,4 @@
+import type { RelyingParties } from '../../recipes/webauthn/relying-parties.js';
 import { lengthLimits } from '../../normalise/length-limits.js';
 import { errorMessage } from '../../errors.js';
 import type { PasswordHasher } from '../../hashing/registry.js';
@@ -21,6 +22,8 @@ export interface ValidationContext {
   // The core's lazy-migration sources: a `$lazy$` pointer to another is refused, as the single import route does.
   // Absent when re-validating a queued user (checked when it was queued).
   lazySources?: { has(name: string): boolean };
+  // The relying-party ids passkeys may be imported for (W-5); absent when re-validating a queued user.
+  relyingParties?: RelyingParties;
 }
 
 export interface SecondFactorSettings {

@@ -1,6 +1,6 @@
 import { coreError } from '../../errors.js';
 
-const authRecipeIds = new Set(['emailpassword', 'thirdparty', 'passwordless']);
+const authRecipeIds = new Set(['emailpassword', 'thirdparty', 'passwordless', 'webauthn']);
 // Recipe ids the reference knows; the non-auth ones are accepted and match no user.
 const knownRecipeIds = new Set([
   ...authRecipeIds,

@@ -11,6 +11,7 @@ import Passwordless from 'supertokens-node/recipe/passwordless/index.js';
 import ThirdParty from 'supertokens-node/recipe/thirdparty/index.js';
 import EmailVerification, { EmailVerificationClaim } from 'supertokens-node/recipe/emailverification/index.js';
 import AccountLinking from 'supertokens-node/recipe/accountlinking/index.js';
+import WebAuthn from 'supertokens-node/recipe/webauthn/index.js';
 import type { FakeOAuthProvider } from './fake-oauth.js';
 import type { Outbox } from './outbox.js';
 
@@ -28,6 +29,8 @@ export interface SdkAppOptions {
   bridgeSource?: string;
   /** Adds the AccountLinking recipe, linking automatically by verified email. */
   accountLinking?: boolean;
+  /** Adds the WebAuthn recipe with this relying-party id and origin (the page's, as a browser would report it). */
+  webauthn?: { rpId: string; origin: string };
 }
 
 export interface CoreCall {
@@ -57,6 +60,21 @@ export const thirdPartyId = 'fake-oidc';
  * `POST /auth/bridge` `{token}` is the route of docs/session-bridge.md: the old provider's token is exchanged at the
  * core and the session created with `Session.createNewSession`.
  */
+function webauthnRecipe(webauthn: { rpId: string; origin: string }, outbox: Outbox) {
+  return WebAuthn.init({
+    getRelyingPartyId: webauthn.rpId,
+    getRelyingPartyName: 'identity-core sdk app',
+    getOrigin: async () => webauthn.origin,
+    emailDelivery: {
+      override: (original) => ({
+        ...original,
+        sendEmail: async (input) =>
+          outbox.push({ channel: 'email', to: input.user.email, type: input.type, link: input.recoverAccountLink }),
+      }),
+    },
+  });
+}
+
 export async function startSdkApp(options: SdkAppOptions): Promise<SdkApp> {
   const server = http.createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -145,6 +163,7 @@ export async function startSdkApp(options: SdkAppOptions): Promise<SdkApp> {
             }),
           ]
         : []),
+      ...(options.webauthn ? [webauthnRecipe(options.webauthn, outbox)] : []),
     ],
   });
 

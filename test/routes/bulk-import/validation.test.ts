@@ -101,7 +101,7 @@ describe('POST /bulk-import/users validation messages', () => {
     ],
     [
       'an unknown recipe',
-      () => ({ loginMethods: [{ recipeId: 'webauthn' }] }),
+      () => ({ loginMethods: [{ recipeId: 'magiclink' }] }),
       () => ['Invalid recipeId for loginMethod. Pass one of emailpassword, thirdparty or, passwordless!'],
     ],
     [
