@@ -230,6 +230,23 @@ const catalog = {
   RECOVERY_CODE_LENGTH: { status: 400, message: (suffix: string) => `code should be 6 to 64 characters${suffix}` },
   RECOVERY_CODES_DUPLICATE: { status: 400, message: () => 'recoveryCodes contains duplicate codes' },
   RECOVERY_CODES_TOO_MANY: { status: 400, message: (max: number) => `recoveryCodes can contain at most ${max} codes` },
+  RECOVERY_CODE_DIGEST_REFUSED: {
+    status: 400,
+    message: (reason: string, suffix: string) => `hash is not an accepted bcrypt digest: ${reason}${suffix}`,
+  },
+  RECOVERY_CODES_TOO_MANY_DIGESTS: {
+    status: 400,
+    message: (max: number) => `recoveryCodes can contain at most ${max} bcrypt digests`,
+  },
+  RECOVERY_CODES_USER_FULL: {
+    status: 400,
+    message: (max: number, maxDigests: number) =>
+      `A user can hold at most ${max} recovery codes, ${maxDigests} of them bcrypt digests: pass replaceExisting or remove codes first`,
+  },
+  RECOVERY_CODE_ATTEMPTS_LIMITED: {
+    status: 429,
+    message: (retryAfterSeconds: number) => `Too many failed recovery-code attempts; retry after ${retryAfterSeconds} seconds`,
+  },
   // Sessions (S-4.10). The 400s refuse input; the 200 entries are the `message` of a TRY_REFRESH_TOKEN or
   // UNAUTHORISED result, which services report with errorMessage().
   SESSION_PROTECTED_CLAIM: { status: 400, message: () => 'The user payload contains protected field' },
@@ -388,6 +405,17 @@ export function importBusyError(): CoreError {
 /** 503 with Retry-After: every database connection stayed busy for as long as a request may wait for one. */
 export function databaseBusyError(): CoreError {
   return retryAfter('DATABASE_BUSY', 1);
+}
+
+/**
+ * 429 with Retry-After for recovery-code guesses past the account's limit (the TOTP ledger) or the client's; the body
+ * is the LIMIT_REACHED_ERROR object of contract M-7, so callers that read `status` still see it.
+ */
+export function recoveryCodeLimited(body: { status: 'LIMIT_REACHED_ERROR'; retryAfterMs: number }): CoreError {
+  const seconds = Math.max(1, Math.ceil(body.retryAfterMs / 1000));
+  const error = new CoreError('RECOVERY_CODE_ATTEMPTS_LIMITED', errorMessage('RECOVERY_CODE_ATTEMPTS_LIMITED', seconds), body);
+  error.retryAfterSeconds = seconds;
+  return error;
 }
 
 /** Sign-ins of this account (or from this client) wait until the limit's window moves on; never "wrong password". */

@@ -119,6 +119,11 @@ const notContractTexts = new Set<ErrorCode>([
   'INVALID_PHONE_NUMBER',
   // The reference core answers such text with a database error; the bulk routes name it per user instead.
   'BULK_TEXT_UNSTORABLE',
+  // Recovery codes are beyond the reference (contract M-7); these bounds and the limit came with issue 50.
+  'RECOVERY_CODE_DIGEST_REFUSED',
+  'RECOVERY_CODES_TOO_MANY_DIGESTS',
+  'RECOVERY_CODES_USER_FULL',
+  'RECOVERY_CODE_ATTEMPTS_LIMITED',
 ]);
 const messageOf = errorMessage as (code: ErrorCode, ...args: unknown[]) => string;
 

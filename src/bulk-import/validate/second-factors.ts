@@ -88,7 +88,12 @@ export function readRecoveryCodes(input: JsonObject, errors: string[], context: 
   const report: Report = (code, ...args) => {
     errors.push((errorMessage as (code: ErrorCode, ...args: unknown[]) => string)(code, ...args));
   };
-  return parseRecoveryCodes(input.recoveryCodes, { report, suffix: CODE, acceptStored: context.ids === 'stored' });
+  return parseRecoveryCodes(input.recoveryCodes, {
+    report,
+    suffix: CODE,
+    acceptStored: context.ids === 'stored',
+    checkDigest: (hash) => context.hasher.importRefusal(hash, 'bcrypt'),
+  });
 }
 
 // Contract M-5.8: a user imported with a TOTP device must be asked for it at sign-in, which the SDK's MFA recipe

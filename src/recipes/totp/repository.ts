@@ -105,14 +105,21 @@ export async function isCodeSpent(db: Queryable, tenantId: string, userId: strin
   return (rowCount ?? 0) > 0;
 }
 
+/** Appends an attempt to the ledger; its id lets a recovery-code attempt, recorded as failed, be turned valid. */
 export async function insertUsedCode(
   db: Queryable,
   row: { tenantId: string; userId: string; code: string; isValid: boolean; expiryTime: number; createdTime: number },
-): Promise<void> {
-  await db.query(
-    'INSERT INTO totp_used_codes (tenant_id, user_id, code, is_valid, expiry_time, created_time) VALUES ($1, $2, $3, $4, $5, $6)',
+): Promise<number> {
+  const { rows } = await db.query<{ id: string }>(
+    `INSERT INTO totp_used_codes (tenant_id, user_id, code, is_valid, expiry_time, created_time) VALUES ($1, $2, $3, $4, $5, $6)
+     RETURNING id`,
     [row.tenantId, row.userId, row.code, row.isValid, row.expiryTime, row.createdTime],
   );
+  return Number(rows[0].id);
+}
+
+export async function markAttemptValid(db: Queryable, id: number): Promise<void> {
+  await db.query('UPDATE totp_used_codes SET is_valid = true WHERE id = $1', [id]);
 }
 
 /** Ledger rows past their lifetime and past the cooldown (a lockout always lasts its full cooldown, M-5.6). */

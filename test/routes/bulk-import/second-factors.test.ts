@@ -124,6 +124,21 @@ describe('bulk import of roles, metadata, TOTP devices and recovery codes', () =
       'Invalid hashingAlgorithm. Pass one of bcrypt, sha256 or, sha512! for a recovery code.',
     ],
     ['recovery codes as an object', { recoveryCodes: { code: 'abcdef' } }, 'recoveryCodes should be an array of strings or objects.'],
+    [
+      'a bcrypt digest over the import bound',
+      { recoveryCodes: [{ hash: `$2b$16$${'a'.repeat(53)}`, hashingAlgorithm: 'bcrypt' }] },
+      'hash is not an accepted bcrypt digest: cost = 16 is over the limit of 13 (raise imported_hash_max_bcrypt_cost to accept it) for a recovery code.',
+    ],
+    [
+      'thirteen bcrypt digests',
+      {
+        recoveryCodes: Array.from({ length: 13 }, (_, n) => ({
+          hash: `$2b$10$${String(n).padStart(53, 'a')}`,
+          hashingAlgorithm: 'bcrypt',
+        })),
+      },
+      'recoveryCodes can contain at most 12 bcrypt digests',
+    ],
   ])('refuses %s, naming it for that user, writing nothing', async (_name, extra, message) => {
     const before = await snapshot(t.db);
     const reply = await enqueue({ users: [user({ userRoles: undefined, ...extra })] });
