@@ -220,6 +220,11 @@ const catalog = {
   BULK_TOTP_SKEW: { status: 400, message: (bound: '>= 0' | '<= 10') => `skew should be ${bound} for a totp device.` },
   BULK_TOTP_NAME_TOO_LONG: { status: 400, message: (name: string) => `TOTP deviceName ${name} is too long. Max length is 256.` },
   BULK_TOTP_NAME_REPEATED: { status: 400, message: (name: string) => `TOTP deviceName ${name} is not unique for this user.` },
+  TOTP_DEVICES_TOO_MANY: {
+    status: 400,
+    message: (max: number) => `A user can hold at most ${max} TOTP devices: remove one first`,
+  },
+  BULK_TOTP_DEVICES_TOO_MANY: { status: 400, message: (max: number) => `totpDevices can contain at most ${max} devices` },
   BULK_TOTP_START_TIME: { status: 400, message: () => 't0 other than 0 is not supported for a totp device.' },
   RECOVERY_CODES_NOT_ARRAY: { status: 400, message: () => 'recoveryCodes should be an array of strings or objects.' },
   RECOVERY_CODE_FORM: { status: 400, message: (suffix: string) => `Either code or (hash, hashingAlgorithm) is required${suffix}` },

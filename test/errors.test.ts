@@ -124,6 +124,8 @@ const notContractTexts = new Set<ErrorCode>([
   'RECOVERY_CODES_TOO_MANY_DIGESTS',
   'RECOVERY_CODES_USER_FULL',
   'RECOVERY_CODE_ATTEMPTS_LIMITED',
+  'TOTP_DEVICES_TOO_MANY',
+  'BULK_TOTP_DEVICES_TOO_MANY',
 ]);
 const messageOf = errorMessage as (code: ErrorCode, ...args: unknown[]) => string;
 

@@ -16,6 +16,8 @@ import {
 } from './repository.js';
 import { checkAttemptLimit, verifyCode, type AttemptLimits, type Counts } from './verify.js';
 import type { NormalisedSecret } from './secret.js';
+import { MAX_TOTP_DEVICES } from './limits.js';
+import { coreError } from '../../errors.js';
 
 // RFC 4226 R6 recommends 160-bit keys; the reference core generates 20 bytes too (contract M-5.2).
 const NEW_SECRET_BYTES = 20;
@@ -78,6 +80,10 @@ export class TotpService {
         while (verifiedNames.has(`TOTP Device ${k}`)) k++;
         deviceName = `TOTP Device ${k}`;
       } else if (verifiedNames.has(deviceName)) return deviceExists;
+      const name = deviceName;
+      if (devices.length >= MAX_TOTP_DEVICES && !devices.some((device) => device.device_name === name)) {
+        throw coreError('TOTP_DEVICES_TOO_MANY', MAX_TOTP_DEVICES);
+      }
       await upsertDevices(client, [
         {
           userId: settings.userId,
