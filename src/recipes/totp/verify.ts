@@ -106,5 +106,8 @@ function matchesDevice(device: DeviceRow, key: Buffer, code: string, now: number
 const throwawayKey = Buffer.alloc(20);
 function spendLikeADevice(now: number): void {
   const current = timeStep(now, 30);
-  for (let offset = -MAX_SKEW; offset <= MAX_SKEW; offset++) hotp(throwawayKey, current + BigInt(offset), 'SHA1', 6);
+  for (let offset = -MAX_SKEW; offset <= MAX_SKEW; offset++) {
+    const step = current + BigInt(offset);
+    hotp(throwawayKey, step < 0n ? 0n : step, 'SHA1', 6);
+  }
 }
