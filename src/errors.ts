@@ -307,6 +307,10 @@ const catalog = {
     message: () => `'idp_password_hashing_signer_key' is not configured: set it in config.yaml or IDP_PASSWORD_HASHING_SIGNER_KEY`,
   },
   INTERNAL: { status: 500, message: () => 'Internal Error' },
+  TOTP_SECRET_KEYS_MISSING: {
+    status: 500,
+    message: () => `'totp_secret_keys' is not configured: set it in config.yaml, TOTP_SECRET_KEYS or TOTP_SECRET_KEYS_FILE`,
+  },
   SIGNIN_ATTEMPTS_LIMITED: {
     status: 429,
     message: (retryAfterSeconds: number) => `Too many failed sign-in attempts; retry after ${retryAfterSeconds} seconds`,

@@ -8,6 +8,8 @@ export interface Database {
   pool: pg.Pool;
   description: string;
   close(): Promise<void>;
+  /** The embedded PostgreSQL's data folder; undefined for an external database. */
+  embeddedDataDir?: string;
 }
 
 export function externalConnectionString(config: Config): string | undefined {
@@ -58,6 +60,7 @@ export async function openDatabase(config: Config, log: DatabaseLog): Promise<Da
   return {
     pool,
     description,
+    embeddedDataDir: embedded?.dataDir,
     async close() {
       await pool.end();
       await embedded?.stop();

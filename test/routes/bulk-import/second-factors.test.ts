@@ -89,9 +89,12 @@ describe('bulk import of roles, metadata, TOTP devices and recovery codes', () =
     await t.app.services.bulkImportWorker.processUntilEmpty();
     const rows = (
       await t.db.pool.query(
-        'SELECT device_name, secret_key, period, skew, verified, algorithm, digits FROM totp_devices ORDER BY device_name',
+        'SELECT user_id, device_name, secret_key, secret_key_id, period, skew, verified, algorithm, digits FROM totp_devices ORDER BY device_name',
       )
-    ).rows;
+    ).rows.map(({ user_id: userId, secret_key_id: secretKeyId, ...row }) => ({
+      ...row,
+      secret_key: t.app.services.totpSecrets.open(userId, { secretKey: row.secret_key, secretKeyId }),
+    }));
     expect(rows).toEqual([
       { device_name: 'TOTP Device 0', secret_key: SHA1_BASE32, period: 30, skew: 0, verified: true, algorithm: 'SHA1', digits: 6 },
       { device_name: 'TOTP Device 2', secret_key: SHA1_BASE32, period: 30, skew: 1, verified: true, algorithm: 'SHA1', digits: 7 },
