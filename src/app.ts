@@ -15,6 +15,7 @@ import { coreError } from './errors.js';
 import requestPipeline, { resolvedPathKey } from './plugins/request-pipeline.js';
 import errorHandler from './plugins/error-handler.js';
 import { createServices, type Services } from './services.js';
+import { prepareTotpSecrets } from './recipes/totp/secrets-at-rest.js';
 import { CoreMetrics } from './metrics/metrics.js';
 import { BulkQueueCounts } from './metrics/bulk-queue-counts.js';
 import metricsPlugin from './metrics/plugin.js';
@@ -121,7 +122,9 @@ export async function buildApp({ config, pool, logger, clock = Date.now }: AppOp
     lazyPending: () => app.services.lazyMigration.pendingCounts(),
     lazyBreakers: () => app.services.lazyMigration.breakerStates(),
   });
-  app.decorate('services', createServices({ config, pool, clock, log, metrics }));
+  // Before any request: refuses to start when TOTP secrets exist that the configured keys cannot open.
+  const totpSecrets = await prepareTotpSecrets(pool, config.totp_secret_keys, log);
+  app.decorate('services', createServices({ config, pool, clock, log, metrics, totpSecrets }));
   // Background jobs run only between ready and close, so building an app starts nothing.
   app.addHook('onReady', async () => app.services.start());
   // Waiting verifications are refused (503) as soon as closing starts, so in-flight requests end quickly.

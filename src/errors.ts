@@ -246,6 +246,11 @@ const catalog = {
   BULK_TOTP_SKEW: { status: 400, message: (bound: '>= 0' | '<= 10') => `skew should be ${bound} for a totp device.` },
   BULK_TOTP_NAME_TOO_LONG: { status: 400, message: (name: string) => `TOTP deviceName ${name} is too long. Max length is 256.` },
   BULK_TOTP_NAME_REPEATED: { status: 400, message: (name: string) => `TOTP deviceName ${name} is not unique for this user.` },
+  TOTP_DEVICES_TOO_MANY: {
+    status: 400,
+    message: (max: number) => `A user can hold at most ${max} TOTP devices: remove one first`,
+  },
+  BULK_TOTP_DEVICES_TOO_MANY: { status: 400, message: (max: number) => `totpDevices can contain at most ${max} devices` },
   BULK_TOTP_START_TIME: { status: 400, message: () => 't0 other than 0 is not supported for a totp device.' },
   RECOVERY_CODES_NOT_ARRAY: { status: 400, message: () => 'recoveryCodes should be an array of strings or objects.' },
   RECOVERY_CODE_FORM: { status: 400, message: (suffix: string) => `Either code or (hash, hashingAlgorithm) is required${suffix}` },
@@ -256,6 +261,23 @@ const catalog = {
   RECOVERY_CODE_LENGTH: { status: 400, message: (suffix: string) => `code should be 6 to 64 characters${suffix}` },
   RECOVERY_CODES_DUPLICATE: { status: 400, message: () => 'recoveryCodes contains duplicate codes' },
   RECOVERY_CODES_TOO_MANY: { status: 400, message: (max: number) => `recoveryCodes can contain at most ${max} codes` },
+  RECOVERY_CODE_DIGEST_REFUSED: {
+    status: 400,
+    message: (reason: string, suffix: string) => `hash is not an accepted bcrypt digest: ${reason}${suffix}`,
+  },
+  RECOVERY_CODES_TOO_MANY_DIGESTS: {
+    status: 400,
+    message: (max: number) => `recoveryCodes can contain at most ${max} bcrypt digests`,
+  },
+  RECOVERY_CODES_USER_FULL: {
+    status: 400,
+    message: (max: number, maxDigests: number) =>
+      `A user can hold at most ${max} recovery codes, ${maxDigests} of them bcrypt digests: pass replaceExisting or remove codes first`,
+  },
+  RECOVERY_CODE_ATTEMPTS_LIMITED: {
+    status: 429,
+    message: (retryAfterSeconds: number) => `Too many failed recovery-code attempts; retry after ${retryAfterSeconds} seconds`,
+  },
   // Sessions (S-4.10). The 400s refuse input; the 200 entries are the `message` of a TRY_REFRESH_TOKEN or
   // UNAUTHORISED result, which services report with errorMessage().
   SESSION_PROTECTED_CLAIM: { status: 400, message: () => 'The user payload contains protected field' },
@@ -316,6 +338,10 @@ const catalog = {
     message: () => `'idp_password_hashing_signer_key' is not configured: set it in config.yaml or IDP_PASSWORD_HASHING_SIGNER_KEY`,
   },
   INTERNAL: { status: 500, message: () => 'Internal Error' },
+  TOTP_SECRET_KEYS_MISSING: {
+    status: 500,
+    message: () => `'totp_secret_keys' is not configured: set it in config.yaml, TOTP_SECRET_KEYS or TOTP_SECRET_KEYS_FILE`,
+  },
   SIGNIN_ATTEMPTS_LIMITED: {
     status: 429,
     message: (retryAfterSeconds: number) => `Too many failed sign-in attempts; retry after ${retryAfterSeconds} seconds`,
@@ -428,6 +454,17 @@ export function databaseBusyError(): CoreError {
 /** 503 with Retry-After: no database server can serve now (down, restarting, or a failover under way). */
 export function databaseUnavailableError(): CoreError {
   return retryAfter('DATABASE_UNAVAILABLE', 1);
+}
+
+/**
+ * 429 with Retry-After for recovery-code guesses past the account's limit (the TOTP ledger) or the client's; the body
+ * is the LIMIT_REACHED_ERROR object of contract M-7, so callers that read `status` still see it.
+ */
+export function recoveryCodeLimited(body: { status: 'LIMIT_REACHED_ERROR'; retryAfterMs: number }): CoreError {
+  const seconds = Math.max(1, Math.ceil(body.retryAfterMs / 1000));
+  const error = new CoreError('RECOVERY_CODE_ATTEMPTS_LIMITED', errorMessage('RECOVERY_CODE_ATTEMPTS_LIMITED', seconds), body);
+  error.retryAfterSeconds = seconds;
+  return error;
 }
 
 /** Sign-ins of this account (or from this client) wait until the limit's window moves on; never "wrong password". */

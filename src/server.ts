@@ -3,6 +3,8 @@ import { loadConfig } from './config/load.js';
 import { ConfigError, type Config } from './config/config.js';
 import { openDatabase } from './db/database.js';
 import { createLogger } from './logger.js';
+import type { Logger } from 'pino';
+import { embeddedTotpSecretKeys } from './recipes/totp/embedded-key.js';
 import { sizeThreadPool } from './hashing/thread-pool.js';
 import { startMetricsServer, type MetricsServer } from './metrics/metrics-server.js';
 
@@ -27,7 +29,8 @@ async function main(): Promise<void> {
     logger.warn('idp_password_hashing_signer_key is not set: $f_scrypt$ hashes cannot be imported or verified');
   }
 
-  const app = await buildApp({ config, pool: database.pool, logger }).catch(async (error: unknown) => {
+  const appConfig = withEmbeddedTotpKey(config, database.embeddedDataDir, logger);
+  const app = await buildApp({ config: appConfig, pool: database.pool, logger }).catch(async (error: unknown) => {
     await database.close();
     throw error;
   });
@@ -75,6 +78,15 @@ async function main(): Promise<void> {
     await database.close();
     process.exit(1);
   }
+}
+
+// With the embedded database and no totp_secret_keys, a key file beside the data (docs/metadata-roles-totp.md).
+function withEmbeddedTotpKey(config: Readonly<Config>, dataDir: string | undefined, logger: Logger): Readonly<Config> {
+  if (config.totp_secret_keys.length > 0 || dataDir === undefined) return config;
+  const local = embeddedTotpSecretKeys(dataDir);
+  if (local.created)
+    logger.info(`totp_secret_keys is not set: TOTP secrets are sealed with a key made for the embedded database, kept in ${local.file}`);
+  return Object.freeze({ ...config, totp_secret_keys: local.keys });
 }
 
 main().catch((error: unknown) => {

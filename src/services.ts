@@ -25,6 +25,7 @@ import type { VerificationScheduler } from './hashing/verification-scheduler.js'
 import { UserMetadataService } from './recipes/usermetadata/service.js';
 import { UserRolesService } from './recipes/userroles/service.js';
 import { TotpService } from './recipes/totp/service.js';
+import type { TotpSecretBox } from './recipes/totp/secret-box.js';
 import { RecoveryCodeService } from './recipes/totp/recovery-codes.js';
 import { SigningKeys } from './keys/signing-keys.js';
 import { SessionService } from './recipes/session/service.js';
@@ -43,6 +44,8 @@ export interface ServiceDependencies {
   log: Logger;
   // One hasher for the process, so its concurrency limits hold across recipes and bulk import.
   hasher: PasswordHasher;
+  // Opens and seals TOTP secrets (totp_secret_keys); built at start by prepareTotpSecrets.
+  totpSecrets: TotpSecretBox;
   metrics?: ServiceMetrics;
 }
 
@@ -55,6 +58,7 @@ export interface ServiceMetrics extends HashingObserver, LazyMigrationObserver, 
 export interface Services {
   config: Readonly<Config>;
   hasher: PasswordHasher;
+  totpSecrets: TotpSecretBox;
   health: HealthService;
   passwordless: PasswordlessService;
   emailPassword: EmailPasswordService;
@@ -133,6 +137,7 @@ export function createServices(base: Omit<ServiceDependencies, 'hasher'>): Servi
   return {
     config: deps.config,
     hasher: deps.hasher,
+    totpSecrets: deps.totpSecrets,
     health: new HealthService(deps.pool),
     passwordless,
     emailPassword,

@@ -130,6 +130,13 @@ const notContractTexts = new Set<ErrorCode>([
   'BULK_WEBAUTHN_RP_ID',
   'IMPORT_WEBAUTHN_EMAIL_EXISTS',
   'IMPORT_WEBAUTHN_CREDENTIAL_EXISTS',
+  // Recovery codes are beyond the reference (contract M-7): bounds on digests and devices, and a limit on guesses.
+  'RECOVERY_CODE_DIGEST_REFUSED',
+  'RECOVERY_CODES_TOO_MANY_DIGESTS',
+  'RECOVERY_CODES_USER_FULL',
+  'RECOVERY_CODE_ATTEMPTS_LIMITED',
+  'TOTP_DEVICES_TOO_MANY',
+  'BULK_TOTP_DEVICES_TOO_MANY',
 ]);
 const messageOf = errorMessage as (code: ErrorCode, ...args: unknown[]) => string;
 

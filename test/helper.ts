@@ -50,6 +50,8 @@ export const testConfigDefaults = {
   argon2_iterations: 1,
   argon2_parallelism: 1,
   signin_failure_min_duration_ms: 0,
+  // TOTP secrets are sealed at rest; a fixed test key (never a production one).
+  totp_secret_keys: `test:${Buffer.alloc(32, 7).toString('base64')}`,
 };
 
 export function testConfig(overrides: Record<string, unknown> = {}): Readonly<Config> {

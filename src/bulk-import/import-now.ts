@@ -2,6 +2,7 @@ import type pg from 'pg';
 import type { Logger } from 'pino';
 import { withTransaction } from '../db/transaction.js';
 import { isTransient } from '../db/pg-errors.js';
+import type { TotpSecretBox } from '../recipes/totp/secret-box.js';
 import type { PasswordHasher } from '../hashing/registry.js';
 import type { ImportSlots } from './import-slots.js';
 import { importBatch } from './process-batch.js';
@@ -11,6 +12,7 @@ import type { ImportUser } from './types.js';
 export interface ImportNowDependencies {
   pool: pg.Pool;
   hasher: PasswordHasher;
+  totpSecrets: TotpSecretBox;
   log: Logger;
   // Shared by every request of this core: a request is split over as many transactions as it has slots.
   slots: ImportSlots;

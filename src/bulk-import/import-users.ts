@@ -8,6 +8,7 @@ import { detectConflicts, importErrors } from './conflicts.js';
 import { becomesPrimaryUser, outputIdOf, type ImportLoginMethod, type ImportOutcome, type ImportUser } from './types.js';
 import { mergeMetadataOfUsers } from '../recipes/usermetadata/repository.js';
 import { upsertDevices, type NewDevice } from '../recipes/totp/repository.js';
+import type { TotpSecretBox } from '../recipes/totp/secret-box.js';
 import { insertRecoveryCodes, type NewRecoveryCode } from '../recipes/totp/recovery-codes-repository.js';
 import { insertImportedCredentials, type NewCredential } from '../recipes/webauthn/repository.js';
 
@@ -19,7 +20,12 @@ import { insertImportedCredentials, type NewCredential } from '../recipes/webaut
 // the winner (explainImportError names it if it still gets through). A user with several login methods (or marked
 // primary) gets its primary group and the ids of its login methods first; the users insert trigger (migrations 0011,
 // 0013) then gives the group its time_joined and reservations in the same statement (AL-11.2).
-export async function importUsers(db: Queryable, users: ImportUser[], hasher: PasswordHasher): Promise<ImportOutcome[]> {
+export async function importUsers(
+  db: Queryable,
+  users: ImportUser[],
+  hasher: PasswordHasher,
+  totpSecrets: TotpSecretBox,
+): Promise<ImportOutcome[]> {
   const outcomes: ImportOutcome[] = users.map(() => ({ ok: true }));
   for (const [index, message] of await detectConflicts(db, users)) outcomes[index] = { ok: false, message };
 
@@ -42,7 +48,7 @@ export async function importUsers(db: Queryable, users: ImportUser[], hasher: Pa
     mapped.map((user) => user.id),
     mapped.map((user) => user.externalUserId!),
   );
-  await insertDependents(db, pending);
+  await insertDependents(db, pending, totpSecrets);
   return outcomes;
 }
 
@@ -153,7 +159,7 @@ export function userRows(methods: ImportLoginMethod[], hashes: (string | null)[]
   return rows;
 }
 
-async function insertDependents(db: Queryable, users: ImportUser[]): Promise<void> {
+async function insertDependents(db: Queryable, users: ImportUser[], totpSecrets: TotpSecretBox): Promise<void> {
   const verified = { ids: [] as string[], emails: [] as string[] };
   const metadata = { ids: [] as string[], values: [] as string[] };
   const roles = { ids: [] as string[], tenants: [] as string[], roles: [] as string[] };
@@ -219,7 +225,7 @@ async function insertDependents(db: Queryable, users: ImportUser[]): Promise<voi
   await insertEmailVerifications(db, verified.ids, verified.emails);
   await mergeMetadataOfUsers(db, metadata.ids, metadata.values);
   await insertUserRoles(db, roles.ids, roles.tenants, roles.roles);
-  await upsertDevices(db, devices);
+  await upsertDevices(db, totpSecrets, devices);
   await insertRecoveryCodes(db, recoveryCodes);
   await insertImportedCredentials(db, passkeys);
 }

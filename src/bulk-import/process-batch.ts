@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import { CoreError } from '../errors.js';
 import { withTransaction } from '../db/transaction.js';
 import { claimQueueRows, finishQueueRows, findExistingRoles, useKeyDrivenPlans } from './repository.js';
+import type { TotpSecretBox } from '../recipes/totp/secret-box.js';
 import type { PasswordHasher } from '../hashing/registry.js';
 import { isJsonObject } from './fields.js';
 import { explainImportError, importUsers, inInsertOrder } from './import-users.js';
@@ -14,6 +15,7 @@ import { describeError, isTransient } from '../db/pg-errors.js';
 export interface BatchDependencies {
   pool: pg.Pool;
   hasher: PasswordHasher;
+  totpSecrets: TotpSecretBox;
   clock: () => number;
   log: Logger;
   batchSize: number;
@@ -78,12 +80,12 @@ function revalidate(
 export async function importBatch(
   client: pg.PoolClient,
   users: ImportUser[],
-  deps: Pick<BatchDependencies, 'hasher' | 'log'>,
+  deps: Pick<BatchDependencies, 'hasher' | 'totpSecrets' | 'log'>,
 ): Promise<ImportOutcome[]> {
   for (let attempt = 1; attempt <= 2; attempt++) {
     await client.query('SAVEPOINT batch');
     try {
-      const outcomes = await importUsers(client, users, deps.hasher);
+      const outcomes = await importUsers(client, users, deps.hasher, deps.totpSecrets);
       await client.query('RELEASE SAVEPOINT batch');
       return outcomes;
     } catch (error) {
@@ -96,7 +98,7 @@ export async function importBatch(
   for (const user of inInsertOrder(users)) {
     await client.query('SAVEPOINT one_user');
     try {
-      outcomes.set(user, (await importUsers(client, [user], deps.hasher))[0]);
+      outcomes.set(user, (await importUsers(client, [user], deps.hasher, deps.totpSecrets))[0]);
       await client.query('RELEASE SAVEPOINT one_user');
     } catch (error) {
       if (isTransient(error)) throw error;

@@ -107,7 +107,13 @@ export class BulkImportService {
     await declareRoles(this.deps.pool, declaredRoles);
     if (options.importNow) {
       const answer = batch.users.map(toEnqueuedUser);
-      const deps = { pool: this.deps.pool, hasher: this.hasher, log: this.deps.log, slots: this.importSlots };
+      const deps = {
+        pool: this.deps.pool,
+        hasher: this.hasher,
+        totpSecrets: this.deps.totpSecrets,
+        log: this.deps.log,
+        slots: this.importSlots,
+      };
       const { imported, failed } = await importNow(deps, batch.users, now);
       // The migration command imports this way: its users count in the same metric as the worker's.
       this.deps.metrics?.bulkBatchFinished(imported, failed);
@@ -161,7 +167,7 @@ export class BulkImportService {
       await declareRoles(client, declaredRoles);
       let outcome: ImportOutcome;
       try {
-        [outcome] = await importUsers(client, [user], this.hasher);
+        [outcome] = await importUsers(client, [user], this.hasher, this.deps.totpSecrets);
       } catch (error) {
         // A concurrent writer took a value after the conflict check.
         const message = explainImportError(error, user);

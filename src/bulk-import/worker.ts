@@ -125,10 +125,11 @@ export function importParallelism(config: Readonly<Config>): number {
 
 // The worker that empties the queue of this core's database; the composition root starts it when the app is ready.
 export function createBulkImportWorker(deps: ServiceDependencies, statistics: StatisticsRefresher): BulkImportWorker {
-  const { config, pool, hasher, clock, log } = deps;
+  const { config, pool, hasher, clock, log, totpSecrets } = deps;
   const batch = {
     pool,
     hasher,
+    totpSecrets,
     clock,
     log,
     batchSize: config.bulk_migration_batch_size,

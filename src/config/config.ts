@@ -1,6 +1,7 @@
 import type { CdiVersion } from '../http/cdi-version.js';
 import type { LazyMigrationConfig } from '../lazy-migration/config.js';
 import type { SessionBridgeConfig } from '../session-bridge/config.js';
+import type { TotpSecretKey } from './totp-secret-keys.js';
 
 export type LogLevel = 'DEBUG' | 'INFO' | 'WARN' | 'ERROR' | 'NONE';
 
@@ -48,6 +49,8 @@ export interface Config {
   totp_rate_limit_cooldown_sec: number;
   totp_min_imported_secret_bits: number;
   bulk_import_totp_requires_factor: boolean;
+  totp_secret_keys: TotpSecretKey[];
+  recovery_code_failures_per_client: number;
 
   password_hashing_alg: 'BCRYPT' | 'ARGON2';
   bcrypt_log_rounds: number;

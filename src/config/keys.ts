@@ -228,6 +228,21 @@ export const configKeys: ConfigKey[] = [
     description: 'shortest imported TOTP key accepted, in bits (64 to 160)',
   },
   {
+    name: 'totp_secret_keys',
+    env: ['TOTP_SECRET_KEYS'],
+    schema: Str(),
+    description:
+      'comma-separated <id>:<base64 of 32 bytes> keys that encrypt TOTP secrets at rest (AES-256-GCM); the last one encrypts, any decrypts; unset: see docs/metadata-roles-totp.md',
+  },
+  {
+    name: 'recovery_code_failures_per_client',
+    env: ['RECOVERY_CODE_FAILURES_PER_CLIENT'],
+    schema: Int(1),
+    default: 20,
+    description:
+      'failed recovery-code checks against bcrypt digests a minute from one client address; more answer 429 with Retry-After without checking',
+  },
+  {
     name: 'bulk_import_totp_requires_factor',
     env: ['BULK_IMPORT_TOTP_REQUIRES_FACTOR'],
     schema: Type.Boolean(),

@@ -6,6 +6,7 @@ import { parseLazyMigrationConfig } from '../lazy-migration/config.js';
 import { parseSessionBridgeConfig } from '../session-bridge/config.js';
 import { BlockConfigError } from './block-reader.js';
 import { ConfigError, type Config, type LogLevel } from './config.js';
+import { parseTotpSecretKeys } from './totp-secret-keys.js';
 import { describeBase64Problem } from '../base64.js';
 import { compareCdiVersions, isSupportedCdiVersion, newestCdiVersion, parseCdiVersion } from '../http/cdi-version.js';
 
@@ -200,6 +201,7 @@ function validate(raw: RawValues, env: Record<string, string | undefined>): Conf
     recent_token_reuse_behaviour: get<string>('recent_token_reuse_behaviour').toUpperCase() as Config['recent_token_reuse_behaviour'],
     lazy_migration: parseBlock('lazy_migration', get('lazy_migration'), env, parseLazyMigrationConfig),
     session_bridge: parseBlock('session_bridge', get('session_bridge'), env, parseSessionBridgeConfig),
+    totp_secret_keys: parseTotpSecretKeys(get<string | undefined>('totp_secret_keys')),
   };
 }
 

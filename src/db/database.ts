@@ -10,6 +10,8 @@ export interface Database {
   pool: pg.Pool;
   description: string;
   close(): Promise<void>;
+  /** The embedded PostgreSQL's data folder; undefined for an external database. */
+  embeddedDataDir?: string;
 }
 
 /**
@@ -82,6 +84,7 @@ export async function openDatabase(config: Config, log: DatabaseLog): Promise<Da
   return {
     pool,
     description,
+    embeddedDataDir: embedded?.dataDir,
     async close() {
       await pool.end();
       await embedded?.stop();

@@ -143,8 +143,22 @@ export class PasswordHasher {
     return { status: 'OK', hash: stored, algorithm: format.id };
   }
 
-  /** `lane` names the account whose verifications take turns with other accounts' (default: the stored hash). */
-  async verify(password: string, storedHash: string, lane: string = storedHash): Promise<VerifyOutcome> {
+  /**
+   * Why a digest of `algorithm` imported for another purpose (recovery codes) is refused by the import bounds of
+   * password hashes; undefined when it is accepted.
+   */
+  importRefusal(hash: string, algorithm: HashingAlgorithm): string | undefined {
+    const format = findFormatByName(algorithm);
+    if (!format) return `${algorithm} is not a supported format`;
+    const parsed = format.parse(hash, this.importLimits);
+    return parsed.ok ? undefined : parsed.reason;
+  }
+
+  /**
+   * `lane` names the account whose verifications take turns with other accounts' (default: the stored hash);
+   * `costly` puts the verification in the costly share whatever its format's class (one guess that runs many).
+   */
+  async verify(password: string, storedHash: string, lane: string = storedHash, costly = false): Promise<VerifyOutcome> {
     // While stopping, the scheduler answers every interactive verification with a 503, instant ones too.
     const known = this.instantHashes.get(storedHash);
     if (known && !this.scheduler.stopping) return this.verifyInstantly(known, password);
@@ -158,7 +172,7 @@ export class PasswordHasher {
       this.instantHashes.remember(storedHash, entry);
       if (!this.scheduler.stopping) return this.verifyInstantly(entry, password);
     }
-    const matched = await this.runVerification(format, password, storedHash, parsed.value, lane);
+    const matched = await this.runVerification(format, password, storedHash, parsed.value, lane, costly);
     return matched ? 'MATCH' : 'NO_MATCH';
   }
 
@@ -214,6 +228,7 @@ export class PasswordHasher {
     storedHash: string,
     parsed: unknown,
     lane: string,
+    costly: boolean,
   ): Promise<boolean> {
     const context = this.verifyContext;
     const queuedAt = performance.now();
@@ -223,7 +238,7 @@ export class PasswordHasher {
       flightKey: hash('sha256', `${this.flightKeySecret}\0${storedHash}\0${password}`, 'base64'),
       kind: format.pool,
       memoryBytes: format.memoryBytes(parsed),
-      costly: format.costClass(parsed) === 'COSTLY',
+      costly: costly || format.costClass(parsed) === 'COSTLY',
       deadlineMs: this.deadlineMs,
       run: () => {
         startedAt = performance.now();

@@ -93,7 +93,7 @@ describe('plans of the statements a linked batch runs inside the users trigger',
            set_config('auto_explain.log_format', 'json', true), set_config('auto_explain.log_level', 'notice', true)`,
       );
       await useKeyDrivenPlans(client);
-      const outcomes = await importUsers(client, batch.users, t.app.services.hasher);
+      const outcomes = await importUsers(client, batch.users, t.app.services.hasher, t.app.services.totpSecrets);
       client.off('notice', onNotice);
       expect(outcomes.filter((outcome) => !outcome.ok)).toEqual([]);
       const { rows } = await client.query(

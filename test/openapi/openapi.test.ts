@@ -125,9 +125,14 @@ describe('GET /openapi.json', () => {
       const open = /^[A-Z]+ \/(hello|\.well-known\/jwks\.json)?$/.test(route);
       const statuses = Object.keys(operation.responses).sort();
       const withBody = !route.startsWith('GET ') || /^[A-Z]+ \/(hello)?$/.test(route);
-      const mayBeUnavailable = ['POST /recipe/signin', 'POST /lazy-migration/verify', 'POST /session-bridge/exchange'].includes(route);
+      const mayBeUnavailable = [
+        'POST /recipe/signin',
+        'POST /lazy-migration/verify',
+        'POST /session-bridge/exchange',
+        'POST /recipe/recoverycodes/verify',
+      ].includes(route);
       const expected = ['200', '400', ...(open ? [] : ['401']), '403', '404', ...(withBody ? ['413'] : []), '500'];
-      const mayBeLimited = route === 'POST /recipe/signin';
+      const mayBeLimited = route === 'POST /recipe/signin' || route === 'POST /recipe/recoverycodes/verify';
       const limited = [...expected.slice(0, -1), '429', '500'];
       expect(statuses, route).toEqual([...(mayBeLimited ? limited : expected), ...(mayBeUnavailable ? ['503'] : [])]);
       for (const status of statuses.filter((code) => code !== '200')) {

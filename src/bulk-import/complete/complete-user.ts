@@ -5,6 +5,7 @@ import { userRows } from '../import-users.js';
 import type { ImportLoginMethod, ImportUser } from '../types.js';
 import { describeAccount, describeAccountInfo, describeAddedMethod } from './describe.js';
 import { addMissingMaterial } from './material.js';
+import type { TotpSecretBox } from '../../recipes/totp/secret-box.js';
 import {
   findAccountHolder,
   findLoginMethodsOfGroup,
@@ -28,7 +29,7 @@ export type CompletionAnswer =
  * account stays with one primary user, AL-2), a `$lazy$` password gets the real hash given, and second factors,
  * metadata keys and roles it has none of are added.
  */
-export async function completeUser(db: Queryable, user: ImportUser): Promise<CompletionAnswer> {
+export async function completeUser(db: Queryable, user: ImportUser, totpSecrets: TotpSecretBox): Promise<CompletionAnswer> {
   const externalUserId = user.externalUserId!;
   const group = await lockGroupOfExternalId(db, externalUserId);
   if (group === undefined) return { status: 'NOT_FOUND' };
@@ -72,7 +73,7 @@ export async function completeUser(db: Queryable, user: ImportUser): Promise<Com
     );
     added.push(...fresh.map(describeAddedMethod));
   }
-  added.push(...(await addMissingMaterial(db, user, externalUserId)));
+  added.push(...(await addMissingMaterial(db, user, externalUserId, totpSecrets)));
   return added.length > 0 ? { status: 'COMPLETED', userId, added } : { status: 'UNCHANGED', userId };
 }
 

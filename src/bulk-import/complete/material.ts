@@ -1,6 +1,7 @@
 import type { Queryable } from '../../db/pool.js';
 import { insertUserRoles } from '../repository.js';
 import { lockTotpUser, upsertDevices } from '../../recipes/totp/repository.js';
+import type { TotpSecretBox } from '../../recipes/totp/secret-box.js';
 import { insertRecoveryCodes } from '../../recipes/totp/recovery-codes-repository.js';
 import { mergeMetadataOfUsers } from '../../recipes/usermetadata/repository.js';
 import type { ImportUser } from '../types.js';
@@ -13,7 +14,12 @@ import { findMaterialOfUsers } from './repository.js';
  * not have (a value the app may have changed is never overwritten), the role assignments it lacks. Answers what
  * was added, in plain words.
  */
-export async function addMissingMaterial(db: Queryable, user: ImportUser, appUserId: string): Promise<string[]> {
+export async function addMissingMaterial(
+  db: Queryable,
+  user: ImportUser,
+  appUserId: string,
+  totpSecrets: TotpSecretBox,
+): Promise<string[]> {
   const added: string[] = [];
   const hasDevices = (user.totpDevices?.length ?? 0) > 0;
   if (hasDevices || (user.recoveryCodes?.length ?? 0) > 0) await lockTotpUser(db, appUserId);
@@ -24,6 +30,7 @@ export async function addMissingMaterial(db: Queryable, user: ImportUser, appUse
     const devices = user.totpDevices!;
     await upsertDevices(
       db,
+      totpSecrets,
       devices.map((device) => ({
         userId: appUserId,
         ...device,

@@ -46,7 +46,7 @@ export class UserCompletionService {
     for (let attempt = 1; ; attempt++) {
       try {
         return await withTransaction(this.deps.pool, async (tx) => {
-          const answer = await completeUser(tx, user);
+          const answer = await completeUser(tx, user, this.deps.totpSecrets);
           // Nothing of a refused completion stays: roll back what was written before the conflict was found.
           if (answer.status === 'CONFLICT') throw new Refused(answer);
           return answer;

@@ -3,6 +3,7 @@ import { javaTrim } from '../../normalise/java-trim.js';
 import { FieldReader, isJsonObject, type JsonObject } from '../fields.js';
 import { normaliseSecret, secretMessage } from '../../recipes/totp/secret.js';
 import { parseRecoveryCodes, type Report, type StoredRecoveryCode } from '../../recipes/totp/recovery-code-format.js';
+import { MAX_TOTP_DEVICES } from '../../recipes/totp/limits.js';
 import type { ImportTotpDevice } from '../types.js';
 import type { ValidationContext } from './user.js';
 
@@ -16,6 +17,10 @@ const MAX_SECRET_TEXT = 256;
 export function readTotpDevices(input: JsonObject, errors: string[], context: ValidationContext): ImportTotpDevice[] | undefined {
   const items = new FieldReader(errors, '.').read(input, 'totpDevices', 'array of object');
   if (items === undefined) return undefined;
+  if (items.length > MAX_TOTP_DEVICES) {
+    errors.push(errorMessage('BULK_TOTP_DEVICES_TOO_MANY', MAX_TOTP_DEVICES));
+    return undefined;
+  }
   const reader = new FieldReader(errors, DEVICE);
   const devices: ImportTotpDevice[] = [];
   const names = new Set<string>();
@@ -88,7 +93,12 @@ export function readRecoveryCodes(input: JsonObject, errors: string[], context: 
   const report: Report = (code, ...args) => {
     errors.push((errorMessage as (code: ErrorCode, ...args: unknown[]) => string)(code, ...args));
   };
-  return parseRecoveryCodes(input.recoveryCodes, { report, suffix: CODE, acceptStored: context.ids === 'stored' });
+  return parseRecoveryCodes(input.recoveryCodes, {
+    report,
+    suffix: CODE,
+    acceptStored: context.ids === 'stored',
+    checkDigest: (hash) => context.hasher.importRefusal(hash, 'bcrypt'),
+  });
 }
 
 // The SDK's MFA recipe reads this entry as the factors a user must complete: anything but a list of factor ids

@@ -5,6 +5,10 @@ import type { ErrorCode } from '../../errors.js';
 // (whitespace and '-' dropped, lower case) and stored as SHA-256(16-byte salt ‖ code); a digest another system made
 // (bcrypt, or unsalted SHA-256/512 in hex or base64) is kept as given and tried with the code as typed.
 export const MAX_RECOVERY_CODES = 32;
+// A wrong guess is tried against every unspent code of the user, each bcrypt digest with up to two spellings of the
+// input: 12 digests (the most a common export carries: Keycloak and Kratos make 12, Clerk and FusionAuth 10) bound
+// one guess to 24 scheduled verifications of one account, run one at a time (docs/hostile-conditions.md).
+export const MAX_BCRYPT_DIGESTS = 12;
 export const importedAlgorithms = ['bcrypt', 'sha256', 'sha512'] as const;
 export type ImportedAlgorithm = (typeof importedAlgorithms)[number];
 export type StoredAlgorithm = 'salted-sha256' | ImportedAlgorithm;
@@ -48,6 +52,12 @@ export function generateRecoveryCode(): string {
 /** Where a refusal goes: a bulk-import user's `errors`, or a route's 400. */
 export type Report = (code: ErrorCode, ...args: unknown[]) => void;
 
+/** Why an imported bcrypt digest is refused (the password-hash import bounds), undefined when it is accepted. */
+export type DigestCheck = (hash: string) => string | undefined;
+
+export const countBcryptDigests = (codes: readonly { hashingAlgorithm: StoredAlgorithm }[]) =>
+  codes.filter((code) => code.hashingAlgorithm === 'bcrypt').length;
+
 type Item = Record<string, unknown>;
 const isItem = (value: unknown): value is Item => typeof value === 'object' && value !== null && !Array.isArray(value);
 
@@ -57,7 +67,7 @@ const isItem = (value: unknown): value is Item => typeof value === 'object' && v
  */
 export function parseRecoveryCodes(
   items: unknown,
-  options: { report: Report; suffix: string; acceptStored: boolean },
+  options: { report: Report; suffix: string; acceptStored: boolean; checkDigest: DigestCheck },
 ): StoredRecoveryCode[] | undefined {
   const { report, suffix } = options;
   if (!Array.isArray(items) || !items.every((item) => typeof item === 'string' || isItem(item))) {
@@ -76,9 +86,10 @@ export function parseRecoveryCodes(
     report(code, ...args);
   };
   for (const item of items as (string | Item)[]) {
-    const stored = parseRecoveryCode(typeof item === 'string' ? { code: item } : item, refuse, suffix, options.acceptStored, seen);
+    const stored = parseRecoveryCode(typeof item === 'string' ? { code: item } : item, refuse, suffix, options, seen);
     if (stored) codes.push(stored);
   }
+  if (!failed && countBcryptDigests(codes) > MAX_BCRYPT_DIGESTS) refuse('RECOVERY_CODES_TOO_MANY_DIGESTS', MAX_BCRYPT_DIGESTS);
   return failed ? undefined : codes;
 }
 
@@ -86,7 +97,7 @@ function parseRecoveryCode(
   object: Item,
   refuse: Report,
   suffix: string,
-  acceptStored: boolean,
+  { acceptStored, checkDigest }: { acceptStored: boolean; checkDigest: DigestCheck },
   seen: Set<string>,
 ): StoredRecoveryCode | undefined {
   const usedAt = typeof object.usedAt === 'number' && Number.isSafeInteger(object.usedAt) ? object.usedAt : undefined;
@@ -108,5 +119,9 @@ function parseRecoveryCode(
       ? /^\$2[abxy]?\$\d{2}\$[./A-Za-z0-9]{53}$/.test(hash)
       : digestBytes(hash, hashingAlgorithm as 'sha256' | 'sha512') !== undefined;
   if (!valid) return void refuse('RECOVERY_CODE_FORM', suffix);
+  // The bounds and cost classes of imported password hashes hold for these digests too: a cost-31 digest would take
+  // days to check once.
+  const refusal = hashingAlgorithm === 'bcrypt' ? checkDigest(hash) : undefined;
+  if (refusal !== undefined) return void refuse('RECOVERY_CODE_DIGEST_REFUSED', refusal, suffix);
   return withUse({ hashingAlgorithm: hashingAlgorithm as ImportedAlgorithm, hash });
 }

@@ -43,6 +43,13 @@ export async function markRecoveryCodeUsed(db: Queryable, id: number, now: numbe
   return (rowCount ?? 0) > 0;
 }
 
+export async function countUnusedRecoveryCodes(db: Queryable, userId: string): Promise<number> {
+  const { rows } = await db.query<{ count: string }>('SELECT count(*) FROM recovery_codes WHERE user_id = $1 AND used_at IS NULL', [
+    userId,
+  ]);
+  return Number(rows[0].count);
+}
+
 export async function deleteRecoveryCodes(db: Queryable, userId: string): Promise<number> {
   const { rowCount } = await db.query('DELETE FROM recovery_codes WHERE user_id = $1', [userId]);
   return rowCount ?? 0;

@@ -1,5 +1,7 @@
 import type { Queryable } from '../../db/pool.js';
 import type { TotpAlgorithm } from './code.js';
+import { coreError } from '../../errors.js';
+import type { TotpSecretBox } from './secret-box.js';
 
 export interface DeviceRow {
   device_name: string;
@@ -36,30 +38,39 @@ export async function lockTotpUser(db: Queryable, userId: string): Promise<void>
   await db.query(`SELECT pg_advisory_xact_lock(hashtextextended('totp:' || $1, 0))`, [userId]);
 }
 
-export async function findDevices(db: Queryable, userId: string): Promise<DeviceRow[]> {
-  const { rows } = await db.query<DeviceRow>(
-    `SELECT device_name, secret_key, period, skew, verified, created_at, algorithm, digits, last_used_time_step
+/** The user's devices with their secrets opened (base32); a secret no configured key opens is a configuration error. */
+export async function findDevices(db: Queryable, box: TotpSecretBox, userId: string): Promise<DeviceRow[]> {
+  const { rows } = await db.query<DeviceRow & { secret_key_id: string | null }>(
+    `SELECT device_name, secret_key, secret_key_id, period, skew, verified, created_at, algorithm, digits, last_used_time_step
        FROM totp_devices WHERE user_id = $1 ORDER BY created_at, device_name`,
     [userId],
   );
-  return rows;
+  return rows.map(({ secret_key_id: secretKeyId, ...row }) => {
+    const secret = box.open(userId, { secretKey: row.secret_key, secretKeyId });
+    if (secret === undefined) throw coreError('TOTP_SECRET_KEYS_MISSING');
+    return { ...row, secret_key: secret };
+  });
 }
 
-/** Inserts or overwrites devices, one statement for any number (bulk import and the create/import routes). */
-export async function upsertDevices(db: Queryable, devices: NewDevice[]): Promise<void> {
+/**
+ * Inserts or overwrites devices, one statement for any number (bulk import and the create/import routes). The one
+ * place a secret is written, sealed under the newest configured key.
+ */
+export async function upsertDevices(db: Queryable, box: TotpSecretBox, devices: NewDevice[]): Promise<void> {
   if (devices.length === 0) return;
   const column = <K extends keyof NewDevice>(key: K) => devices.map((device) => device[key]);
+  const sealed = devices.map((device) => box.seal(device.userId, device.secretKey));
   await db.query(
-    `INSERT INTO totp_devices (user_id, device_name, secret_key, period, skew, verified, created_at, algorithm, digits, last_used_time_step)
-     SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::int[], $5::int[], $6::boolean[], $7::bigint[], $8::text[], $9::int[], $10::bigint[])
+    `INSERT INTO totp_devices (user_id, device_name, secret_key, period, skew, verified, created_at, algorithm, digits, last_used_time_step, secret_key_id)
+     SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::int[], $5::int[], $6::boolean[], $7::bigint[], $8::text[], $9::int[], $10::bigint[], $11::text[])
      ON CONFLICT (user_id, device_name) DO UPDATE SET
        secret_key = EXCLUDED.secret_key, period = EXCLUDED.period, skew = EXCLUDED.skew, verified = EXCLUDED.verified,
        created_at = EXCLUDED.created_at, algorithm = EXCLUDED.algorithm, digits = EXCLUDED.digits,
-       last_used_time_step = EXCLUDED.last_used_time_step`,
+       last_used_time_step = EXCLUDED.last_used_time_step, secret_key_id = EXCLUDED.secret_key_id`,
     [
       column('userId'),
       column('deviceName'),
-      column('secretKey'),
+      sealed.map((secret) => secret.secretKey),
       column('period'),
       column('skew'),
       column('verified'),
@@ -67,6 +78,7 @@ export async function upsertDevices(db: Queryable, devices: NewDevice[]): Promis
       column('algorithm'),
       column('digits'),
       column('lastUsedTimeStep'),
+      sealed.map((secret) => secret.secretKeyId),
     ],
   );
 }
@@ -105,14 +117,21 @@ export async function isCodeSpent(db: Queryable, tenantId: string, userId: strin
   return (rowCount ?? 0) > 0;
 }
 
+/** Appends an attempt to the ledger; its id lets a recovery-code attempt, recorded as failed, be turned valid. */
 export async function insertUsedCode(
   db: Queryable,
   row: { tenantId: string; userId: string; code: string; isValid: boolean; expiryTime: number; createdTime: number },
-): Promise<void> {
-  await db.query(
-    'INSERT INTO totp_used_codes (tenant_id, user_id, code, is_valid, expiry_time, created_time) VALUES ($1, $2, $3, $4, $5, $6)',
+): Promise<number> {
+  const { rows } = await db.query<{ id: string }>(
+    `INSERT INTO totp_used_codes (tenant_id, user_id, code, is_valid, expiry_time, created_time) VALUES ($1, $2, $3, $4, $5, $6)
+     RETURNING id`,
     [row.tenantId, row.userId, row.code, row.isValid, row.expiryTime, row.createdTime],
   );
+  return Number(rows[0].id);
+}
+
+export async function markAttemptValid(db: Queryable, id: number): Promise<void> {
+  await db.query('UPDATE totp_used_codes SET is_valid = true WHERE id = $1', [id]);
 }
 
 /** Ledger rows past their lifetime and past the cooldown (a lockout always lasts its full cooldown, M-5.6). */

@@ -16,6 +16,8 @@ import {
 } from './repository.js';
 import { checkAttemptLimit, verifyCode, type AttemptLimits, type Counts } from './verify.js';
 import type { NormalisedSecret } from './secret.js';
+import { MAX_TOTP_DEVICES } from './limits.js';
+import { coreError } from '../../errors.js';
 
 // RFC 4226 R6 recommends 160-bit keys; the reference core generates 20 bytes too (contract M-5.2).
 const NEW_SECRET_BYTES = 20;
@@ -36,7 +38,7 @@ export interface DeviceSettings {
 /** TOTP devices and codes (contract M-5). Every change and check of a user runs under that user's lock. */
 export class TotpService {
   private readonly limits: AttemptLimits;
-  constructor(private readonly deps: Pick<ServiceDependencies, 'pool' | 'clock' | 'config'>) {
+  constructor(private readonly deps: Pick<ServiceDependencies, 'pool' | 'clock' | 'config' | 'totpSecrets'>) {
     this.limits = { maxAttempts: deps.config.totp_max_attempts, cooldownMs: deps.config.totp_rate_limit_cooldown_sec * 1000 };
   }
 
@@ -70,7 +72,7 @@ export class TotpService {
     verified: boolean,
   ): Promise<{ status: 'OK'; deviceName: string } | Exists> {
     return this.inUserLock(settings.userId, async (client) => {
-      const devices = await findDevices(client, settings.userId);
+      const devices = await findDevices(client, this.deps.totpSecrets, settings.userId);
       const verifiedNames = new Set(devices.filter((device) => device.verified).map((device) => device.device_name));
       let deviceName = settings.deviceName;
       if (deviceName === undefined) {
@@ -78,7 +80,11 @@ export class TotpService {
         while (verifiedNames.has(`TOTP Device ${k}`)) k++;
         deviceName = `TOTP Device ${k}`;
       } else if (verifiedNames.has(deviceName)) return deviceExists;
-      await upsertDevices(client, [
+      const name = deviceName;
+      if (devices.length >= MAX_TOTP_DEVICES && !devices.some((device) => device.device_name === name)) {
+        throw coreError('TOTP_DEVICES_TOO_MANY', MAX_TOTP_DEVICES);
+      }
+      await upsertDevices(client, this.deps.totpSecrets, [
         {
           userId: settings.userId,
           deviceName,
@@ -102,7 +108,7 @@ export class TotpService {
     newDeviceName: string,
   ): Promise<{ status: 'OK' } | Exists | typeof unknownDevice> {
     return this.inUserLock(userId, async (client) => {
-      const names = new Set((await findDevices(client, userId)).map((device) => device.device_name));
+      const names = new Set((await findDevices(client, this.deps.totpSecrets, userId)).map((device) => device.device_name));
       if (!names.has(existingDeviceName)) return unknownDevice;
       if (existingDeviceName === newDeviceName) return { status: 'OK' as const };
       if (names.has(newDeviceName)) return deviceExists;
@@ -114,7 +120,7 @@ export class TotpService {
   async listDevices(
     userId: string,
   ): Promise<{ status: 'OK'; devices: { name: string; period: number; skew: number; verified: boolean }[] }> {
-    const devices = await findDevices(this.deps.pool, userId);
+    const devices = await findDevices(this.deps.pool, this.deps.totpSecrets, userId);
     return {
       status: 'OK',
       devices: devices.map((device) => ({ name: device.device_name, period: device.period, skew: device.skew, verified: device.verified })),
@@ -138,7 +144,7 @@ export class TotpService {
     code: string,
   ): Promise<{ status: 'OK'; wasAlreadyVerified: boolean } | typeof unknownDevice | Invalid | Limit> {
     return this.inUserLock(userId, async (client) => {
-      const device = (await findDevices(client, userId)).find((candidate) => candidate.device_name === deviceName);
+      const device = (await findDevices(client, this.deps.totpSecrets, userId)).find((candidate) => candidate.device_name === deviceName);
       if (device === undefined) return unknownDevice;
       // [QUIRK] kept from the reference (its tests assert it): a verified device answers OK without a code check.
       if (device.verified) return { status: 'OK' as const, wasAlreadyVerified: true };
@@ -155,7 +161,7 @@ export class TotpService {
     code: string,
   ): Promise<{ status: 'OK' } | { status: 'UNKNOWN_USER_ID_ERROR' } | Invalid | Limit> {
     return this.inUserLock(userId, async (client) => {
-      const devices = await findDevices(client, userId);
+      const devices = await findDevices(client, this.deps.totpSecrets, userId);
       if (devices.length === 0) return { status: 'UNKNOWN_USER_ID_ERROR' as const };
       const outcome = await this.check(
         client,

@@ -1,6 +1,8 @@
 import type { Queryable } from '../../db/pool.js';
 import { decodeBase32Loose } from '../../base32.js';
 import { hotp, timeStep } from './code.js';
+import { MAX_TOTP_DEVICES } from './limits.js';
+import { MAX_SKEW } from './schemas.js';
 import { findRecentCodes, insertUsedCode, isCodeSpent, type DeviceRow } from './repository.js';
 
 export interface AttemptLimits {
@@ -63,7 +65,7 @@ export async function verifyCode(
     maxNumberOfFailedAttempts: input.maxAttempts,
   });
   if (code.length > 8) return invalid();
-  const matched = devices.find((device) => matchesDevice(device, code, now));
+  const matched = matchDevices(devices, code, now);
   const replay = matched !== undefined && (await isCodeSpent(db, tenantId, userId, code, now));
   const accepted = matched !== undefined && !replay;
   const lifetimeOf = (device: DeviceRow) => device.period * (2 * device.skew + 1) * 1000;
@@ -72,16 +74,40 @@ export async function verifyCode(
   return accepted ? { status: 'OK', device: matched } : invalid();
 }
 
-function matchesDevice(device: DeviceRow, code: string, now: number): boolean {
-  if (code.length !== device.digits) return false;
-  const key = decodeBase32Loose(device.secret_key);
-  if (key === undefined) return false;
+// Every check computes the same number of HMACs: MAX_TOTP_DEVICES slots × every step a skew of MAX_SKEW reaches,
+// whatever the user holds, so neither the answer's time nor the work an attacker can cause grows with the devices
+// (20,000 imported devices once cost 2 s a check). Slots without a device use a throwaway key. Devices past the
+// bound (imported before it existed) are not checked.
+function matchDevices(devices: DeviceRow[], code: string, now: number): DeviceRow | undefined {
+  let matched: DeviceRow | undefined;
+  for (let slot = 0; slot < MAX_TOTP_DEVICES; slot++) {
+    const device = devices[slot];
+    const key = device === undefined ? undefined : decodeBase32Loose(device.secret_key);
+    const hit = key !== undefined && device !== undefined && matchesDevice(device, key, code, now);
+    if (device === undefined || key === undefined) spendLikeADevice(now);
+    if (hit && matched === undefined) matched = device;
+  }
+  return matched;
+}
+
+function matchesDevice(device: DeviceRow, key: Buffer, code: string, now: number): boolean {
   const current = timeStep(now, device.period);
   const lastUsed = device.last_used_time_step === null ? undefined : BigInt(device.last_used_time_step);
-  for (let offset = -device.skew; offset <= device.skew; offset++) {
+  let hit = false;
+  for (let offset = -MAX_SKEW; offset <= MAX_SKEW; offset++) {
     const step = current + BigInt(offset);
-    if (step < 0n || (lastUsed !== undefined && step <= lastUsed)) continue;
-    if (hotp(key, step, device.algorithm, device.digits) === code) return true;
+    const counted = Math.abs(offset) <= device.skew && step >= 0n && (lastUsed === undefined || step > lastUsed);
+    const candidate = hotp(key, step < 0n ? 0n : step, device.algorithm, device.digits);
+    if (counted && code.length === device.digits && candidate === code) hit = true;
   }
-  return false;
+  return hit;
+}
+
+const throwawayKey = Buffer.alloc(20);
+function spendLikeADevice(now: number): void {
+  const current = timeStep(now, 30);
+  for (let offset = -MAX_SKEW; offset <= MAX_SKEW; offset++) {
+    const step = current + BigInt(offset);
+    hotp(throwawayKey, step < 0n ? 0n : step, 'SHA1', 6);
+  }
 }

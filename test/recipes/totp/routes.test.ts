@@ -22,12 +22,16 @@ describe('TOTP routes (contract M-5, M-9 items 1–7)', () => {
   const at = (seconds: number) => {
     t.clock.nowMs = seconds * 1000;
   };
+  // Secrets are sealed at rest (secrets-at-rest.test.ts); these tests read them opened.
   const devices = async () =>
     (
       await t.db.pool.query(
-        'SELECT user_id, device_name, secret_key, period, skew, verified, algorithm, digits FROM totp_devices ORDER BY device_name',
+        'SELECT user_id, device_name, secret_key, secret_key_id, period, skew, verified, algorithm, digits FROM totp_devices ORDER BY device_name',
       )
-    ).rows;
+    ).rows.map(({ secret_key_id: secretKeyId, ...row }) => ({
+      ...row,
+      secret_key: t.app.services.totpSecrets.open(row.user_id, { secretKey: row.secret_key, secretKeyId }),
+    }));
 
   it.each([
     ['base32', { secretKey: SHA1_BASE32 }],

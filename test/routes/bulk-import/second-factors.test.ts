@@ -89,9 +89,12 @@ describe('bulk import of roles, metadata, TOTP devices and recovery codes', () =
     await t.app.services.bulkImportWorker.processUntilEmpty();
     const rows = (
       await t.db.pool.query(
-        'SELECT device_name, secret_key, period, skew, verified, algorithm, digits FROM totp_devices ORDER BY device_name',
+        'SELECT user_id, device_name, secret_key, secret_key_id, period, skew, verified, algorithm, digits FROM totp_devices ORDER BY device_name',
       )
-    ).rows;
+    ).rows.map(({ user_id: userId, secret_key_id: secretKeyId, ...row }) => ({
+      ...row,
+      secret_key: t.app.services.totpSecrets.open(userId, { secretKey: row.secret_key, secretKeyId }),
+    }));
     expect(rows).toEqual([
       { device_name: 'TOTP Device 0', secret_key: SHA1_BASE32, period: 30, skew: 0, verified: true, algorithm: 'SHA1', digits: 6 },
       { device_name: 'TOTP Device 2', secret_key: SHA1_BASE32, period: 30, skew: 1, verified: true, algorithm: 'SHA1', digits: 7 },
@@ -124,6 +127,21 @@ describe('bulk import of roles, metadata, TOTP devices and recovery codes', () =
       'Invalid hashingAlgorithm. Pass one of bcrypt, sha256 or, sha512! for a recovery code.',
     ],
     ['recovery codes as an object', { recoveryCodes: { code: 'abcdef' } }, 'recoveryCodes should be an array of strings or objects.'],
+    [
+      'a bcrypt digest over the import bound',
+      { recoveryCodes: [{ hash: `$2b$16$${'a'.repeat(53)}`, hashingAlgorithm: 'bcrypt' }] },
+      'hash is not an accepted bcrypt digest: cost = 16 is over the limit of 13 (raise imported_hash_max_bcrypt_cost to accept it) for a recovery code.',
+    ],
+    [
+      'thirteen bcrypt digests',
+      {
+        recoveryCodes: Array.from({ length: 13 }, (_, n) => ({
+          hash: `$2b$10$${String(n).padStart(53, 'a')}`,
+          hashingAlgorithm: 'bcrypt',
+        })),
+      },
+      'recoveryCodes can contain at most 12 bcrypt digests',
+    ],
   ])('refuses %s, naming it for that user, writing nothing', async (_name, extra, message) => {
     const before = await snapshot(t.db);
     const reply = await enqueue({ users: [user({ userRoles: undefined, ...extra })] });

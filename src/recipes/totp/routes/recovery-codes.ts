@@ -25,9 +25,9 @@ const Counts = {
 const VerifyResponse = Type.Union([
   Type.Object({ status: Type.Literal('OK'), remainingCount: Type.Integer() }),
   Type.Object({ status: Type.Literal('INVALID_RECOVERY_CODE_ERROR'), ...Counts }),
-  Type.Object({ status: Type.Literal('LIMIT_REACHED_ERROR'), retryAfterMs: Type.Integer(), ...Counts }),
   StatusOnly('UNKNOWN_USER_ID_ERROR'),
 ]);
+const LimitReached = Type.Object({ status: Type.Literal('LIMIT_REACHED_ERROR'), retryAfterMs: Type.Integer(), ...Counts });
 
 const throwIt = (code: ErrorCode, ...args: unknown[]): never => {
   throw (coreError as (code: ErrorCode, ...args: unknown[]) => CoreError)(code, ...args);
@@ -49,7 +49,8 @@ const recoveryCodeRoutes: FastifyPluginAsync = async (app) => {
     },
     parse: ({ body }) => {
       checkNotEmpty({ userId: body.userId });
-      const parsed = parseRecoveryCodes(body.codes, { report: throwIt, suffix: '', acceptStored: false })!;
+      const checkDigest = (hash: string) => app.services.hasher.importRefusal(hash, 'bcrypt');
+      const parsed = parseRecoveryCodes(body.codes, { report: throwIt, suffix: '', acceptStored: false, checkDigest })!;
       return { userId: body.userId, codes: parsed, replaceExisting: body.replaceExisting ?? false };
     },
     scope: 'app',
@@ -102,19 +103,15 @@ const recoveryCodeRoutes: FastifyPluginAsync = async (app) => {
   defineRoute(app, {
     method: 'POST',
     url: '/recipe/recoverycodes/verify',
-    schema: { body: VerifyBody, response: { 200: VerifyResponse, 400: TextError } },
+    // 429 (with Retry-After) carries the LIMIT_REACHED_ERROR object: past the account's or the client's limit.
+    schema: { body: VerifyBody, response: { 200: VerifyResponse, 400: TextError, 429: LimitReached, 503: TextError } },
     parse: (request) => {
       checkNotEmpty({ userId: request.body.userId });
-      return { ...request.body, tenantId: request.tenantId, cdiVersion: request.cdiVersion };
+      return { ...request.body, tenantId: request.tenantId, cdiVersion: request.cdiVersion, ip: request.ip };
     },
     scope: 'tenant',
-    handle: async ({ userId, code, tenantId, cdiVersion }) => {
-      const result = await codes().verify(tenantId, userId, code);
-      if (cdiAtLeast(cdiVersion, '5.0') || result.status === 'OK' || result.status === 'UNKNOWN_USER_ID_ERROR') return result;
-      // eslint-disable-next-line @typescript-eslint/no-unused-vars
-      const { currentNumberOfFailedAttempts, maxNumberOfFailedAttempts, ...rest } = result;
-      return rest;
-    },
+    handle: async ({ userId, code, tenantId, cdiVersion, ip }) =>
+      codes().verify(tenantId, userId, code, { clientIp: ip, withCounts: cdiAtLeast(cdiVersion, '5.0') }),
   });
 };
 
