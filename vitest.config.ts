@@ -4,8 +4,9 @@ import { configDefaults, defineConfig } from 'vitest/config';
 // Tests that measure the core under load or time it against itself (attacks, outages, sign-in timing, the server
 // process) run one file at a time once the rest has finished, so that no other file shares the machine with them.
 const alone = ['test/hostile/**/*.test.ts', 'test/server.test.ts', 'test/start.test.ts'];
-// The browser test needs Chromium and load tests run on their own: npm run test:browser, npm run test:attack.
-const elsewhere = [...configDefaults.exclude, 'test/browser/**', 'test/attack/**'];
+// These run on their own: the browser test (Chromium), load tests and the core behind PgBouncer (npm run
+// test:browser, test:attack, test:topology).
+const elsewhere = [...configDefaults.exclude, 'test/browser/**', 'test/attack/**', 'test/topology/**'];
 
 export default defineConfig({
   test: {
