@@ -1,6 +1,7 @@
 import { buildApp } from './app.js';
 import { loadConfig } from './config/load.js';
-import { ConfigError, type Config } from './config/config.js';
+import { type Config } from './config/config.js';
+import { ConfigError } from './config/config-error.js';
 import { openDatabase } from './db/database.js';
 import { createLogger } from './logger.js';
 import type { Logger } from 'pino';

@@ -1,10 +1,7 @@
-import type pg from 'pg';
-import type { Logger } from 'pino';
 import type { Config } from './config/config.js';
 import { HealthService } from './core/health-service.js';
 import { PasswordHasher } from './hashing/registry.js';
 import { hashingOptionsFromConfig } from './hashing/options.js';
-import type { HashingObserver } from './hashing/observer.js';
 import { PasswordlessService } from './recipes/passwordless/service.js';
 import { EmailPasswordService } from './recipes/emailpassword/service.js';
 import { ThirdPartyService } from './recipes/thirdparty/service.js';
@@ -17,8 +14,8 @@ import { StatisticsRefresher } from './bulk-import/statistics-refresh.js';
 import { startCleanupJob, type CleanupJob } from './recipes/passwordless/cleanup-job.js';
 import { PasswordResetService } from './recipes/emailpassword/password-reset.js';
 import { EmailVerificationService } from './recipes/emailverification/service.js';
-import { LazyMigrationService, type LazyMigrationObserver } from './lazy-migration/service.js';
-import { SessionBridgeService, type SessionBridgeObserver } from './session-bridge/service.js';
+import { LazyMigrationService } from './lazy-migration/service.js';
+import { SessionBridgeService } from './session-bridge/service.js';
 import { MigrationSupportService } from './bulk-import/migration-support-service.js';
 import { UserCompletionService } from './bulk-import/complete/service.js';
 import type { VerificationScheduler } from './hashing/verification-scheduler.js';
@@ -28,6 +25,7 @@ import { TotpService } from './recipes/totp/service.js';
 import type { TotpSecretBox } from './recipes/totp/secret-box.js';
 import { RecoveryCodeService } from './recipes/totp/recovery-codes.js';
 import { SigningKeys } from './keys/signing-keys.js';
+import type { ServiceDependencies } from './service-deps.js';
 import { SessionService } from './recipes/session/service.js';
 import { JwtService } from './recipes/jwt/service.js';
 import { perUserStores } from './per-user-stores.js';
@@ -36,23 +34,6 @@ import { WebauthnService } from './recipes/webauthn/service.js';
 // Expired sessions and signing keys past their listing window are swept this often (S-5), the first time one
 // interval after start.
 const sessionCleanupIntervalMs = 12 * 60 * 60 * 1000;
-
-export interface ServiceDependencies {
-  config: Readonly<Config>;
-  pool: pg.Pool;
-  clock: () => number;
-  log: Logger;
-  // One hasher for the process, so its concurrency limits hold across recipes and bulk import.
-  hasher: PasswordHasher;
-  // Opens and seals TOTP secrets (totp_secret_keys); built at start by prepareTotpSecrets.
-  totpSecrets: TotpSecretBox;
-  metrics?: ServiceMetrics;
-}
-
-// What services report for the metrics (the services know nothing of Prometheus).
-export interface ServiceMetrics extends HashingObserver, LazyMigrationObserver, SessionBridgeObserver {
-  bulkBatchFinished(imported: number, failed: number): void;
-}
 
 // The composition root: every service gets what it needs here; nothing reads globals.
 export interface Services {

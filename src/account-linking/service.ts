@@ -2,7 +2,7 @@ import type pg from 'pg';
 import { coreError } from '../errors.js';
 import { isTransient, uniqueViolationOf } from '../db/pg-errors.js';
 import { withTransaction } from '../db/transaction.js';
-import type { ServiceDependencies } from '../services.js';
+import type { ServiceDependencies } from '../service-deps.js';
 import { findUsersByGroupIds, resolveUserId, type StoredUser } from '../users/repository.js';
 import {
   countLoginMethods,

@@ -3,7 +3,7 @@ import { lazyPointerFormat } from '../hashing/lazy-pointer.js';
 import { assertMaxLength } from '../normalise/length-limits.js';
 import { findCoreId, findUsersByKeys, type LookedUpUserRow } from './migration-support-repository.js';
 import { contactLookup } from '../normalise/contact.js';
-import type { ServiceDependencies } from '../services.js';
+import type { ServiceDependencies } from '../service-deps.js';
 import { findMaterialOfUsers } from './complete/repository.js';
 
 // The same ceiling as one POST /bulk-import/users request, so a batch sent can be looked up in one call.

@@ -23,9 +23,9 @@ import { decodePaginationToken, encodePaginationToken } from '../users/paginatio
 import { importParallelism, type BulkImportWorker } from './worker.js';
 import type { StatisticsRefresher } from './statistics-refresh.js';
 import type { CountResult, ListUsersResult, RemoveUsersResult } from './schemas.js';
-import type { ServiceDependencies } from '../services.js';
+import type { ServiceDependencies } from '../service-deps.js';
 import { parseRoleDefinitions, type RoleDefinition } from './role-definitions.js';
-import type { SecondFactorSettings } from './validate/user.js';
+import type { SecondFactorSettings } from './validate/context.js';
 import { upsertRoles } from '../recipes/userroles/repository.js';
 import type { Queryable } from '../db/pool.js';
 

@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { Config } from '../config/config.js';
 import { describeError } from '../db/pg-errors.js';
-import type { ServiceDependencies } from '../services.js';
+import type { ServiceDependencies } from '../service-deps.js';
 import { processBatch } from './process-batch.js';
 import type { StatisticsRefresher } from './statistics-refresh.js';
 

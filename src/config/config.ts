@@ -93,5 +93,3 @@ export interface Config {
   lazy_migration: LazyMigrationConfig;
   session_bridge: SessionBridgeConfig;
 }
-
-export class ConfigError extends Error {}

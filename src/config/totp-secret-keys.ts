@@ -1,5 +1,5 @@
 import { decodeEitherBase64 } from '../base64.js';
-import { ConfigError } from './config.js';
+import { ConfigError } from './config-error.js';
 
 export interface TotpSecretKey {
   id: string;

@@ -1,4 +1,4 @@
-import type { ShaCryptVariant } from './sha-crypt.js';
+export type ShaCryptVariant = 'sha256' | 'sha512';
 
 /** Round i's input depends only on i mod 2, 3 and 7, so 42 layouts cover every round. */
 export const LAYOUT_CYCLE = 42;

@@ -1,6 +1,5 @@
 import { Worker } from 'node:worker_threads';
-import { JOB_DIGEST_OFFSET } from './sha-crypt-job.js';
-import type { ShaCryptVariant } from './sha-crypt.js';
+import { JOB_DIGEST_OFFSET, type ShaCryptVariant } from './sha-crypt-job.js';
 import { SHA_CRYPT_WASM } from './sha-crypt-wasm.generated.js';
 
 /**

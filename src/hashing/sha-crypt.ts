@@ -1,9 +1,7 @@
 import { createHash, hash } from 'node:crypto';
 import { encodeCryptGroups, type CryptGroup } from './crypt-base64.js';
-import { digestBytesOf, shaCryptJob } from './sha-crypt-job.js';
+import { digestBytesOf, shaCryptJob, type ShaCryptVariant } from './sha-crypt-job.js';
 import { runShaCryptRounds } from './sha-crypt-threads.js';
-
-export type ShaCryptVariant = 'sha256' | 'sha512';
 
 const SHA256_GROUPS: readonly CryptGroup[] = [
   [0, 10, 20, 4],

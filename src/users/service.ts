@@ -11,7 +11,7 @@ import {
   type TimeJoinedOrder,
 } from './listing-repository.js';
 import { decodePaginationToken, encodePaginationToken } from './pagination-token.js';
-import type { ServiceDependencies } from '../services.js';
+import type { ServiceDependencies } from '../service-deps.js';
 import type { PerUserStore } from './per-user-store.js';
 
 const defaultPageLimit = 100;

@@ -1,7 +1,7 @@
 import { errorMessage } from '../../errors.js';
 import { withTransaction } from '../../db/transaction.js';
 import { isTransient, uniqueViolationOf } from '../../db/pg-errors.js';
-import type { ServiceDependencies } from '../../services.js';
+import type { ServiceDependencies } from '../../service-deps.js';
 import { throwIfInvalid, validateBatch } from '../enqueue.js';
 import type { JsonObject } from '../fields.js';
 import { hashPlainTextPasswords } from '../hash-plain-passwords.js';

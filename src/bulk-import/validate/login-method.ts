@@ -7,7 +7,7 @@ import { parseHashingAlgorithm } from '../../hashing/registry.js';
 import { checkContact } from '../../normalise/contact.js';
 import type { RecipeId } from '../../users/repository.js';
 import { FieldReader, type JsonObject } from '../fields.js';
-import type { ValidationContext } from './user.js';
+import type { ValidationContext } from './context.js';
 import { lazyPointerFormat, unknownSourceOf } from '../../hashing/lazy-pointer.js';
 import type { ImportLoginMethod } from '../types.js';
 import { pinLegacyLogin } from '../../lazy-migration/pointer.js';

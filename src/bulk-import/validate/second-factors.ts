@@ -5,7 +5,7 @@ import { normaliseSecret, secretMessage } from '../../recipes/totp/secret.js';
 import { parseRecoveryCodes, type Report, type StoredRecoveryCode } from '../../recipes/totp/recovery-code-format.js';
 import { MAX_TOTP_DEVICES } from '../../recipes/totp/limits.js';
 import type { ImportTotpDevice } from '../types.js';
-import type { ValidationContext } from './user.js';
+import type { ValidationContext } from './context.js';
 
 const DEVICE = ' for a totp device.';
 const CODE = ' for a recovery code.';

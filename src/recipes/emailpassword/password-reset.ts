@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import type { ServiceDependencies } from '../../services.js';
+import type { ServiceDependencies } from '../../service-deps.js';
 import { findLoginMethodById, type LoginMethodRow } from '../../users/repository.js';
 import { legacyEmailKey, requireEmail } from '../../normalise/contact.js';
 import { consumeResetToken, insertResetToken } from './password-reset-repository.js';

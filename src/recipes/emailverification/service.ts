@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import type { ServiceDependencies } from '../../services.js';
+import type { ServiceDependencies } from '../../service-deps.js';
 import { coreError } from '../../errors.js';
 import { contactLookup } from '../../normalise/contact.js';
 import { assertMaxLength } from '../../normalise/length-limits.js';

@@ -15,7 +15,7 @@ import {
   type Contact,
   type DeviceRow,
 } from './repository.js';
-import type { ServiceDependencies } from '../../services.js';
+import type { ServiceDependencies } from '../../service-deps.js';
 import { decodeSalt, linkCodeBytesOf, linkCodeHashOf, preAuthSessionIdOf } from './code-scheme.js';
 import { decodeStandardBase64, decodeUrlSafeBase64 } from '../../base64.js';
 import type { CheckResult, CodeAttemptFailure, ConsumeResult, ConsumedDevice, RedeemInput } from './types.js';

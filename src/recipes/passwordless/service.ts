@@ -45,7 +45,7 @@ import type {
   UpdateUserResult,
   UserLookup,
 } from './types.js';
-import type { ServiceDependencies } from '../../services.js';
+import type { ServiceDependencies } from '../../service-deps.js';
 
 // Collisions of 256-bit secrets or UUIDs do not happen; a generated 6-digit code repeating on one device can.
 const maxTries = 10;

@@ -6,7 +6,7 @@ import { newAntiCsrfToken, sha256Hex } from './handles.js';
 import { openRefreshToken, type RefreshTokenContent } from './refresh-token.js';
 import * as repo from './repository.js';
 import type { RefreshSessionResult } from './schemas.js';
-import type { SessionServiceDeps } from './service.js';
+import type { SessionServiceDeps } from './deps.js';
 import { toWireSession } from './session-object.js';
 import type { MintedRefreshToken, TokenMinter } from './token-minter.js';
 

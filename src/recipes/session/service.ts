@@ -1,8 +1,5 @@
-import type pg from 'pg';
-import type { Config } from '../../config/config.js';
 import { coreError, errorMessage } from '../../errors.js';
 import { cdiAtLeast, type CdiVersion } from '../../http/cdi-version.js';
-import type { SigningKeys } from '../../keys/signing-keys.js';
 import {
   accessTokenVersionFor,
   findProtectedClaim,
@@ -17,17 +14,11 @@ import { refreshSession, type RefreshInput } from './refresh.js';
 import { verifySession, type VerifyInput } from './verify.js';
 import type { RegenerateResult, RefreshSessionResult, SessionInfoResult, VerifySessionResult, WireSession, WireToken } from './schemas.js';
 import { TokenMinter } from './token-minter.js';
+import type { SessionServiceDeps } from './deps.js';
 import { sessionOfClaims, toWireSession, type Session } from './session-object.js';
 
 export { toWireSession };
 export type { VerifyInput };
-
-export interface SessionServiceDeps {
-  pool: pg.Pool;
-  config: Readonly<Config>;
-  clock: () => number;
-  keys: SigningKeys;
-}
 
 export interface CreateInput {
   userId: string;

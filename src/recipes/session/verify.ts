@@ -5,7 +5,7 @@ import { verifyAccessToken, type AccessTokenClaims, type JsonObject } from './ac
 import { sha256Hex } from './handles.js';
 import * as repo from './repository.js';
 import type { VerifySessionResult } from './schemas.js';
-import type { SessionServiceDeps } from './service.js';
+import type { SessionServiceDeps } from './deps.js';
 import { sessionOfClaims, toWireSession } from './session-object.js';
 import { sameJson, type TokenMinter } from './token-minter.js';
 

@@ -20,7 +20,7 @@ import {
 } from './repository.js';
 import { assertMaxLength } from '../../normalise/length-limits.js';
 import { checkEmail, contactLookup, legacyEmailKey, requireEmail } from '../../normalise/contact.js';
-import type { ServiceDependencies } from '../../services.js';
+import type { ServiceDependencies } from '../../service-deps.js';
 
 export interface SignInUpInput {
   tenantId: string;

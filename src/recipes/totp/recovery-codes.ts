@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import type { ServiceDependencies } from '../../services.js';
+import type { ServiceDependencies } from '../../service-deps.js';
 import { withTransaction } from '../../db/transaction.js';
 import { coreError, recoveryCodeLimited } from '../../errors.js';
 import type { PasswordHasher } from '../../hashing/registry.js';

@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import type { ServiceDependencies } from '../../services.js';
+import type { ServiceDependencies } from '../../service-deps.js';
 import { withTransaction } from '../../db/transaction.js';
 import type { Queryable } from '../../db/pool.js';
 import { encodeBase32 } from '../../base32.js';

@@ -1,5 +1,5 @@
 import { coreError } from '../../errors.js';
-import type { ServiceDependencies } from '../../services.js';
+import type { ServiceDependencies } from '../../service-deps.js';
 import {
   deleteUserMetadata,
   findMetadataOfUsers,

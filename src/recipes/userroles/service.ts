@@ -1,4 +1,4 @@
-import type { ServiceDependencies } from '../../services.js';
+import type { ServiceDependencies } from '../../service-deps.js';
 import { withTransaction } from '../../db/transaction.js';
 import {
   deletePermissions,

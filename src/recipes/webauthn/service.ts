@@ -1,5 +1,5 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import type { ServiceDependencies } from '../../services.js';
+import type { ServiceDependencies } from '../../service-deps.js';
 import { withTransaction } from '../../db/transaction.js';
 import type { Queryable } from '../../db/pool.js';
 import { cdiAtLeast, type CdiVersion } from '../../http/cdi-version.js';

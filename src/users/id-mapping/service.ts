@@ -16,7 +16,7 @@ import {
 import { externalIdNamesUser } from './id-rules.js';
 import { withTransaction } from '../../db/transaction.js';
 import { javaTrim } from '../../normalise/java-trim.js';
-import type { ServiceDependencies } from '../../services.js';
+import type { ServiceDependencies } from '../../service-deps.js';
 import { recipesHoldingDataOf, type PerUserStore } from '../per-user-store.js';
 import { assertMaxLength } from '../../normalise/length-limits.js';
 import type { CreateMappingResult, GetMappingResult, RemoveMappingResult, UpdateExternalUserIdInfoResult } from './schemas.js';
