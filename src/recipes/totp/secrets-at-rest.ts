@@ -1,6 +1,7 @@
 import type pg from 'pg';
 import type { Logger } from 'pino';
 import type { TotpSecretKey } from '../../config/totp-secret-keys.js';
+import { isDatabaseUnavailable } from '../../db/pg-errors.js';
 import { withTransaction } from '../../db/transaction.js';
 import { TotpSecretBox } from './secret-box.js';
 
@@ -16,9 +17,19 @@ const SETTING = "'totp_secret_keys' (TOTP_SECRET_KEYS or TOTP_SECRET_KEYS_FILE)"
  */
 export async function prepareTotpSecrets(pool: pg.Pool, keys: readonly TotpSecretKey[], log: Logger): Promise<TotpSecretBox> {
   const box = new TotpSecretBox(keys);
-  const { rows } = await pool.query<{ key_id: string | null; devices: number }>(
-    'SELECT secret_key_id AS key_id, count(*)::int AS devices FROM totp_devices GROUP BY secret_key_id',
-  );
+  const counted = await pool
+    .query<{ key_id: string | null; devices: number }>(
+      'SELECT secret_key_id AS key_id, count(*)::int AS devices FROM totp_devices GROUP BY secret_key_id',
+    )
+    .catch((error: unknown) => {
+      // An app built while no primary can serve (the server itself migrates first, so it never starts this way):
+      // requests answer 503 until one can, and the core that reaches it checks the secrets.
+      if (!isDatabaseUnavailable(error)) throw error;
+      log.warn('TOTP secrets not checked at start: the database is unavailable');
+      return undefined;
+    });
+  if (counted === undefined) return box;
+  const { rows } = counted;
   const total = rows.reduce((sum, row) => sum + row.devices, 0);
   if (total > 0 && !box.configured) {
     throw new TotpSecretKeysError(`${total} TOTP devices exist but ${SETTING} is not set: set it to the key their secrets need`);

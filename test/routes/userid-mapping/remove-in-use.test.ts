@@ -31,7 +31,14 @@ describe('POST /recipe/userid/map/remove while a store holds data of the externa
   const remove = (body: unknown) => call(t.app, 'POST', '/recipe/userid/map/remove', { body });
 
   it('asks every store of the one list, in the reference order', () => {
-    expect(perUserStores.map((store) => store.recipe)).toEqual(['Session', 'UserMetadata', 'UserRoles', 'EmailVerification', 'TOTP']);
+    expect(perUserStores.map((store) => store.recipe)).toEqual([
+      'Session',
+      'UserMetadata',
+      'UserRoles',
+      'EmailVerification',
+      'TOTP',
+      'WebAuthn',
+    ]);
   });
 
   it.each(Object.keys(writers))('refuses while %s data is under the external id, then removes with force', async (name) => {
