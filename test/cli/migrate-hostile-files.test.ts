@@ -26,6 +26,25 @@ function spawnLimited(args: string[]) {
   return { child, exited };
 }
 
+/** Resolves once the process holds the file open (Linux: its descriptors in /proc), however slowly it started. */
+async function opened(pid: number, file: string): Promise<void> {
+  const target = fs.realpathSync(file);
+  const holds = () => {
+    try {
+      return fs.readdirSync(`/proc/${pid}/fd`).some((fd) => {
+        try {
+          return fs.readlinkSync(`/proc/${pid}/fd/${fd}`) === target;
+        } catch {
+          return false;
+        }
+      });
+    } catch {
+      return false;
+    }
+  };
+  while (!holds()) await new Promise((resolve) => setTimeout(resolve, 20));
+}
+
 /** A gzip file that decompresses to `megabytes` MiB of zeros (one line without an end), written without holding it. */
 async function gzipBomb(path: string, megabytes: number): Promise<void> {
   const gzip = zlib.createGzip({ level: 9 });
@@ -84,9 +103,9 @@ describe('migrate: hostile files are refused with a clear message, in bounded me
   }, 120_000);
 
   it.each([
-    // (The process needs about a second to start and listen for signals.)
-    ['while the export is digested', 4, 1500],
-    ['while a record too long to yield is being read', 16, 4000],
+    // Milliseconds after the command opened the export (by then it listens for signals).
+    ['while the export is digested', 4, 500],
+    ['while a record too long to yield is being read', 16, 3000],
   ])(
     'SIGTERM is honoured %s',
     async (_when, gibibytes, afterMs) => {
@@ -95,6 +114,7 @@ describe('migrate: hostile files are refused with a clear message, in bounded me
       fs.writeFileSync(file, '');
       fs.truncateSync(file, gibibytes * 1024 * 1024 * 1024);
       const command = spawnLimited(migrateArgs(core, 'ndjson', file));
+      await opened(command.child.pid!, file);
       await new Promise((resolve) => setTimeout(resolve, afterMs));
       command.child.kill('SIGTERM');
       const { code, stderr } = await command.exited;

@@ -60,7 +60,7 @@ describe('SHA-crypt on the WebAssembly rounds loop', () => {
         const hash = mkpasswd(['-m', method, '-R', rounds, '-S', salt, password])!;
         expect(hash.startsWith(method === 'sha-256' ? '$5$' : '$6$')).toBe(true);
         expect(await verify(password, hash)).toBe(true);
-        expect(await verify(password.slice(1), hash)).toBe(false);
+        expect(await verify(`${password}x`, hash)).toBe(false);
       }
     },
   );
