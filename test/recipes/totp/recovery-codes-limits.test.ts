@@ -1,7 +1,17 @@
 import bcrypt from 'bcrypt';
 import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createPool } from '../../../src/db/pool.js';
-import { call, createTestApp, createTestDatabase, databaseUrl, snapshot, testPoolMode, truncateAll, useTestApp, type TestApp } from '../../helper.js';
+import {
+  call,
+  createTestApp,
+  createTestDatabase,
+  databaseUrl,
+  snapshot,
+  testPoolMode,
+  truncateAll,
+  useTestApp,
+  type TestApp,
+} from '../../helper.js';
 
 // Issue 50 item 1: recovery codes must not become a way to stop the core. Imported digests get the import bounds of
 // password hashes, a user holds a bounded number of them, wrong guesses are limited per account (in PostgreSQL, so
@@ -176,8 +186,7 @@ describe('a connection pool of two', () => {
     await truncateAll(setup);
     for (const user of ['a', 'b', 'c', 'd']) expect((await importCodes(t, user, slow)).statusCode).toBe(200);
     const finished: string[] = [];
-    const track = (what: string, reply: Promise<{ statusCode: number }>) =>
-      reply.then((r) => (finished.push(what), r.statusCode));
+    const track = (what: string, reply: Promise<{ statusCode: number }>) => reply.then((r) => (finished.push(what), r.statusCode));
     const guesses = ['a', 'b', 'c', 'd'].flatMap((user) => [
       track('guess', verify(t, user, 'wrong-1')),
       track('guess', verify(t, user, 'wrong-2')),
