@@ -242,14 +242,15 @@ export async function startPatroniStack(): Promise<PatroniStack> {
       fs.writeFileSync(config, patroniConfig(spec, etcdPort, nodeDir));
       fs.chmodSync(config, 0o644);
       nodes.push({ ...spec, patroni: run(name, stackBinaries.patroni, [config]) });
-      // The first node bootstraps the cluster before the second clones it.
-      if (index === 0) {
-        for (let tries = 0; ; tries++) {
-          if ((await getJson(`http://127.0.0.1:${spec.restPort}/primary`))?.status === 200) break;
-          if (nodes[0].patroni.exitCode !== null || tries > 600) throw new Error(`node1 did not become primary:\n${readLog(name)}`);
-          await sleep(100);
-        }
+    }
+    // Both start together: the one that takes the initialize key bootstraps the cluster, the other clones it.
+    for (let tries = 0; ; tries++) {
+      const answers = await Promise.all(nodes.map((node) => getJson(`http://127.0.0.1:${node.restPort}/primary`)));
+      if (answers.some((answer) => answer?.status === 200)) break;
+      if (nodes.some((node) => node.patroni.exitCode !== null) || tries > 1200) {
+        throw new Error(`no node became primary:\n${nodes.map((node) => readLog(node.name)).join('\n')}`);
       }
+      await sleep(100);
     }
 
     const haproxyCfg = path.join(dir, 'haproxy.cfg');
