@@ -1,8 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { freePort, portOpen } from './ports.js';
 
 // A PgBouncer on loopback in front of one PostgreSQL, from Debian's package. It refuses to run as root, so a root
 // run hands it to the postgres user.
@@ -26,22 +26,10 @@ export interface PgBouncerOptions {
 
 export const pgbouncerBinary = ['/usr/sbin/pgbouncer', '/usr/bin/pgbouncer'].find((file) => fs.existsSync(file));
 
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
 async function waitForPort(port: number, child: ChildProcess, log: string): Promise<void> {
   for (let tries = 0; tries < 100; tries++) {
     if (child.exitCode !== null) throw new Error(`pgbouncer exited: ${fs.readFileSync(log, 'utf8').slice(-2000)}`);
-    const open = await new Promise<boolean>((resolve) => {
-      const socket = net.connect(port, '127.0.0.1', () => (socket.destroy(), resolve(true)));
-      socket.on('error', () => resolve(false));
-    });
-    if (open) return;
+    if (await portOpen(port)) return;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   throw new Error('pgbouncer did not listen within 10 s');
