@@ -86,11 +86,12 @@ export async function buildApp({ config, pool, logger, clock = Date.now }: AppOp
     knownRoutes.add(route.url.replace(/\/$/, '') || '/');
   });
 
-  // The body is JSON whatever the Content-Type says, or when there is none (contract §1.3).
+  // The body is JSON whatever the Content-Type says, or when there is none (contract §1.3). GET and DELETE take their
+  // input from the query alone: their body is never read, whatever its content type and whether or not it is empty
+  // (the SDK sends DELETE calls with a JSON content type and no body at all).
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'string' }, (request, body, done) => {
-    // The SDK sends its DELETE calls with a JSON content type and no body at all.
-    if (body === '' && request.method === 'DELETE') return done(null, undefined);
+    if (request.method === 'GET' || request.method === 'DELETE') return done(null, undefined);
     try {
       const parsed: unknown = JSON.parse(body as string);
       if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) return done(coreError('INVALID_JSON'), undefined);
