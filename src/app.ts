@@ -39,6 +39,7 @@ import sessionRoutes from './recipes/session/routes/index.js';
 import jwtRoutes from './recipes/jwt/routes/index.js';
 import tenantRoutes from './recipes/multitenancy/routes/index.js';
 import webauthnRoutes from './recipes/webauthn/routes/index.js';
+import dashboardRoutes from './recipes/dashboard/routes/index.js';
 
 export interface AppOptions {
   config: Readonly<Config>;
@@ -161,6 +162,7 @@ export async function buildApp({ config, pool, logger, clock = Date.now }: AppOp
   await app.register(jwtRoutes);
   await app.register(tenantRoutes);
   await app.register(webauthnRoutes);
+  await app.register(dashboardRoutes);
   return app;
 }
 
