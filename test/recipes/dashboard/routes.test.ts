@@ -356,3 +356,22 @@ describe('dashboard secrets in the logs', () => {
     expect(logs).not.toContain(sessionId);
   });
 });
+
+describe('dashboard sign-in failure floor', () => {
+  const t = useTestApp({ signin_failure_min_duration_ms: 300 });
+
+  it('holds a wrong password and an unknown email to signin_failure_min_duration_ms, not a success', async () => {
+    await createUser(t, 'floor@example.com');
+    const timed = async (email: string, password?: string) => {
+      const started = performance.now();
+      const reply = await signIn(t, email, password);
+      return { status: reply.json.status as string, ms: performance.now() - started };
+    };
+    const wrong = await timed('floor@example.com', 'wrong-pass-1');
+    const unknown = await timed('nobody@example.com');
+    expect([wrong.status, unknown.status]).toEqual(['INVALID_CREDENTIALS_ERROR', 'INVALID_CREDENTIALS_ERROR']);
+    expect(wrong.ms).toBeGreaterThanOrEqual(295);
+    expect(unknown.ms).toBeGreaterThanOrEqual(295);
+    expect((await timed('floor@example.com')).status).toBe('OK');
+  });
+});
