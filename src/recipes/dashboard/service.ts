@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { coreError, signInLimited } from '../../errors.js';
 import { withTransaction } from '../../db/transaction.js';
-import { checkEmail } from '../../normalise/contact.js';
+import { checkEmail as checkEmailRules } from '../../normalise/contact.js';
 import { assertMaxLength } from '../../normalise/length-limits.js';
 import type { ServiceDependencies } from '../../service-deps.js';
 import { CostlyFailureLimit } from '../emailpassword/costly-failure-limit.js';
@@ -54,6 +54,8 @@ export function passwordWeakness(password: string): string | undefined {
   return undefined;
 }
 
+class EmailTaken extends Error {}
+
 const digestOf = (sessionId: string) => createHash('sha256').update(sessionId, 'utf8').digest();
 
 const toWire = (row: repo.DashboardUserRow): DashboardUser => ({ email: row.email, userId: row.user_id, timeJoined: row.time_joined });
@@ -80,7 +82,7 @@ export class DashboardService {
    */
   checkEmail(email: string): { status: 'INVALID_EMAIL_ERROR' } | undefined {
     assertMaxLength('email', email);
-    return checkEmail(email).ok ? undefined : { status: 'INVALID_EMAIL_ERROR' };
+    return checkEmailRules(email).ok ? undefined : { status: 'INVALID_EMAIL_ERROR' };
   }
 
   async createUser(email: string, password: string): Promise<CreateUserResult> {
@@ -109,14 +111,20 @@ export class DashboardService {
     if (selector === undefined) throw coreError('DASHBOARD_USER_SELECTOR');
     const passwordHash =
       changes.newPassword === undefined ? undefined : await this.deps.hasher.hash(changes.newPassword, { wholePassword: true });
-    return withTransaction(this.deps.pool, async (client) => {
-      const found =
-        'userId' in selector ? await repo.findUserById(client, selector.userId) : await repo.findUserByEmail(client, selector.email);
-      if (!found) return { status: 'UNKNOWN_USER_ERROR' as const };
-      const outcome = await repo.updateUser(client, found.user_id, { email: changes.newEmail, passwordHash });
-      if (outcome === 'EMAIL_TAKEN') return { status: 'EMAIL_ALREADY_EXISTS_ERROR' as const };
-      return { status: 'OK' as const, user: toWire({ ...found, email: changes.newEmail ?? found.email }) };
-    });
+    try {
+      return await withTransaction(this.deps.pool, async (client) => {
+        const found =
+          'userId' in selector ? await repo.findUserById(client, selector.userId) : await repo.findUserByEmail(client, selector.email);
+        if (!found) return { status: 'UNKNOWN_USER_ERROR' as const };
+        const outcome = await repo.updateUser(client, found.user_id, { email: changes.newEmail, passwordHash });
+        // The failed statement ended the transaction: it is rolled back, not committed.
+        if (outcome === 'EMAIL_TAKEN') throw new EmailTaken();
+        return { status: 'OK' as const, user: toWire({ ...found, email: changes.newEmail ?? found.email }) };
+      });
+    } catch (error) {
+      if (error instanceof EmailTaken) return { status: 'EMAIL_ALREADY_EXISTS_ERROR' };
+      throw error;
+    }
   }
 
   async deleteUser(selector: UserSelector): Promise<boolean> {

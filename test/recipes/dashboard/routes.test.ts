@@ -66,8 +66,8 @@ describe('dashboard users (D4, D5)', () => {
     expect(await weak('abcdefgh')).toEqual({ status: 'PASSWORD_WEAK_ERROR', message: 'Password must contain at least one number' });
     expect((await post({ email: 'B@example.com', password: 'abcdefg1' })).json.status).toBe('OK');
     expect((await post({ email: 'b@EXAMPLE.com', password: 'other-pass-2' })).json).toEqual({ status: 'EMAIL_ALREADY_EXISTS_ERROR' });
-    const { rows } = await t.db.pool.query('SELECT count(*)::int AS n FROM dashboard_users');
-    expect(rows[0].n).toBe(2);
+    const { rows } = await t.db.pool.query('SELECT email FROM dashboard_users WHERE email LIKE $1', ['%b@example.com']);
+    expect(rows).toEqual([{ email: 'b@example.com' }]);
   });
 
   it('has no user limit: the fifth user signs in like the first', async () => {
