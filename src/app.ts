@@ -39,6 +39,7 @@ import sessionRoutes from './recipes/session/routes/index.js';
 import jwtRoutes from './recipes/jwt/routes/index.js';
 import tenantRoutes from './recipes/multitenancy/routes/index.js';
 import webauthnRoutes from './recipes/webauthn/routes/index.js';
+import dashboardRoutes from './recipes/dashboard/routes/index.js';
 
 export interface AppOptions {
   config: Readonly<Config>;
@@ -86,11 +87,12 @@ export async function buildApp({ config, pool, logger, clock = Date.now }: AppOp
     knownRoutes.add(route.url.replace(/\/$/, '') || '/');
   });
 
-  // The body is JSON whatever the Content-Type says, or when there is none (contract §1.3).
+  // The body is JSON whatever the Content-Type says, or when there is none (contract §1.3). GET and DELETE take their
+  // input from the query alone: their body is never read, whatever its content type and whether or not it is empty
+  // (the SDK sends DELETE calls with a JSON content type and no body at all).
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'string' }, (request, body, done) => {
-    // The SDK sends its DELETE calls with a JSON content type and no body at all.
-    if (body === '' && request.method === 'DELETE') return done(null, undefined);
+    if (request.method === 'GET' || request.method === 'DELETE') return done(null, undefined);
     try {
       const parsed: unknown = JSON.parse(body as string);
       if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) return done(coreError('INVALID_JSON'), undefined);
@@ -160,6 +162,7 @@ export async function buildApp({ config, pool, logger, clock = Date.now }: AppOp
   await app.register(jwtRoutes);
   await app.register(tenantRoutes);
   await app.register(webauthnRoutes);
+  await app.register(dashboardRoutes);
   return app;
 }
 

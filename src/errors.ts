@@ -61,6 +61,9 @@ const catalog = {
   PASSWORD_RESET_METHOD: { status: 400, message: () => "Unsupported method for password reset: 'method' must be 'token'" },
   UPDATE_USER_NOTHING: { status: 400, message: () => 'You have to provide either email or password.' },
 
+  // Dashboard users (contract-multitenancy T-4)
+  DASHBOARD_USER_SELECTOR: { status: 400, message: () => "Either field 'email' or 'userId' must be present" },
+
   // Third party (§7)
   THIRD_PARTY_LOOKUP_BOTH: { status: 400, message: () => 'Please provide only one of userId or (thirdPartyId & thirdPartyUserId)' },
   THIRD_PARTY_LOOKUP_NEITHER: { status: 400, message: () => 'Please provide one of userId or (thirdPartyId & thirdPartyUserId)' },

@@ -39,6 +39,9 @@ const redactPaths = [
   'refreshToken',
   'antiCsrfToken',
   'jwt',
+  // Dashboard session ids (contract-multitenancy T-2): bearer secrets, stored as digests.
+  '*.sessionId',
+  'sessionId',
   // PostgreSQL's detail quotes the failing row or key (a check violation prints the whole row, hash included).
   'err.detail',
   'err.cause.detail',

@@ -30,9 +30,10 @@ import { SessionService } from './recipes/session/service.js';
 import { JwtService } from './recipes/jwt/service.js';
 import { perUserStores } from './per-user-stores.js';
 import { WebauthnService } from './recipes/webauthn/service.js';
+import { DashboardService } from './recipes/dashboard/service.js';
 
-// Expired sessions and signing keys past their listing window are swept this often (S-5), the first time one
-// interval after start.
+// Expired sessions (the dashboard's too) and signing keys past their listing window are swept this often (S-5), the
+// first time one interval after start.
 const sessionCleanupIntervalMs = 12 * 60 * 60 * 1000;
 
 // The composition root: every service gets what it needs here; nothing reads globals.
@@ -67,6 +68,8 @@ export interface Services {
   jwt: JwtService;
   // Passkeys: options, credentials and recovery tokens (contract-webauthn).
   webauthn: WebauthnService;
+  // Dashboard users and their sessions (docs/dashboard.md).
+  dashboard: DashboardService;
   // Every hash and verify of the process; its getters give queue depth, waits and 503 counts.
   verificationScheduler: VerificationScheduler;
   // Starts the background jobs (the decoy hash, the code cleanup, bulk-import processing) once the app is ready.
@@ -112,6 +115,7 @@ export function createServices(base: Omit<ServiceDependencies, 'hasher'>): Servi
     accessTokenValidityMs: deps.config.access_token_validity * 1000,
   });
   const session = new SessionService({ pool: deps.pool, config: deps.config, clock: deps.clock, keys });
+  const dashboard = new DashboardService(deps);
   let cleanup: CleanupJob | undefined;
   let sessionCleanup: CleanupJob | undefined;
   let keysLoading: Promise<void> | undefined;
@@ -142,11 +146,13 @@ export function createServices(base: Omit<ServiceDependencies, 'hasher'>): Servi
     session,
     jwt: new JwtService(keys, deps.clock),
     webauthn,
+    dashboard,
     verificationScheduler: deps.hasher.scheduler,
     start() {
       // The keys are made (or read) now, so the first session or JWKS request does not wait for an RSA key.
       keysLoading ??= keys.ready().catch((err: unknown) => deps.log.error({ err }, 'loading the signing keys failed'));
-      sessionCleanup ??= startCleanupJob(sessionCleanupIntervalMs, () => session.deleteExpired(), deps.log, 'sessions');
+      const sweepSessions = async () => (await session.deleteExpired()) + (await dashboard.deleteExpiredSessions());
+      sessionCleanup ??= startCleanupJob(sessionCleanupIntervalMs, sweepSessions, deps.log, 'sessions');
       // The decoy hash is built now, so the first sign-in of an unknown email costs no more than any other. If this
       // is refused (the app closing at once), the decoy is simply built on first use.
       deps.hasher.verifyDecoy('').catch(() => undefined);

@@ -151,6 +151,8 @@ const userTables = [
   'webauthn_credentials',
   'webauthn_options',
   'webauthn_recover_tokens',
+  'dashboard_users',
+  'dashboard_sessions',
 ];
 
 export async function truncateAll(db: TestDatabase): Promise<void> {

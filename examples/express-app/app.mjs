@@ -14,6 +14,7 @@ import ThirdParty from 'supertokens-node/recipe/thirdparty/index.js';
 import UserMetadata from 'supertokens-node/recipe/usermetadata/index.js';
 import UserRoles from 'supertokens-node/recipe/userroles/index.js';
 import WebAuthn from 'supertokens-node/recipe/webauthn/index.js';
+import Dashboard from 'supertokens-node/recipe/dashboard/index.js';
 
 const port = Number(process.env.PORT ?? 3001);
 const apiDomain = process.env.API_DOMAIN ?? `http://localhost:${port}`;
@@ -46,8 +47,13 @@ supertokens.init({
       getOrigin: async () => process.env.WEBSITE_DOMAIN ?? apiDomain,
       emailDelivery: { override: printed },
     }),
+    // The user dashboard at /auth/dashboard, signed in as one of the core's dashboard users (docs/dashboard.md);
+    // with DASHBOARD_ADMINS (comma-separated emails) set, only those may change anything.
+    Dashboard.init({ admins: process.env.DASHBOARD_ADMINS?.split(',') }),
     Session.init(),
   ],
+  // The dashboard's analytics call would send the signed-in admin's email to the SDK's vendor: off.
+  telemetry: false,
 });
 
 const app = express();

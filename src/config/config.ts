@@ -89,6 +89,7 @@ export interface Config {
   recent_token_reuse_behaviour: 'TOKEN_THEFT' | 'UNAUTHORISED';
   access_token_signing_key_dynamic: boolean;
   access_token_blacklisting: boolean;
+  dashboard_session_validity_ms: number;
 
   lazy_migration: LazyMigrationConfig;
   session_bridge: SessionBridgeConfig;

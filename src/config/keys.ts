@@ -495,6 +495,13 @@ export const configKeys: ConfigKey[] = [
     default: false,
     description: 'accepted and ignored (cdi < 2.21 only; verify checks the database when the SDK asks)',
   },
+  {
+    name: 'dashboard_session_validity_ms',
+    env: ['DASHBOARD_SESSION_VALIDITY_MS'],
+    schema: Int(1),
+    default: 2592000000,
+    description: 'ms a dashboard session (POST /recipe/dashboard/signin) stays valid; the periodic session sweep deletes it after',
+  },
 
   {
     name: 'lazy_migration',

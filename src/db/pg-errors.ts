@@ -39,6 +39,7 @@ export const constraintNames = [
   'user_ids__pkey',
   'user_ids__group_id_fkey',
   'primary_account_infos__info_key',
+  'dashboard_users__email_key',
 ] as const;
 
 // Rules a trigger holds rather than a constraint (migration 0016): it raises unique_violation under these names.

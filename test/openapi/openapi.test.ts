@@ -130,9 +130,10 @@ describe('GET /openapi.json', () => {
         'POST /lazy-migration/verify',
         'POST /session-bridge/exchange',
         'POST /recipe/recoverycodes/verify',
+        'POST /recipe/dashboard/signin',
       ].includes(route);
       const expected = ['200', '400', ...(open ? [] : ['401']), '403', '404', ...(withBody ? ['413'] : []), '500'];
-      const mayBeLimited = route === 'POST /recipe/signin' || route === 'POST /recipe/recoverycodes/verify';
+      const mayBeLimited = ['POST /recipe/signin', 'POST /recipe/recoverycodes/verify', 'POST /recipe/dashboard/signin'].includes(route);
       const limited = [...expected.slice(0, -1), '429', '500'];
       expect(statuses, route).toEqual([...(mayBeLimited ? limited : expected), ...(mayBeUnavailable ? ['503'] : [])]);
       for (const status of statuses.filter((code) => code !== '200')) {

@@ -16,6 +16,9 @@ describe('invalid JSON bodies', () => {
     ['POST', '/bulk-import/users'],
     ['POST', '/bulk-import/import'],
     ['POST', '/recipe/userid/map'],
+    ['POST', '/recipe/dashboard/signin'],
+    ['POST', '/recipe/dashboard/user'],
+    ['PUT', '/recipe/dashboard/user'],
   ];
   const bodies = [
     {
@@ -42,6 +45,23 @@ describe('invalid JSON bodies', () => {
       expect([reply.statusCode, reply.body]).toEqual([400, `Invalid Json Input: ${message}\n`]);
       expect(reply.body).not.toMatch(/secret|ada@/);
       expect(await snapshot(t.db)).toEqual(before);
+    });
+  }
+
+  // GET and DELETE take their input from the query: a body, JSON or not, empty or not, is never read.
+  const queryRoutes: ['GET' | 'DELETE', string, number][] = [
+    ['GET', '/users/count', 200],
+    ['GET', '/recipe/user?userId=nobody', 200],
+    ['DELETE', '/recipe/dashboard/session?sessionId=nobody', 200],
+    ['DELETE', '/recipe/webauthn/options/remove?webauthnGeneratedOptionsId=nobody', 200],
+  ];
+  const ignoredBodies = ['', '{', '[1,2]', 'email=a%40example.com', '{"sessionId":"x"}'];
+  for (const [method, url, status] of queryRoutes) {
+    it.each(ignoredBodies)(`${method} ${url} with the body %j`, async (body) => {
+      for (const type of ['application/json; charset=utf-8', 'text/plain', 'application/x-www-form-urlencoded']) {
+        const reply = await t.app.inject({ method, url, headers: { 'content-type': type }, payload: body });
+        expect([reply.statusCode, reply.body], type).toEqual([status, expect.stringMatching(/^\{"status":"[A-Z_]+"/)]);
+      }
     });
   }
 });

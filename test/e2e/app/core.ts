@@ -17,9 +17,13 @@ export interface ListeningCore {
 
 /**
  * The core as an app meets it: listening on a random loopback port with its own database and the wall clock (the
- * SDK checks token expiry against the real time, so the core must mint with it too).
+ * SDK checks token expiry against the real time, so the core must mint with it too; a test that mints no tokens may
+ * move a clock of its own).
  */
-export async function startListeningCore(overrides: Record<string, unknown> = {}): Promise<ListeningCore> {
+export async function startListeningCore(
+  overrides: Record<string, unknown> = {},
+  { clock }: { clock?: () => number } = {},
+): Promise<ListeningCore> {
   const db = await createTestDatabase();
   const config = testConfig({ api_keys: coreApiKey, ...overrides });
   const logs: string[] = [];
@@ -29,7 +33,7 @@ export async function startListeningCore(overrides: Record<string, unknown> = {}
       done();
     },
   });
-  const app = await buildApp({ config, pool: db.pool, logger: createLogger(config, sink) });
+  const app = await buildApp({ config, pool: db.pool, clock, logger: createLogger(config, sink) });
   await app.listen({ port: 0, host: '127.0.0.1' });
   return {
     app,

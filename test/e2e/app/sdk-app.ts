@@ -12,6 +12,7 @@ import ThirdParty from 'supertokens-node/recipe/thirdparty/index.js';
 import EmailVerification, { EmailVerificationClaim } from 'supertokens-node/recipe/emailverification/index.js';
 import AccountLinking from 'supertokens-node/recipe/accountlinking/index.js';
 import WebAuthn from 'supertokens-node/recipe/webauthn/index.js';
+import Dashboard from 'supertokens-node/recipe/dashboard/index.js';
 import type { FakeOAuthProvider } from './fake-oauth.js';
 import type { Outbox } from './outbox.js';
 
@@ -31,6 +32,8 @@ export interface SdkAppOptions {
   accountLinking?: boolean;
   /** Adds the WebAuthn recipe with this relying-party id and origin (the page's, as a browser would report it). */
   webauthn?: { rpId: string; origin: string };
+  /** Adds the Dashboard recipe in its email-password mode (dashboard users of the core), with these admins. */
+  dashboard?: { admins?: string[] };
 }
 
 export interface CoreCall {
@@ -164,7 +167,10 @@ export async function startSdkApp(options: SdkAppOptions): Promise<SdkApp> {
           ]
         : []),
       ...(options.webauthn ? [webauthnRecipe(options.webauthn, outbox)] : []),
+      ...(options.dashboard ? [Dashboard.init({ admins: options.dashboard.admins })] : []),
     ],
+    // Nothing is posted to the SDK vendor (the dashboard's analytics call; docs/dashboard.md).
+    telemetry: false,
   });
 
   const requests: string[] = [];

@@ -42,6 +42,8 @@ const badRequest: RegExp[] = [
   text('Please provide only one of userId or email'),
   text('Please provide one of userId or email'),
   text('You have to provide either email or password.'),
+  // Dashboard users (contract-multitenancy T-4)
+  text("Either field 'email' or 'userId' must be present"),
   // Third party
   text('Please provide only one of userId or (thirdPartyId & thirdPartyUserId)'),
   text('Please provide one of userId or (thirdPartyId & thirdPartyUserId)'),

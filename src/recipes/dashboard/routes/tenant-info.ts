@@ -1,0 +1,27 @@
+import type { FastifyPluginAsync } from 'fastify';
+import { defineRoute } from '../../../http/route.js';
+import { coreConfigFields } from '../core-config.js';
+import { CoreConfigResponse, SearchTagsResponse, TextError } from '../schemas.js';
+
+// D6 and D7: what the dashboard's user search and tenant page read from the core. `GET /telemetry` (D8) is not
+// served on purpose: any answer to it makes the SDK post the admin's email to its vendor (docs/dashboard.md).
+const tenantInfoRoutes: FastifyPluginAsync = async (app) => {
+  // The query parameters GET /users searches by.
+  defineRoute(app, {
+    method: 'GET',
+    url: '/user/search/tags',
+    schema: { response: { 200: SearchTagsResponse } },
+    scope: 'any',
+    handle: async () => ({ status: 'OK' as const, tags: ['email', 'phone', 'provider'] }),
+  });
+
+  defineRoute(app, {
+    method: 'GET',
+    url: '/recipe/dashboard/tenant/core-config',
+    schema: { response: { 200: CoreConfigResponse, 400: TextError } },
+    scope: 'tenant',
+    handle: async () => ({ status: 'OK' as const, config: coreConfigFields(app.services.config) }),
+  });
+};
+
+export default tenantInfoRoutes;
