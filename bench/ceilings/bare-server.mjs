@@ -308,8 +308,12 @@ app.post('/webauthn/signin', async (request) => {
     });
     const { rows: users } = await client.query({
       name: 'webauthn-login-method',
-      text: `SELECT u.user_id, u.time_joined::float8 AS time_joined, u.email, m.external_user_id,
-                    EXISTS (SELECT 1 FROM email_verifications ev WHERE ev.user_id = u.user_id AND ev.email = u.email) AS verified,
+      // The core's select list for a login method (src/users/repository.ts userColumns).
+      text: `SELECT u.user_id, u.tenant_id, u.recipe_id, u.time_joined::float8 AS time_joined, u.email, u.phone_number,
+                    u.third_party_id, u.third_party_user_id, m.external_user_id,
+                    (u.email IS NULL OR EXISTS (SELECT 1 FROM email_verifications ev WHERE ev.user_id = u.user_id AND ev.email = u.email OFFSET 0)) AS verified,
+                    coalesce((SELECT lg.is_primary FROM user_ids li JOIN user_groups lg ON lg.group_id = li.group_id WHERE li.user_id = u.user_id), false)
+                      AS in_primary_user,
                     ARRAY(SELECT wc.credential_id FROM webauthn_credentials wc WHERE wc.user_id = u.user_id
                           ORDER BY wc.created_at, wc.credential_id) AS credential_ids
                FROM users u LEFT JOIN user_id_mappings m ON m.user_id = u.user_id WHERE u.user_id = $1`,
