@@ -2,6 +2,7 @@
 // core (`node <file>`, no transpiler) so that its throughput, start time and RSS are a fair yardstick.
 // Plain JavaScript on purpose: Node 20 cannot run TypeScript without a loader, and a loader would cost start time.
 import crypto from 'node:crypto';
+import { verifyAuthenticationResponse } from '@simplewebauthn/server';
 import Fastify from 'fastify';
 import { CompactSign, importPKCS8 } from 'jose';
 import pg from 'pg';
@@ -214,6 +215,117 @@ app.post('/passwordless/consume', async (request) => {
     recipeUserId: user.id,
     consumedDevice: { preAuthSessionId, failedCodeInputAttemptCount: 0, email: user.email },
   };
+});
+
+// Passkey sign-in: the options row the core stores, then one transaction doing the core's statements (options and
+// credential read FOR UPDATE, the counter and last use written, the options spent, the login method read back) around
+// the same @simplewebauthn/server check with the same expectations, and the same clone rule on the counter.
+app.post('/webauthn/options/signin', async (request) => {
+  const { relyingPartyId, relyingPartyName, origin, timeout, userVerification } = request.body;
+  const row = {
+    id: crypto.randomUUID(),
+    challenge: crypto.randomBytes(32).toString('base64url'),
+    createdAt: Date.now(),
+    timeout: timeout ?? 6000,
+    userVerification: userVerification || 'preferred',
+  };
+  await pool.query({
+    name: 'insert-webauthn-options',
+    text: `INSERT INTO webauthn_options (id, tenant_id, challenge, email, rp_id, rp_name, origin, timeout, user_verification,
+             user_presence, supported_algorithm_ids, created_at, expires_at, uses_left)
+           VALUES ($1, 'public', $2, NULL, $3, $4, $5, $6, $7, false, $8, $9, $10, 1)`,
+    values: [
+      row.id,
+      row.challenge,
+      relyingPartyId,
+      relyingPartyName,
+      origin,
+      row.timeout,
+      row.userVerification,
+      [-8, -7, -257],
+      row.createdAt,
+      row.createdAt + row.timeout,
+    ],
+  });
+  return {
+    status: 'OK',
+    webauthnGeneratedOptionsId: row.id,
+    relyingPartyId,
+    challenge: row.challenge,
+    timeout: row.timeout,
+    userVerification: row.userVerification,
+    userPresence: false,
+    createdAt: row.createdAt,
+    expiresAt: row.createdAt + row.timeout,
+  };
+});
+
+app.post('/webauthn/signin', async (request) => {
+  const { webauthnGeneratedOptionsId, credential } = request.body;
+  return transaction(async (client) => {
+    const { rows: options } = await client.query({
+      name: 'lock-webauthn-options',
+      text: `SELECT challenge, rp_id, origin, user_verification, expires_at::float8 AS expires_at, uses_left
+               FROM webauthn_options WHERE id = $1 AND tenant_id = 'public' FOR UPDATE`,
+      values: [webauthnGeneratedOptionsId],
+    });
+    if (options.length === 0 || options[0].uses_left === 0) return { status: 'OPTIONS_NOT_FOUND_ERROR' };
+    if (options[0].expires_at < Date.now()) return { status: 'INVALID_OPTIONS_ERROR' };
+    const { rows: stored } = await client.query({
+      name: 'lock-webauthn-credential',
+      text: `SELECT user_id, public_key, counter::float8 AS counter FROM webauthn_credentials
+              WHERE rp_id = $1 AND credential_id = $2 FOR UPDATE`,
+      values: [options[0].rp_id, credential.id],
+    });
+    if (stored.length === 0) return { status: 'CREDENTIAL_NOT_FOUND_ERROR' };
+    let result;
+    try {
+      result = await verifyAuthenticationResponse({
+        response: credential,
+        expectedChallenge: options[0].challenge,
+        expectedOrigin: options[0].origin,
+        expectedRPID: options[0].rp_id,
+        requireUserVerification: options[0].user_verification === 'required',
+        credential: { id: credential.id, publicKey: new Uint8Array(stored[0].public_key), counter: 0 },
+      });
+    } catch {
+      return { status: 'INVALID_CREDENTIALS_ERROR' };
+    }
+    const { newCounter, credentialBackedUp } = result.authenticationInfo;
+    if (!result.verified || (newCounter !== 0 && stored[0].counter !== 0 && newCounter <= stored[0].counter)) {
+      return { status: 'INVALID_CREDENTIALS_ERROR' };
+    }
+    await client.query({
+      name: 'use-webauthn-credential',
+      text: `UPDATE webauthn_credentials SET counter = greatest(counter, $3), backed_up = $4, last_used_at = $5
+              WHERE rp_id = $1 AND credential_id = $2`,
+      values: [options[0].rp_id, credential.id, newCounter, credentialBackedUp, Date.now()],
+    });
+    await client.query({
+      name: 'spend-webauthn-options',
+      text: 'DELETE FROM webauthn_options WHERE id = $1',
+      values: [webauthnGeneratedOptionsId],
+    });
+    const { rows: users } = await client.query({
+      name: 'webauthn-login-method',
+      // The core's select list for a login method (src/users/repository.ts userColumns).
+      text: `SELECT u.user_id, u.tenant_id, u.recipe_id, u.time_joined::float8 AS time_joined, u.email, u.phone_number,
+                    u.third_party_id, u.third_party_user_id, m.external_user_id,
+                    (u.email IS NULL OR EXISTS (SELECT 1 FROM email_verifications ev WHERE ev.user_id = u.user_id AND ev.email = u.email OFFSET 0)) AS verified,
+                    coalesce((SELECT lg.is_primary FROM user_ids li JOIN user_groups lg ON lg.group_id = li.group_id WHERE li.user_id = u.user_id), false)
+                      AS in_primary_user,
+                    ARRAY(SELECT wc.credential_id FROM webauthn_credentials wc WHERE wc.user_id = u.user_id
+                          ORDER BY wc.created_at, wc.credential_id) AS credential_ids
+               FROM users u LEFT JOIN user_id_mappings m ON m.user_id = u.user_id WHERE u.user_id = $1`,
+      values: [stored[0].user_id],
+    });
+    const user = { id: users[0].user_id, email: users[0].email, timeJoined: users[0].time_joined };
+    return {
+      status: 'OK',
+      user: { ...wireUser(user, 'webauthn'), webauthn: { credentialIds: users[0].credential_ids } },
+      recipeUserId: user.id,
+    };
+  });
 });
 
 function wireUser({ id, email, timeJoined }, recipeId) {

@@ -4,6 +4,7 @@ import { helloUnderStormScenario } from './hello-under-storm.js';
 import { hostileScenario } from './hostile.js';
 import { importScenario } from './import.js';
 import { lazySigninScenario } from './lazy-signin.js';
+import { passkeyScenario } from './passkey.js';
 import { passwordlessScenario } from './passwordless.js';
 import { sessionBridgeScenario } from './session-bridge.js';
 import { signinScenarios } from './signin.js';
@@ -20,6 +21,7 @@ export const scenarios: Scenario[] = [
   bulkImportScenario,
   lazySigninScenario,
   sessionBridgeScenario,
+  passkeyScenario,
   startupScenario,
   hostileScenario,
 ];

@@ -1,23 +1,17 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import bcryptjs from 'bcryptjs';
-import { build } from 'esbuild';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { coreApiKey, startListeningCore, type ListeningCore } from '../e2e/app/core.js';
 import { Outbox } from '../e2e/app/outbox.js';
 import { startSdkApp, type SdkApp } from '../e2e/app/sdk-app.js';
+import { bundlePage, chromiumArgs, chromiumPath, flowRunner } from './harness.js';
 
 // One user, one real browser: headless Chromium loads a page built on the official frontend SDK
 // (supertokens-web-js, bundled here with esbuild), which signs a user imported by bcrypt hash in through the app,
 // reads a protected API with the session cookie, lives through an access-token expiry (refreshed by the SDK on its
 // own) and signs out. The app is the real supertokens-node app of test/e2e/app and the core is real.
-const chromiumPath = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((candidate) => fs.existsSync(candidate));
 if (!chromiumPath) console.warn('browser test skipped: no chromium found; run scripts/install-test-tools.sh (needs apt-get)');
 
-const here = path.dirname(fileURLToPath(import.meta.url));
 const accessTokenValiditySeconds = 2;
 
 interface Flows {
@@ -28,42 +22,25 @@ interface Flows {
   getAccessTokenPayload(): Promise<Record<string, unknown>>;
   signOut(): Promise<void>;
 }
-type Flow = { [K in keyof Flows]: Flows[K] extends (...args: infer A) => Promise<infer R> ? [A, R] : never };
-
-async function run<K extends keyof Flows>(page: Page, name: K, ...args: Flow[K][0]): Promise<Flow[K][1]> {
-  return page.evaluate(
-    ([flow, flowArgs]) => (window as unknown as { flows: Record<string, (...a: unknown[]) => Promise<unknown>> }).flows[flow](...flowArgs),
-    [name, args] as [string, unknown[]],
-  ) as Promise<Flow[K][1]>;
-}
+const run = flowRunner<Flows>();
 
 describe.skipIf(!chromiumPath)('a browser on the official frontend SDK, through the app, against the core', () => {
   let core: ListeningCore;
   let app: SdkApp;
   let browser: Browser;
-  let staticDir: string;
+  let bundle: { dir: string; remove(): void } | undefined;
 
   beforeAll(async () => {
-    staticDir = fs.mkdtempSync(path.join(os.tmpdir(), 'identity-core-browser-'));
-    fs.copyFileSync(path.join(here, 'page', 'index.html'), path.join(staticDir, 'index.html'));
-    await build({
-      entryPoints: [path.join(here, 'page', 'main.ts')],
-      outfile: path.join(staticDir, 'bundle.js'),
-      bundle: true,
-      format: 'iife',
-      platform: 'browser',
-      target: 'es2020',
-      logLevel: 'silent',
-    });
+    bundle = await bundlePage('main.ts');
     core = await startListeningCore({ access_token_validity: accessTokenValiditySeconds });
-    app = await startSdkApp({ coreUrl: core.url, apiKey: coreApiKey, outbox: new Outbox(), staticDir });
-    browser = await chromium.launch({ executablePath: chromiumPath, args: ['--no-sandbox', '--disable-dev-shm-usage'] });
+    app = await startSdkApp({ coreUrl: core.url, apiKey: coreApiKey, outbox: new Outbox(), staticDir: bundle.dir });
+    browser = await chromium.launch({ executablePath: chromiumPath, args: chromiumArgs });
   });
   afterAll(async () => {
     await browser?.close();
     await app?.close();
     await core?.close();
-    if (staticDir) fs.rmSync(staticDir, { recursive: true, force: true });
+    bundle?.remove();
   });
 
   it('signs an imported user in, reads the API with the cookie, refreshes after expiry and signs out', async () => {

@@ -35,11 +35,11 @@ export interface CredentialRow {
   last_used_at: number | null;
 }
 
-const optionsColumns = `id, tenant_id, challenge, email, rp_id, rp_name, origin, timeout::float8 AS timeout, user_verification,
+export const optionsColumns = `id, tenant_id, challenge, email, rp_id, rp_name, origin, timeout::float8 AS timeout, user_verification,
   user_presence, supported_algorithm_ids, created_at::float8 AS created_at, expires_at::float8 AS expires_at, uses_left,
   verified_counter::float8 AS verified_counter`;
 
-const credentialColumns = `rp_id, credential_id, user_id, public_key, counter::float8 AS counter, transports, aaguid::text AS aaguid,
+export const credentialColumns = `rp_id, credential_id, user_id, public_key, counter::float8 AS counter, transports, aaguid::text AS aaguid,
   user_handle, backup_eligible, backed_up, created_at::float8 AS created_at, last_used_at::float8 AS last_used_at`;
 
 export async function insertOptions(db: Queryable, row: Omit<OptionsRow, 'verified_counter'>): Promise<void> {
@@ -95,19 +95,6 @@ export async function deleteExpiredOptions(db: Queryable, now: number): Promise<
   return rowCount ?? 0;
 }
 
-export async function findCredential(
-  db: Queryable,
-  rpId: string,
-  credentialId: string,
-  forUpdate = false,
-): Promise<CredentialRow | undefined> {
-  const { rows } = await db.query<CredentialRow>(
-    `SELECT ${credentialColumns} FROM webauthn_credentials WHERE rp_id = $1 AND credential_id = $2${forUpdate ? ' FOR UPDATE' : ''}`,
-    [rpId, credentialId],
-  );
-  return rows[0];
-}
-
 export async function findCredentialOfUser(db: Queryable, userId: string, credentialId: string): Promise<CredentialRow | undefined> {
   const { rows } = await db.query<CredentialRow>(
     `SELECT ${credentialColumns} FROM webauthn_credentials WHERE user_id = $1 AND credential_id = $2 ORDER BY rp_id LIMIT 1`,
@@ -153,18 +140,6 @@ export async function insertCredential(db: Queryable, credential: NewCredential)
     ],
   );
   return rowCount === 1;
-}
-
-export async function recordCredentialUse(
-  db: Queryable,
-  credential: Pick<CredentialRow, 'rp_id' | 'credential_id'>,
-  use: { counter: number; backedUp: boolean; at: number },
-): Promise<void> {
-  await db.query(
-    `UPDATE webauthn_credentials SET counter = greatest(counter, $3), backed_up = $4, last_used_at = $5
-      WHERE rp_id = $1 AND credential_id = $2`,
-    [credential.rp_id, credential.credential_id, use.counter, use.backedUp, use.at],
-  );
 }
 
 /** False when another webauthn login method of the tenant holds the email. */

@@ -19,7 +19,6 @@ import {
   deleteCredentialOfUser,
   deleteExpiredOptions,
   deleteOptionsById,
-  findCredential,
   findCredentialOfUser,
   findLiveRecoverToken,
   findOptionsById,
@@ -28,13 +27,13 @@ import {
   insertRecoverToken,
   insertWebauthnUser,
   listCredentialsOfUser,
-  recordCredentialUse,
   spendOptions,
   updateWebauthnEmail,
   type CredentialRow,
   type OptionsRow,
 } from './repository.js';
 import { ceremonyProblem, relyingPartiesOf, type RelyingParties } from './relying-parties.js';
+import { completeSignIn, lockSignIn } from './sign-in-statements.js';
 import { newOptionsRow, parameterProblem, storedOptionsBody, type CeremonyInput, type RegisterInput } from './options.js';
 import { assertionShapeProblem, registrationShapeProblem } from './credential-shape.js';
 import { counterProblem, userHandleProblem, verifyAssertion, verifyRegistration, type RegisteredCredential } from './ceremony-verify.js';
@@ -172,11 +171,15 @@ export class WebauthnService {
     forRegistration: boolean,
   ): Promise<OptionsRow | CeremonyRefusal> {
     const options = await findOptionsById(db, tenantId, id, true);
+    return this.optionsRefusal(options, forRegistration) ?? options!;
+  }
+
+  private optionsRefusal(options: OptionsRow | undefined, forRegistration: boolean): CeremonyRefusal | undefined {
     if (!options || options.uses_left === 0) return { status: 'OPTIONS_NOT_FOUND_ERROR' };
     if (forRegistration && options.email === null)
       return { status: 'INVALID_OPTIONS_ERROR', reason: 'the options were made for a sign-in, not a registration' };
     if (options.expires_at < this.deps.clock()) return { status: 'INVALID_OPTIONS_ERROR', reason: 'Options expired' };
-    return options;
+    return undefined;
   }
 
   private async registered(
@@ -251,12 +254,16 @@ export class WebauthnService {
   }
 
   async signIn(tenantId: string, cdiVersion: CdiVersion, optionsId: string, credential: unknown): Promise<SignInResult> {
+    // The shape is checked before the database is read, but refused only after the options are found usable, in the
+    // reference's order of answers.
+    const shape = assertionShapeProblem(credential);
     return withTransaction(this.deps.pool, async (db) => {
-      const options = await this.usableOptions(db, tenantId, optionsId, false);
-      if ('status' in options) return options;
-      const shape = assertionShapeProblem(credential);
+      const locked = await lockSignIn(db, tenantId, optionsId, shape ? null : (credential as { id: string }).id);
+      const refusal = this.optionsRefusal(locked.options, false);
+      if (refusal) return refusal;
+      const options = locked.options!;
       if (shape) return { status: 'INVALID_CREDENTIALS_ERROR' as const, reason: shape };
-      const stored = await findCredential(db, options.rp_id, (credential as { id: string }).id, true);
+      const stored = locked.credential;
       if (!stored) return { status: 'CREDENTIAL_NOT_FOUND_ERROR' as const };
       const handle = userHandleProblem(stored, credential);
       if (handle) return { status: 'INVALID_CREDENTIALS_ERROR' as const, reason: handle };
@@ -264,9 +271,14 @@ export class WebauthnService {
       if (!verified.ok) return { status: 'INVALID_CREDENTIALS_ERROR' as const, reason: verified.reason };
       const clone = counterProblem(options, stored, verified.value.counter);
       if (clone) return { status: 'INVALID_CREDENTIALS_ERROR' as const, reason: clone };
-      await recordCredentialUse(db, stored, { ...verified.value, at: this.deps.clock() });
-      await spendOptions(db, options.id, Math.max(stored.counter, verified.value.counter), cdiAtLeast(cdiVersion, '5.5'));
-      const loginMethod = (await findLoginMethodByInternalId(db, stored.user_id))!;
+      const loginMethod = (await completeSignIn(db, {
+        credential: stored,
+        ...verified.value,
+        at: this.deps.clock(),
+        optionsId: options.id,
+        verifiedCounter: Math.max(stored.counter, verified.value.counter),
+        consume: cdiAtLeast(cdiVersion, '5.5'),
+      }))!;
       return { status: 'OK' as const, user: await findUserOfLoginMethod(db, loginMethod), loginMethod };
     });
   }

@@ -30,8 +30,15 @@ export interface SdkAppOptions {
   bridgeSource?: string;
   /** Adds the AccountLinking recipe, linking automatically by verified email. */
   accountLinking?: boolean;
-  /** Adds the WebAuthn recipe with this relying-party id and origin (the page's, as a browser would report it). */
-  webauthn?: { rpId: string; origin: string };
+  /** Adds the WebAuthn recipe with this relying-party id and origin (the page's, as a browser would report it; the app's URL when absent). */
+  webauthn?: { rpId: string; origin?: string };
+  /**
+   * The host name in the app's URL (default 127.0.0.1). A browser running WebAuthn needs a domain (`localhost`):
+   * a relying-party id cannot be an IP address. The app listens on 127.0.0.1 either way.
+   */
+  host?: string;
+  /** The port to listen on (default: any free one), for a core whose config must name the app's origin first. */
+  port?: number;
   /** Adds the Dashboard recipe in its email-password mode (dashboard users of the core), with these admins. */
   dashboard?: { admins?: string[] };
 }
@@ -80,8 +87,8 @@ function webauthnRecipe(webauthn: { rpId: string; origin: string }, outbox: Outb
 
 export async function startSdkApp(options: SdkAppOptions): Promise<SdkApp> {
   const server = http.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
+  const url = `http://${options.host ?? '127.0.0.1'}:${(server.address() as AddressInfo).port}`;
   const coreCalls: CoreCall[] = [];
   const { outbox } = options;
 
@@ -166,7 +173,7 @@ export async function startSdkApp(options: SdkAppOptions): Promise<SdkApp> {
             }),
           ]
         : []),
-      ...(options.webauthn ? [webauthnRecipe(options.webauthn, outbox)] : []),
+      ...(options.webauthn ? [webauthnRecipe({ rpId: options.webauthn.rpId, origin: options.webauthn.origin ?? url }, outbox)] : []),
       ...(options.dashboard ? [Dashboard.init({ admins: options.dashboard.admins })] : []),
     ],
     // Nothing is posted to the SDK vendor (the dashboard's analytics call; docs/dashboard.md).

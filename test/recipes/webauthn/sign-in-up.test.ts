@@ -129,6 +129,26 @@ describe('passkey sign-up and sign-in (contract-webauthn W-1, W-2)', () => {
     expect(await countRows(t.db, 'webauthn_options')).toBe(0);
   });
 
+  it('lets one of many simultaneous verifications of one assertion through at cdi 5.5, and two below it', async () => {
+    await truncateAll(t.db);
+    const authenticator = new SoftAuthenticator();
+    await signUp(t.app, authenticator, 'fay@example.com', '5.5');
+    for (const [version, allowed] of [
+      ['5.5', 1],
+      ['5.4', 2],
+    ] as const) {
+      const options = (await signInOptions(t.app, {}, version)).json;
+      const credential = authenticator.assert(options.challenge, origin, rpId);
+      const body = { webauthnGeneratedOptionsId: options.webauthnGeneratedOptionsId, credential };
+      const replies = await Promise.all(
+        Array.from({ length: 5 }, () => call(t.app, 'POST', '/public/recipe/webauthn/signin', { body, headers: cdi(version) })),
+      );
+      const statuses = replies.map((reply) => reply.json.status as string).sort();
+      expect(statuses).toEqual([...Array(allowed).fill('OK'), ...Array(5 - allowed).fill('OPTIONS_NOT_FOUND_ERROR')].sort());
+    }
+    expect(await countRows(t.db, 'webauthn_options')).toBe(0);
+  });
+
   it('refuses a counter not above the stored one as a possible clone, and accepts a synced passkey that always sends 0', async () => {
     await truncateAll(t.db);
     const authenticator = new SoftAuthenticator();
