@@ -39,6 +39,15 @@ const redactPaths = [
   'refreshToken',
   'antiCsrfToken',
   'jwt',
+  // Third-party provider secrets (contract-multitenancy T-2): provider objects are never logged; this is the backstop.
+  '*.clientSecret',
+  '*.privateKey',
+  '*.additionalConfig',
+  '*.sessionId',
+  'clientSecret',
+  'privateKey',
+  'additionalConfig',
+  'sessionId',
   // PostgreSQL's detail quotes the failing row or key (a check violation prints the whole row, hash included).
   'err.detail',
   'err.cause.detail',
