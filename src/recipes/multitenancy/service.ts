@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type pg from 'pg';
+import pg from 'pg';
 import type { Config } from '../../config/config.js';
 import { withTransaction } from '../../db/transaction.js';
 import type { TotpSecretBox } from '../totp/secret-box.js';
@@ -31,7 +31,8 @@ export class MultitenancyService {
   readonly cache: TenantCache;
 
   constructor(private readonly deps: MultitenancyDependencies) {
-    this.cache = new TenantCache({ pool: deps.pool, log: deps.log, listen: deps.config.postgresql_pool_mode === 'session' });
+    const listen = deps.config.postgresql_pool_mode === 'session';
+    this.cache = new TenantCache({ pool: deps.pool, log: deps.log, ...(listen && { connectListener: () => connectLike(deps.pool) }) });
   }
 
   exists(tenantId: string): Promise<boolean> {
@@ -110,7 +111,8 @@ export class MultitenancyService {
       await repository.notifyTenantsChanged(client);
       return value;
     });
-    await this.cache.reload();
+    // Done is done: were the reload to fail, the notification or the next poll brings the change.
+    await this.cache.reload().catch((err: unknown) => this.deps.log.warn({ err }, 'reloading the tenant list failed'));
     return result;
   }
 
@@ -133,4 +135,18 @@ export class MultitenancyService {
       coreConfig: row.core_config,
     }));
   }
+}
+
+// A connection made as the pool makes its own (same settings, same host choice), but not part of it.
+async function connectLike(pool: pg.Pool): Promise<pg.Client> {
+  const options = (pool as unknown as { options: pg.PoolConfig & { Client?: typeof pg.Client } }).options;
+  const Client = options.Client ?? pg.Client;
+  const client = new Client(options);
+  try {
+    await client.connect();
+  } catch (error) {
+    client.end().catch(() => undefined);
+    throw error;
+  }
+  return client;
 }

@@ -8,8 +8,11 @@ export const TENANT_POLL_INTERVAL_MS = 10_000;
 export interface TenantCacheOptions {
   pool: pg.Pool;
   log: Logger;
-  /** false behind a transaction pooler, where LISTEN cannot work: the poll alone keeps the cache fresh. */
-  listen: boolean;
+  /**
+   * Opens the connection that listens, outside the pool so it never takes a request's place; undefined behind a
+   * transaction pooler, where LISTEN cannot work: the poll alone keeps the cache fresh.
+   */
+  connectListener?: () => Promise<pg.Client>;
   pollIntervalMs?: number;
 }
 
@@ -23,12 +26,18 @@ export class TenantCache {
   private loaded = false;
   private reloading: Promise<void> | undefined;
   private again = false;
-  private listener: pg.PoolClient | undefined;
+  private listener: pg.Client | undefined;
   private schema: string | undefined;
   private poll: NodeJS.Timeout | undefined;
   private stopped = false;
+  private connecting = false;
 
   constructor(private readonly options: TenantCacheOptions) {}
+
+  /** Whether this core is listening for other cores' changes (false between a lost connection and the next poll). */
+  get listening(): boolean {
+    return this.listener !== undefined;
+  }
 
   /** Whether the tenant exists; before the first load, the database answers. */
   async has(tenantId: string): Promise<boolean> {
@@ -75,38 +84,51 @@ export class TenantCache {
 
   private async refresh(): Promise<void> {
     try {
-      if (this.options.listen && !this.listener && !this.stopped) await this.listen();
+      const connect = this.options.connectListener;
+      if (connect && !this.listener && !this.connecting && !this.stopped) {
+        this.connecting = true;
+        await this.listen(connect).finally(() => (this.connecting = false));
+      }
+      // After listening starts: a change made while the connection was being opened was announced to no one here.
       await this.reload();
     } catch (err) {
       this.options.log.warn({ err }, 'reloading the tenant list failed; trying again at the next poll');
     }
   }
 
-  private async listen(): Promise<void> {
-    const client = await this.options.pool.connect();
-    if (this.stopped) return client.release();
-    this.listener = client;
-    client.on('error', () => this.dropListener());
+  private async listen(connect: () => Promise<pg.Client>): Promise<void> {
+    // The schema a change is announced for: other schemas of the same database have tenant lists of their own.
+    this.schema ??= (await this.options.pool.query<{ schema: string }>('SELECT current_schema() AS schema')).rows[0].schema;
+    const client = await connect();
+    // A lost connection is dropped and opened again at the next poll; the handler stays on it, as an error event with
+    // no handler would end the process.
+    client.on('error', () => {
+      if (this.listener === client) this.dropListener();
+    });
+    client.on('end', () => {
+      if (this.listener === client) this.dropListener();
+    });
+    if (this.stopped) return void client.end().catch(() => undefined);
     client.on('notification', (message) => {
       if (message.channel === TENANTS_CHANNEL && message.payload === this.schema) {
         this.reload().catch((err: unknown) => this.options.log.warn({ err }, 'reloading the tenant list failed'));
       }
     });
     try {
-      this.schema = (await client.query<{ schema: string }>('SELECT current_schema() AS schema')).rows[0].schema;
       await client.query(`LISTEN ${TENANTS_CHANNEL}`);
     } catch (error) {
-      this.dropListener();
+      client.end().catch(() => undefined);
       throw error;
     }
+    if (this.stopped) return void client.end().catch(() => undefined);
+    this.listener = client;
   }
 
-  // The connection is closed rather than returned: a pooled connection must not keep listening.
   private dropListener(): void {
     const client = this.listener;
     this.listener = undefined;
     if (!client) return;
     client.removeAllListeners('notification');
-    client.release(true);
+    client.end().catch(() => undefined);
   }
 }

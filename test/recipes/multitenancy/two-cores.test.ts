@@ -10,7 +10,8 @@ import { createLogger } from '../../../src/logger.js';
 import { databaseUrl, testConfig } from '../../helper.js';
 
 // Two cores, each with its own pool as two processes would have, on one schema: a tenant created or removed on
-// either is seen by the other through the PostgreSQL notification, long before the 10 s poll (contract T-2, T-6.9).
+// either is seen by the other through the PostgreSQL notification, before the 10 s poll (contract T-2, T-6.9). The
+// bound is loose for a loaded machine; the notification itself takes milliseconds.
 describe('the tenant list across two cores', () => {
   const schema = `tenants_${crypto.randomBytes(5).toString('hex')}`;
   const pools: pg.Pool[] = [];
@@ -52,7 +53,7 @@ describe('the tenant list across two cores', () => {
   async function waitUntil(check: () => Promise<boolean>): Promise<number> {
     const started = Date.now();
     while (!(await check())) {
-      if (Date.now() - started > 5000) throw new Error('not seen within 5 s');
+      if (Date.now() - started > 8000) throw new Error('not seen within 8 s');
       await new Promise((resolve) => setTimeout(resolve, 10));
     }
     return Date.now() - started;
@@ -60,6 +61,7 @@ describe('the tenant list across two cores', () => {
 
   it('sees a tenant created on either core, and its removal', async () => {
     const [a, b] = cores;
+    await waitUntil(async () => cores.every((core) => core.services.multitenancy.cache.listening));
     // Both caches are loaded: an unknown tenant is not looked up in the database.
     expect(await tenantOn(b, 'acme')).toBe('TENANT_NOT_FOUND_ERROR');
     expect((await providerOn(b, 'acme')).statusCode).toBe(400);
@@ -69,11 +71,11 @@ describe('the tenant list across two cores', () => {
     // The writing core at once; the other within the notification's latency.
     expect((await providerOn(a, 'acme')).json()).toEqual({ status: 'OK', createdNew: true });
     const seenOnB = await waitUntil(async () => (await providerOn(b, 'acme')).statusCode === 200);
-    expect(seenOnB).toBeLessThan(2000);
+    expect(seenOnB).toBeLessThan(5000);
 
     await b.inject({ method: 'PUT', url: '/recipe/multitenancy/tenant/v2', payload: { tenantId: 'globex' } });
     const seenOnA = await waitUntil(async () => (await providerOn(a, 'globex')).statusCode === 200);
-    expect(seenOnA).toBeLessThan(2000);
+    expect(seenOnA).toBeLessThan(5000);
 
     await b.inject({ method: 'POST', url: '/recipe/multitenancy/tenant/remove', payload: { tenantId: 'acme' } });
     await waitUntil(async () => (await providerOn(a, 'acme')).statusCode === 400);
