@@ -160,7 +160,7 @@ export async function buildApp({ config, pool, logger, clock = Date.now }: AppOp
   await app.register(totpRoutes);
   await app.register(sessionRoutes);
   await app.register(jwtRoutes);
-  await app.register(tenantRoutes);
+  await app.register(tenantRoutes, { knownRoutes });
   await app.register(webauthnRoutes);
   await app.register(dashboardRoutes);
   return app;

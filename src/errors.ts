@@ -319,6 +319,30 @@ const catalog = {
   SESSION_DOES_NOT_EXIST: { status: 200, message: () => 'Session does not exist.' },
   REFRESH_TOKEN_INVALID: { status: 200, message: () => 'Invalid refresh token' },
 
+  // Tenants and their third-party providers (contract-multitenancy T-1.1, T-7).
+  TENANT_ID_EMPTY: { status: 400, message: () => 'tenantId should not be an empty String' },
+  TENANT_ID_RESERVED: { status: 400, message: (tenantId: string) => `Cannot use '${tenantId}' as a tenantId` },
+  TENANT_ID_APPID_PREFIX: { status: 400, message: () => "tenantId must not start with 'appid-'" },
+  TENANT_ID_CHARACTERS: { status: 400, message: () => 'tenantId can only contain letters, numbers and hyphens' },
+  TENANT_INPUT_NOT_VALID: { status: 400, message: (name: string) => `${name} is not a valid input for this API` },
+  FACTORS_DUPLICATE: { status: 400, message: (field: string) => `${field} input should not contain duplicate values` },
+  FACTORS_CHARACTERS: { status: 400, message: (field: string) => `${field} should contain only 0-9,a-z,A-Z,_,.,- characters` },
+  INVALID_CORE_CONFIG: { status: 400, message: (reason: string) => `Invalid core config: ${reason}` },
+  BASE_CONFIG_READ_ONLY: { status: 400, message: () => 'Cannot modify base config' },
+  INVALID_THIRD_PARTY_CONFIG: { status: 400, message: (reason: string) => `Invalid third party config: ${reason}` },
+  TENANT_SOURCE_FORBIDDEN: { status: 403, message: () => 'You must use the public or same tenant to add/update a tenant' },
+  PUBLIC_TENANT_UNDELETABLE: { status: 403, message: () => 'Cannot delete public tenant, use remove app API instead' },
+  TENANT_REMOVE_PUBLIC_ONLY: { status: 403, message: () => 'Only the public tenantId is allowed to delete a tenant' },
+  TENANT_LIST_PUBLIC_ONLY: {
+    status: 403,
+    message: () => 'Only the public tenantId is allowed to list all tenants associated with this app',
+  },
+  PROVIDER_SECRETS_UNREADABLE: {
+    status: 500,
+    message: (tenantId: string, thirdPartyId: string) =>
+      `The secrets of provider '${thirdPartyId}' in tenant '${tenantId}' are sealed with a key 'totp_secret_keys' does not list`,
+  },
+
   CDI_VERSION_INVALID: { status: 400, message: () => 'cdi-version header is invalid' },
   CDI_VERSION_NOT_SUPPORTED: { status: 400, message: (version: string) => `cdi-version ${version} not supported` },
   CDI_VERSION_TOO_LOW: {
@@ -398,6 +422,16 @@ const fieldOf: Partial<Record<ErrorCode, (args: unknown[]) => string>> = {
   TOTP_SECRET_ENCODING_INVALID: () => 'secretEncoding',
   TOTP_ALGORITHM_INVALID: () => 'algorithm',
   TOTP_DIGITS_INVALID: () => 'digits',
+  TENANT_ID_EMPTY: () => 'tenantId',
+  TENANT_ID_RESERVED: () => 'tenantId',
+  TENANT_ID_APPID_PREFIX: () => 'tenantId',
+  TENANT_ID_CHARACTERS: () => 'tenantId',
+  TENANT_INPUT_NOT_VALID: firstArgument,
+  FACTORS_DUPLICATE: firstArgument,
+  FACTORS_CHARACTERS: firstArgument,
+  INVALID_CORE_CONFIG: () => 'coreConfig',
+  BASE_CONFIG_READ_ONLY: () => 'coreConfig',
+  INVALID_THIRD_PARTY_CONFIG: () => 'config',
 };
 
 type MessageArgs<C extends ErrorCode> = Parameters<(typeof catalog)[C]['message']>;

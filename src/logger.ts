@@ -39,8 +39,15 @@ const redactPaths = [
   'refreshToken',
   'antiCsrfToken',
   'jwt',
-  // Dashboard session ids (contract-multitenancy T-2): bearer secrets, stored as digests.
+  // Third-party provider secrets (contract-multitenancy T-2): provider objects are never logged; this is the backstop.
+  // Dashboard session ids are bearer secrets, stored as digests.
+  '*.clientSecret',
+  '*.privateKey',
+  '*.additionalConfig',
   '*.sessionId',
+  'clientSecret',
+  'privateKey',
+  'additionalConfig',
   'sessionId',
   // PostgreSQL's detail quotes the failing row or key (a check violation prints the whole row, hash included).
   'err.detail',

@@ -31,6 +31,7 @@ import { JwtService } from './recipes/jwt/service.js';
 import { perUserStores } from './per-user-stores.js';
 import { WebauthnService } from './recipes/webauthn/service.js';
 import { DashboardService } from './recipes/dashboard/service.js';
+import { MultitenancyService } from './recipes/multitenancy/service.js';
 
 // Expired sessions (the dashboard's too) and signing keys past their listing window are swept this often (S-5), the
 // first time one interval after start.
@@ -70,6 +71,8 @@ export interface Services {
   webauthn: WebauthnService;
   // Dashboard users and their sessions (docs/dashboard.md).
   dashboard: DashboardService;
+  // Tenants as configuration and their third-party providers, with the in-memory list of tenants (docs/organizations.md).
+  multitenancy: MultitenancyService;
   // Every hash and verify of the process; its getters give queue depth, waits and 503 counts.
   verificationScheduler: VerificationScheduler;
   // Starts the background jobs (the decoy hash, the code cleanup, bulk-import processing) once the app is ready.
@@ -106,6 +109,7 @@ export function createServices(base: Omit<ServiceDependencies, 'hasher'>): Servi
   const totp = new TotpService(deps);
   let totpCleanup: CleanupJob | undefined;
   const webauthn = new WebauthnService(deps);
+  const multitenancy = new MultitenancyService(deps);
   let webauthnCleanup: CleanupJob | undefined;
   const keys = new SigningKeys({
     pool: deps.pool,
@@ -147,6 +151,7 @@ export function createServices(base: Omit<ServiceDependencies, 'hasher'>): Servi
     jwt: new JwtService(keys, deps.clock),
     webauthn,
     dashboard,
+    multitenancy,
     verificationScheduler: deps.hasher.scheduler,
     start() {
       // The keys are made (or read) now, so the first session or JWKS request does not wait for an RSA key.
@@ -167,6 +172,7 @@ export function createServices(base: Omit<ServiceDependencies, 'hasher'>): Servi
       );
       if (deps.config.bulk_import_worker) bulkImportWorker.start();
       sessionBridge.start();
+      multitenancy.start();
     },
     async stop() {
       await Promise.all([
@@ -178,6 +184,7 @@ export function createServices(base: Omit<ServiceDependencies, 'hasher'>): Servi
         bulkImportWorker.stop(),
         emailPassword.stop(),
         sessionBridge.stop(),
+        multitenancy.stop(),
       ]);
     },
   };

@@ -5,6 +5,12 @@ import { isContractError } from './hostile/support/contract-messages.js';
 // Arguments for the entries whose message takes some, as the core passes them.
 const sampleArgs: Partial<Record<ErrorCode, unknown[]>> = {
   INVALID_FIELD: ['email'],
+  TENANT_ID_RESERVED: ['recipe'],
+  TENANT_INPUT_NOT_VALID: ['thirdParty'],
+  FACTORS_DUPLICATE: ['firstFactors'],
+  FACTORS_CHARACTERS: ['requiredSecondaryFactors'],
+  INVALID_CORE_CONFIG: ['Invalid config key: foo'],
+  INVALID_THIRD_PARTY_CONFIG: ['clientId cannot be null'],
   JSON_TOO_DEEP: ['userMetadata', 64],
   MISSING_QUERY_FIELD: ['userId'],
   QUERY_FIELD_NOT_INT: ['limit'],

@@ -31,17 +31,30 @@ export class TotpSecretBox {
   }
 
   seal(userId: string, base32Secret: string): SealedSecret {
-    const newest = this.keys.at(-1);
-    if (newest === undefined) throw coreError('TOTP_SECRET_KEYS_MISSING');
-    const iv = crypto.randomBytes(IV_BYTES);
-    const cipher = crypto.createCipheriv('aes-256-gcm', newest.key, iv);
-    cipher.setAAD(associatedData(userId));
-    const sealed = Buffer.concat([iv, cipher.update(base32Secret, 'utf8'), cipher.final(), cipher.getAuthTag()]);
-    return { secretKey: sealed.toString('base64'), secretKeyId: newest.id };
+    return this.sealFor(totpContext(userId), base32Secret);
   }
 
   /** The base32 secret, or undefined when its key is not configured or the stored bytes were altered. */
   open(userId: string, stored: SealedSecret): string | undefined {
+    return this.openFor(totpContext(userId), stored);
+  }
+
+  /**
+   * Any other secret at rest under the same keys (a tenant's third-party client secrets). `context` is the
+   * associated data: it names what the value belongs to, so a sealed value moved elsewhere does not open.
+   */
+  sealFor(context: string, text: string): SealedSecret {
+    const newest = this.keys.at(-1);
+    if (newest === undefined) throw coreError('TOTP_SECRET_KEYS_MISSING');
+    const iv = crypto.randomBytes(IV_BYTES);
+    const cipher = crypto.createCipheriv('aes-256-gcm', newest.key, iv);
+    cipher.setAAD(Buffer.from(context, 'utf8'));
+    const sealed = Buffer.concat([iv, cipher.update(text, 'utf8'), cipher.final(), cipher.getAuthTag()]);
+    return { secretKey: sealed.toString('base64'), secretKeyId: newest.id };
+  }
+
+  /** The text, or undefined when its key is not configured or the stored bytes were altered. */
+  openFor(context: string, stored: SealedSecret): string | undefined {
     if (stored.secretKeyId === null) return stored.secretKey;
     const key = this.byId.get(stored.secretKeyId);
     if (key === undefined) return undefined;
@@ -49,7 +62,7 @@ export class TotpSecretBox {
     if (bytes.length < IV_BYTES + TAG_BYTES) return undefined;
     try {
       const decipher = crypto.createDecipheriv('aes-256-gcm', key, bytes.subarray(0, IV_BYTES));
-      decipher.setAAD(associatedData(userId));
+      decipher.setAAD(Buffer.from(context, 'utf8'));
       decipher.setAuthTag(bytes.subarray(bytes.length - TAG_BYTES));
       return Buffer.concat([decipher.update(bytes.subarray(IV_BYTES, bytes.length - TAG_BYTES)), decipher.final()]).toString('utf8');
     } catch {
@@ -58,4 +71,4 @@ export class TotpSecretBox {
   }
 }
 
-const associatedData = (userId: string) => Buffer.from(`totp:${userId}`, 'utf8');
+const totpContext = (userId: string) => `totp:${userId}`;

@@ -22,6 +22,11 @@ export interface SdkAppOptions {
   outbox: Outbox;
   /** The OpenID provider the app offers as third-party id `fake-oidc`. */
   oauth?: FakeOAuthProvider;
+  /**
+   * The app configures `fake-oidc` only partly (id, name, discovery endpoint): its clients come from the core's
+   * tenant config, which the SDK merges over the static one (Multitenancy.createOrUpdateThirdPartyConfig).
+   */
+  clientsFromCore?: boolean;
   /** The Session recipe's anti-CSRF mode (the SDK's default when absent). */
   antiCsrf?: 'VIA_TOKEN' | 'VIA_CUSTOM_HEADER' | 'NONE';
   /** Files served from `/` (the browser test's page and bundle). */
@@ -146,9 +151,15 @@ export async function startSdkApp(options: SdkAppOptions): Promise<SdkApp> {
                     thirdPartyId,
                     name: 'Fake OpenID provider',
                     oidcDiscoveryEndpoint: `${options.oauth.issuer}/.well-known/openid-configuration`,
-                    clients: [
-                      { clientId: options.oauth.clientId, clientSecret: options.oauth.clientSecret, scope: ['openid', 'email', 'profile'] },
-                    ],
+                    clients: options.clientsFromCore
+                      ? []
+                      : [
+                          {
+                            clientId: options.oauth.clientId,
+                            clientSecret: options.oauth.clientSecret,
+                            scope: ['openid', 'email', 'profile'],
+                          },
+                        ],
                   },
                 },
               ]

@@ -107,6 +107,18 @@ const badRequest: RegExp[] = [
   /^code should be 6 to 64 characters( for a recovery code\.)?$/,
   text('recoveryCodes contains duplicate codes'),
   text('recoveryCodes can contain at most 32 codes'),
+  // Tenants (contract-multitenancy T-7)
+  text('tenantId should not be an empty String'),
+  /^Cannot use '[^]*' as a tenantId$/,
+  text("tenantId must not start with 'appid-'"),
+  text('tenantId can only contain letters, numbers and hyphens'),
+  text('tenantId is too long. Max length is 64.'),
+  /^(emailPasswordEnabled|thirdParty|passwordless) is not a valid input for this API$/,
+  /^(firstFactors|requiredSecondaryFactors) input should not contain duplicate values$/,
+  /^(firstFactors|requiredSecondaryFactors) should contain only 0-9,a-z,A-Z,_,\.,- characters$/,
+  /^Invalid core config: [^]+$/,
+  text('Cannot modify base config'),
+  /^Invalid third party config: [^]+$/,
 ];
 
 // The `message` of a session's TRY_REFRESH_TOKEN or UNAUTHORISED result (S-4.10), answered inside a 200 body.
@@ -132,7 +144,13 @@ const byStatus: Record<number, RegExp[]> = {
   200: sessionResultMessages,
   400: badRequest,
   401: [text('Invalid API key')],
-  403: [text('Only public tenantId can call this app specific API')],
+  403: [
+    text('Only public tenantId can call this app specific API'),
+    text('You must use the public or same tenant to add/update a tenant'),
+    text('Cannot delete public tenant, use remove app API instead'),
+    text('Only the public tenantId is allowed to delete a tenant'),
+    text('Only the public tenantId is allowed to list all tenants associated with this app'),
+  ],
   404: [text('Not found')],
   405: [text('Method not supported')],
   413: [/^Request body is larger than the limit of \d+ bytes$/],
