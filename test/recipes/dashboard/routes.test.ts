@@ -305,6 +305,24 @@ describe('dashboard reads and paths (D6–D8, T-7 row 24)', () => {
     ]);
   });
 
+  it('lists a created tenant’s own override beside the app-wide values', async () => {
+    const created = await call(t.app, 'PUT', '/recipe/multitenancy/tenant/v2', {
+      body: { tenantId: 'globex', firstFactors: ['emailpassword'], coreConfig: { passwordless_code_lifetime: 120_000 } },
+    });
+    expect(created.statusCode).toBe(200);
+    const config = (await call(t.app, 'GET', '/globex/recipe/dashboard/tenant/core-config')).json.config as {
+      key: string;
+      value: unknown;
+    }[];
+    const publicConfig = (await call(t.app, 'GET', '/recipe/dashboard/tenant/core-config')).json.config as {
+      key: string;
+      value: unknown;
+    }[];
+    expect(config.find((field) => field.key === 'passwordless_code_lifetime')?.value).toBe(120_000);
+    expect(publicConfig.find((field) => field.key === 'passwordless_code_lifetime')?.value).not.toBe(120_000);
+    expect(config.find((field) => field.key === 'bcrypt_log_rounds')?.value).toBe(4);
+  });
+
   it('does not serve /telemetry, so the SDK never posts the admin’s email to its vendor', async () => {
     expect((await call(t.app, 'GET', '/telemetry')).statusCode).toBe(404);
   });
