@@ -266,6 +266,9 @@ export function formatSummary(report: Report, reportPath: string | undefined): s
   return `${lines.join('\n')}\n`;
 }
 
+// Domains only the old provider can serve: a passkey made for one of them stays there.
+const PROVIDER_DOMAINS = ['.auth0.com', '.amazoncognito.com', '.supabase.co'];
+
 function passkeyLines(passkeys: NonNullable<Report['passkeys']>, dryRun: boolean): string[] {
   const lines = ['Passkeys by relying-party id (a passkey signs in only under the RP ID it was made for):'];
   for (const entry of passkeys.rpIds) {
@@ -273,7 +276,10 @@ function passkeyLines(passkeys: NonNullable<Report['passkeys']>, dryRun: boolean
     const state = entry.rpId === null ? 'left behind' : entry.configuredAtCore ? 'configured at the core' : 'NOT in the core\'s webauthn_rp_ids';
     lines.push(`  ${name}: ${entry.found} found, ${entry.carried} ${dryRun ? 'would be carried' : 'carried'} (${state})`);
   }
-  const keep = passkeys.rpIds.map((entry) => entry.rpId).filter((rpId): rpId is string => rpId !== null);
+  const known = passkeys.rpIds.map((entry) => entry.rpId).filter((rpId): rpId is string => rpId !== null);
+  const keep = known.filter((rpId) => !PROVIDER_DOMAINS.some((domain) => rpId.endsWith(domain)));
+  const stranded = known.filter((rpId) => !keep.includes(rpId));
+  if (stranded.length > 0) lines.push(`  ${stranded.join(', ')}: the old provider's own domain; those passkeys cannot move`);
   if (keep.length > 0) {
     lines.push(
       `  The app must keep serving ${keep.join(', ')}: sign-in pages on that domain or a subdomain, getRelyingPartyId set to it,`,
