@@ -90,6 +90,12 @@ export function keycloakRecord(user: Record<string, unknown>, index: number, opt
     candidates.push({ method, problem });
   }
 
+  // After the password and identity providers: a passkey is the primary login method only of a passkey-only user.
+  const carried = carryPasskeys(passkeys, email, common, options.carry?.passkeys);
+  if (carried.candidate !== undefined) candidates.push(carried.candidate);
+  notCarried.push(...carried.notCarried);
+  if (carried.reEnrol) reEnrol.push('webauthn');
+
   const requiredActions = Array.isArray(user.requiredActions) ? (user.requiredActions as unknown[]).map(String) : [];
   if (requiredActions.includes('CONFIGURE_TOTP') && devices.length === 0) {
     reEnrol.push('totp');
@@ -98,12 +104,6 @@ export function keycloakRecord(user: Record<string, unknown>, index: number, opt
   for (const action of requiredActions.filter((name) => name !== 'CONFIGURE_TOTP')) {
     notCarried.push(`requiredActions ${action}: the core has no required actions`);
   }
-
-  // After the password and identity providers: a passkey is the primary login method only of a passkey-only user.
-  const carried = carryPasskeys(passkeys, email, common, options.carry?.passkeys);
-  if (carried.candidate !== undefined) candidates.push(carried.candidate);
-  notCarried.push(...carried.notCarried);
-  if (carried.reEnrol) reEnrol.push('webauthn');
 
   const serviceAccount = nonEmpty(user.serviceAccountClientLink);
   return assembleRecord({
