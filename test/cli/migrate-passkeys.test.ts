@@ -381,6 +381,11 @@ describe('migrate: passkeys from each source sign in under the old user id', () 
     expect(session.user.id).toBe(userId);
     expect(session.sessionUser).toBe(userId);
     expect(session.user.loginMethods.map((method: { recipeId: string }) => method.recipeId).sort()).toEqual(['passwordless', 'webauthn']);
+
+    // A second run finds the user, passkey login method and all, by its old id and its webauthn email: nothing sent.
+    const again = await runCommand(migrateArgs(core, 'hanko', file, '--rp-id', rpId, '--restart'));
+    expect(again.code, again.stdout).toBe(0);
+    expect(reportOf(file).totals).toMatchObject({ read: 1, imported: 0, alreadyImported: 1, failed: 0 });
   });
 
   it('the dry run lists the RP ids; a passkey for an RP id the core does not list is left behind, the user kept', async () => {
