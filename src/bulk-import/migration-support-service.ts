@@ -55,7 +55,12 @@ export class MigrationSupportService {
   // the command can leave a passkey for another RP ID behind instead of losing the user with it.
   async coreIdentity(): Promise<{ status: 'OK'; coreId: string; importsAtOnce: true; webauthnRpIds: string[] | null }> {
     const rpIds = relyingPartiesOf(this.deps.config).rpIds;
-    return { status: 'OK', coreId: await findCoreId(this.deps.pool), importsAtOnce: true, webauthnRpIds: rpIds === undefined ? null : [...rpIds] };
+    return {
+      status: 'OK',
+      coreId: await findCoreId(this.deps.pool),
+      importsAtOnce: true,
+      webauthnRpIds: rpIds === undefined ? null : [...rpIds],
+    };
   }
 
   /**

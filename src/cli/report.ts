@@ -273,7 +273,8 @@ function passkeyLines(passkeys: NonNullable<Report['passkeys']>, dryRun: boolean
   const lines = ['Passkeys by relying-party id (a passkey signs in only under the RP ID it was made for):'];
   for (const entry of passkeys.rpIds) {
     const name = entry.rpId ?? '(not in the export: pass --rp-id)';
-    const state = entry.rpId === null ? 'left behind' : entry.configuredAtCore ? 'configured at the core' : 'NOT in the core\'s webauthn_rp_ids';
+    const state =
+      entry.rpId === null ? 'left behind' : entry.configuredAtCore ? 'configured at the core' : "NOT in the core's webauthn_rp_ids";
     lines.push(`  ${name}: ${entry.found} found, ${entry.carried} ${dryRun ? 'would be carried' : 'carried'} (${state})`);
   }
   const known = passkeys.rpIds.map((entry) => entry.rpId).filter((rpId): rpId is string => rpId !== null);

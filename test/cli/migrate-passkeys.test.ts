@@ -88,7 +88,9 @@ describe('migrate: passkeys from each source sign in under the old user id', () 
           emailVerified: true,
           enabled: true,
           createdTimestamp: 1700000000000,
-          credentials: [{ type: 'webauthn-passwordless', userLabel: 'Phone', createdDate: 1700000001000, credentialData: credentialData(only) }],
+          credentials: [
+            { type: 'webauthn-passwordless', userLabel: 'Phone', createdDate: 1700000001000, credentialData: credentialData(only) },
+          ],
         },
         {
           id: secondId,
@@ -127,7 +129,10 @@ describe('migrate: passkeys from each source sign in under the old user id', () 
       {
         user: secondId,
         record: 2,
-        items: [`passkey ${b64url(second.credentialId).slice(0, 12)}… (rp example.com, second factor)`, 'required second factors: webauthn'],
+        items: [
+          `passkey ${b64url(second.credentialId).slice(0, 12)}… (rp example.com, second factor)`,
+          'required second factors: webauthn',
+        ],
       },
     ]);
     expect(report.passkeys).toEqual({
@@ -240,7 +245,7 @@ describe('migrate: passkeys from each source sign in under the old user id', () 
     expect(session.user.id).toBe(userId);
     expect(session.sessionUser).toBe(userId);
     expect((await passkeySignIn(core, stranded)).status).toBe('CREDENTIAL_NOT_FOUND_ERROR');
-    expect(result.stdout).toContain('acme.us.auth0.com: the old provider\'s own domain; those passkeys cannot move');
+    expect(result.stdout).toContain("acme.us.auth0.com: the old provider's own domain; those passkeys cannot move");
     expect(result.stdout).toContain('The app must keep serving example.com:');
     const report = reportOf(users);
     expect(report.notCarried).toEqual([
@@ -287,7 +292,22 @@ describe('migrate: passkeys from each source sign in under the old user id', () 
     const passkeys = temp.file(
       'supabase-webauthn.csv',
       pgCsv(
-        ['id', 'user_id', 'credential_id', 'public_key', 'attestation_type', 'aaguid', 'sign_count', 'transports', 'backup_eligible', 'backed_up', 'friendly_name', 'created_at', 'updated_at', 'last_used_at'],
+        [
+          'id',
+          'user_id',
+          'credential_id',
+          'public_key',
+          'attestation_type',
+          'aaguid',
+          'sign_count',
+          'transports',
+          'backup_eligible',
+          'backed_up',
+          'friendly_name',
+          'created_at',
+          'updated_at',
+          'last_used_at',
+        ],
         [
           {
             id: crypto.randomUUID(),

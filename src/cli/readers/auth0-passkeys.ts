@@ -77,7 +77,10 @@ export async function loadAuth0AuthenticationMethods(path: string): Promise<Auth
   const methods = new Map<string, Record<string, unknown>[]>();
   for (const [userId, list] of Object.entries(byUser)) {
     if (!Array.isArray(list)) throw new CliError(`${path}: the value for ${userId} is not an array of authentication methods`);
-    methods.set(userId, list.map((item) => asObject(item) ?? {}));
+    methods.set(
+      userId,
+      list.map((item) => asObject(item) ?? {}),
+    );
   }
   return methods;
 }

@@ -20,7 +20,19 @@ import { readKratos } from './kratos.js';
 import { readHanko } from './hanko.js';
 import type { Auth0AuthenticationMethods } from './auth0-passkeys.js';
 
-export const SOURCES = ['firebase', 'auth0', 'cognito', 'okta', 'keycloak', 'clerk', 'supabase', 'kratos', 'hanko', 'csv', 'ndjson'] as const;
+export const SOURCES = [
+  'firebase',
+  'auth0',
+  'cognito',
+  'okta',
+  'keycloak',
+  'clerk',
+  'supabase',
+  'kratos',
+  'hanko',
+  'csv',
+  'ndjson',
+] as const;
 export type SourceName = (typeof SOURCES)[number];
 
 export interface ReaderOptions {

@@ -56,7 +56,10 @@ export function kratosRecord(identity: Record<string, unknown>, index: number, o
         ? { method, problem: 'password credential without hashed_password' }
         : algorithm === undefined
           ? { method, problem: `password hash ${hash.split('$')[1] ?? 'format'} is not bcrypt or argon2` }
-          : { method: { ...method, passwordHash: hash, hashingAlgorithm: algorithm }, problem: email ? undefined : 'password user without an email' },
+          : {
+              method: { ...method, passwordHash: hash, hashingAlgorithm: algorithm },
+              problem: email ? undefined : 'password user without an email',
+            },
     );
   }
   const providers = asObject(asObject(credentials.oidc)?.config)?.providers;
@@ -88,7 +91,8 @@ export function kratosRecord(identity: Record<string, unknown>, index: number, o
     index,
     externalUserId: nonEmpty(identity.id),
     candidates,
-    invalidReason: timeJoined !== undefined && Number.isNaN(timeJoined) ? `created_at ${String(identity.created_at)} is not a time` : undefined,
+    invalidReason:
+      timeJoined !== undefined && Number.isNaN(timeJoined) ? `created_at ${String(identity.created_at)} is not a time` : undefined,
     skipReason:
       state === 'inactive' && !options.includeDisabled
         ? 'inactive in the source (pass --include-disabled to import inactive identities)'

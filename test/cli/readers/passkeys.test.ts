@@ -94,7 +94,9 @@ describe('passkey readers', () => {
           webauthn: {
             config: {
               user_handle: 'dXNlcjE=',
-              credentials: [{ id: key.credentialId.toString('base64'), public_key: key.coseKey().toString('base64'), is_passwordless: false }],
+              credentials: [
+                { id: key.credentialId.toString('base64'), public_key: key.coseKey().toString('base64'), is_passwordless: false },
+              ],
             },
           },
         },
@@ -114,7 +116,9 @@ describe('passkey readers', () => {
       {
         id,
         emails: [{ address: 'h@example.com', is_primary: true, is_verified: true }],
-        webauthn_credentials: [{ id: key.id, public_key: key.coseKey().toString('base64url'), mfa_only: true, aaguid: 'FBFC3007-154E-4ECC-8C0B-6E020557D7BD' }],
+        webauthn_credentials: [
+          { id: key.id, public_key: key.coseKey().toString('base64url'), mfa_only: true, aaguid: 'FBFC3007-154E-4ECC-8C0B-6E020557D7BD' },
+        ],
       },
       0,
       { includeDisabled: false, providerOverrides: new Map(), carry: { source: 'hanko', markedAt: 1, passkeys: context } },

@@ -49,8 +49,11 @@ describe('passkeys in the migration support routes', () => {
       });
       expect(imported.statusCode).toBe(200);
       const lookup = async (body: object) =>
-        ((await call(other.app, 'POST', '/bulk-import/users/lookup', { body })).json as { users: { externalUserId: string; recipeId: string }[] })
-          .users;
+        (
+          (await call(other.app, 'POST', '/bulk-import/users/lookup', { body })).json as {
+            users: { externalUserId: string; recipeId: string }[];
+          }
+        ).users;
       expect(await lookup({ webauthnEmails: ['PK@example.com'] })).toMatchObject([{ externalUserId: 'pk-1', recipeId: 'webauthn' }]);
       expect(await lookup({ emails: ['pk@example.com'] })).toEqual([]);
     } finally {
