@@ -408,6 +408,34 @@ describe('migrate: passkeys from each source sign in under the old user id', () 
     expect(reportOf(file).totals).toMatchObject({ read: 1, imported: 0, alreadyImported: 1, failed: 0 });
   });
 
+  it('a user an earlier run imported without passkeys is completed with them by a run that has them', async () => {
+    const passkey = new SoftAuthenticator();
+    const id = crypto.randomUUID();
+    passkey.userHandle = b64url(Buffer.from(id));
+    const user = (credentials: object[]) => ({
+      id,
+      username: 'cy',
+      email: 'cy@example.com',
+      emailVerified: true,
+      enabled: true,
+      createdTimestamp: 1700000000000,
+      credentials: [keycloakPbkdf2Credential('cy-password'), ...credentials],
+    });
+    const before = temp.file('realm-before.json', keycloakRealm([user([])]));
+    expect((await runCommand(migrateArgs(core, 'keycloak', before, '--rp-id', rpId))).code).toBe(0);
+    const credentialData = JSON.stringify({
+      credentialId: b64(passkey.credentialId),
+      credentialPublicKey: b64url(passkey.coseKey()),
+      counter: 0,
+    });
+    const after = temp.file('realm-after.json', keycloakRealm([user([{ type: 'webauthn-passwordless', credentialData }])]));
+    const result = await runCommand(migrateArgs(core, 'keycloak', after, '--rp-id', rpId));
+    expect(result.code, result.stdout).toBe(0);
+    expect(reportOf(after).completed).toMatchObject([{ user: id, added: ['webauthn login method'] }]);
+    expect((await sessionByPasskey(core, passkey)).user.id).toBe(id);
+    expect(await signIn(core, 'cy@example.com', 'cy-password')).toBe('OK');
+  });
+
   it('the dry run lists the RP ids; a passkey for an RP id the core does not list is left behind, the user kept', async () => {
     const passkey = new SoftAuthenticator();
     const userId = crypto.randomUUID();
