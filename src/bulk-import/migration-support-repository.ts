@@ -6,6 +6,7 @@ export interface LookupKeys {
   userIds: string[];
   emailPasswordEmails: string[];
   passwordlessEmails: string[];
+  webauthnEmails: string[];
   phoneNumbers: string[];
   thirdPartyIds: string[];
   thirdPartyUserIds: string[];
@@ -45,6 +46,7 @@ export async function findUsersByKeys(db: Queryable, keys: LookupKeys): Promise<
           CROSS JOIN LATERAL (SELECT u.user_id FROM users u WHERE u.user_id = k.key LIMIT 1) AS hit
         UNION SELECT hit.user_id FROM unnest($3::text[]) AS k(key) ${probe(`u.recipe_id = 'emailpassword' AND u.email = k.key`)}
         UNION SELECT hit.user_id FROM unnest($7::text[]) AS k(key) ${probe(`u.recipe_id = 'passwordless' AND u.email = k.key`)}
+        UNION SELECT hit.user_id FROM unnest($8::text[]) AS k(key) ${probe(`u.recipe_id = 'webauthn' AND u.email = k.key`)}
         UNION SELECT hit.user_id FROM unnest($4::text[]) AS k(key) ${probe(`u.recipe_id = 'passwordless' AND u.phone_number = k.key`)}
         UNION SELECT hit.user_id FROM unnest($5::text[], $6::text[]) AS k(id, user_id)
           ${probe(`u.recipe_id = 'thirdparty' AND u.third_party_id = k.id AND u.third_party_user_id = k.user_id`)}),
@@ -66,6 +68,7 @@ export async function findUsersByKeys(db: Queryable, keys: LookupKeys): Promise<
       keys.thirdPartyIds,
       keys.thirdPartyUserIds,
       keys.passwordlessEmails,
+      keys.webauthnEmails,
     ],
   );
   return rows;

@@ -1,6 +1,12 @@
 import { Type } from '@sinclair/typebox';
 
-export const CoreIdentityResponse = Type.Object({ status: Type.Literal('OK'), coreId: Type.String(), importsAtOnce: Type.Boolean() });
+export const CoreIdentityResponse = Type.Object({
+  status: Type.Literal('OK'),
+  coreId: Type.String(),
+  importsAtOnce: Type.Boolean(),
+  /** webauthn_rp_ids: the relying-party ids passkeys are imported for; null when the setting is unset (none). */
+  webauthnRpIds: Type.Union([Type.Array(Type.String()), Type.Null()]),
+});
 
 export const CheckPasswordHashBody = Type.Object({
   passwordHash: Type.String(),
@@ -20,6 +26,8 @@ export const LookupUsersBody = Type.Object({
   /** Emails to look up among password users only, and among passwordless users only (`emails`: both). */
   emailPasswordEmails: Strings,
   passwordlessEmails: Strings,
+  /** Emails to look up among webauthn (passkey) login methods only. */
+  webauthnEmails: Strings,
   phoneNumbers: Strings,
   thirdPartyAccounts: Type.Optional(Type.Array(Type.Object({ thirdPartyId: Type.String(), thirdPartyUserId: Type.String() }))),
   /** Also answer what each user found holds beyond login methods (`material`), so a re-run sends only what is missing. */

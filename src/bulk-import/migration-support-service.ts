@@ -5,6 +5,7 @@ import { findCoreId, findUsersByKeys, type LookedUpUserRow } from './migration-s
 import { contactLookup } from '../normalise/contact.js';
 import type { ServiceDependencies } from '../service-deps.js';
 import { findMaterialOfUsers } from './complete/repository.js';
+import { relyingPartiesOf } from '../recipes/webauthn/relying-parties.js';
 
 // The same ceiling as one POST /bulk-import/users request, so a batch sent can be looked up in one call.
 export const maxLookupKeys = 10_000;
@@ -15,6 +16,7 @@ export interface LookupInput {
   emails?: string[];
   emailPasswordEmails?: string[];
   passwordlessEmails?: string[];
+  webauthnEmails?: string[];
   phoneNumbers?: string[];
   thirdPartyAccounts?: { thirdPartyId: string; thirdPartyUserId: string }[];
   withMaterial?: boolean;
@@ -46,11 +48,19 @@ export interface LookedUpUser {
  * parameters, and which of its users are already here.
  */
 export class MigrationSupportService {
-  constructor(private readonly deps: Pick<ServiceDependencies, 'pool' | 'hasher'>) {}
+  constructor(private readonly deps: Pick<ServiceDependencies, 'pool' | 'hasher' | 'config'>) {}
 
   // importsAtOnce: a batch sent with importNow=true is imported before the answer, so nothing of it waits in the queue.
-  async coreIdentity(): Promise<{ status: 'OK'; coreId: string; importsAtOnce: true }> {
-    return { status: 'OK', coreId: await findCoreId(this.deps.pool), importsAtOnce: true };
+  // webauthnRpIds: the relying-party ids passkeys can be imported for (null: webauthn_rp_ids is unset, so none), so
+  // the command can leave a passkey for another RP ID behind instead of losing the user with it.
+  async coreIdentity(): Promise<{ status: 'OK'; coreId: string; importsAtOnce: true; webauthnRpIds: string[] | null }> {
+    const rpIds = relyingPartiesOf(this.deps.config).rpIds;
+    return {
+      status: 'OK',
+      coreId: await findCoreId(this.deps.pool),
+      importsAtOnce: true,
+      webauthnRpIds: rpIds === undefined ? null : [...rpIds],
+    };
   }
 
   /**
@@ -85,6 +95,7 @@ export class MigrationSupportService {
       'emails',
       'emailPasswordEmails',
       'passwordlessEmails',
+      'webauthnEmails',
       'phoneNumbers',
       'thirdPartyAccounts',
     ] as const;
@@ -98,6 +109,7 @@ export class MigrationSupportService {
       // Both spellings: the normalised one and the one an earlier version may have stored.
       emailPasswordEmails: emailKeys([...(input.emails ?? []), ...(input.emailPasswordEmails ?? [])]),
       passwordlessEmails: emailKeys([...(input.emails ?? []), ...(input.passwordlessEmails ?? [])]),
+      webauthnEmails: emailKeys(input.webauthnEmails ?? []),
       phoneNumbers: (input.phoneNumbers ?? []).flatMap((phoneNumber) => contactLookup('phoneNumber', phoneNumber).keys),
       thirdPartyIds: accounts.map((account) => account.thirdPartyId),
       thirdPartyUserIds: accounts.map((account) => account.thirdPartyUserId),

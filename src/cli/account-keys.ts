@@ -49,6 +49,11 @@ export function methodKeys(method: LoginMethod): string[] {
         ...(method.email !== undefined ? [`passwordless email ${method.email}`] : []),
         ...(method.phoneNumber !== undefined ? [`phone number ${method.phoneNumber}`] : []),
       ];
+    case 'webauthn':
+      return [
+        `passkey email ${method.email}`,
+        ...(method.credentials ?? []).map((credential) => `passkey ${credential.credentialId} at ${credential.rpId}`),
+      ];
   }
 }
 
@@ -75,6 +80,7 @@ export function addLookupKeys(body: LookupBody, user: BulkImportUser): void {
   for (const method of user.loginMethods) {
     if (method.email !== undefined && method.recipeId === 'emailpassword') body.emailPasswordEmails.push(method.email);
     if (method.email !== undefined && method.recipeId === 'passwordless') body.passwordlessEmails.push(method.email);
+    if (method.email !== undefined && method.recipeId === 'webauthn') (body.webauthnEmails ??= []).push(method.email);
     if (method.phoneNumber !== undefined) body.phoneNumbers.push(method.phoneNumber);
     if (method.recipeId === 'thirdparty') {
       body.thirdPartyAccounts.push({ thirdPartyId: method.thirdPartyId!, thirdPartyUserId: method.thirdPartyUserId! });
@@ -88,6 +94,8 @@ export interface LookupBody {
   /** Among password users, and among passwordless users: each login method's email is looked up for its recipe. */
   emailPasswordEmails: string[];
   passwordlessEmails: string[];
+  /** Among webauthn login methods; left out when empty, so a core from before passkeys is asked as before. */
+  webauthnEmails?: string[];
   phoneNumbers: string[];
   thirdPartyAccounts: { thirdPartyId: string; thirdPartyUserId: string }[];
   /** Ask for the material of each user found (a core without it ignores the flag and answers none). */
@@ -155,6 +163,8 @@ function accountKeysOf(account: {
         ...(account.email !== undefined ? [`ple ${account.email}`] : []),
         ...(account.phoneNumber !== undefined ? [`plp ${account.phoneNumber}`] : []),
       ];
+    case 'webauthn':
+      return account.email !== undefined ? [`wa ${account.email}`] : [];
     default:
       return [];
   }
@@ -257,6 +267,8 @@ function holdsAccount(candidate: CoreUser, method: LoginMethod): boolean {
         (method.email !== undefined && candidate.email === method.email) ||
         (method.phoneNumber !== undefined && candidate.phoneNumber === method.phoneNumber)
       );
+    case 'webauthn':
+      return candidate.email === method.email;
   }
 }
 

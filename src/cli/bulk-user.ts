@@ -1,5 +1,17 @@
 // The user JSON of POST /bulk-import/users (contract §10.1), restricted to what the readers produce.
-export type RecipeId = 'emailpassword' | 'thirdparty' | 'passwordless';
+export type RecipeId = 'emailpassword' | 'thirdparty' | 'passwordless' | 'webauthn';
+
+/** A passkey as bulk import takes it (contract-webauthn W-4): the raw id as unpadded base64url, the COSE key. */
+export interface PasskeyCredential {
+  credentialId: string;
+  publicKey: string;
+  rpId: string;
+  counter?: number;
+  transports?: string[];
+  aaguid?: string;
+  userHandle?: string;
+  createdAt?: number;
+}
 
 export interface LoginMethod {
   recipeId: RecipeId;
@@ -9,6 +21,8 @@ export interface LoginMethod {
   phoneNumber?: string;
   thirdPartyId?: string;
   thirdPartyUserId?: string;
+  /** webauthn: the user's passkeys. */
+  credentials?: PasskeyCredential[];
   isVerified?: boolean;
   timeJoinedInMSSinceEpoch?: number;
   /** Set on the first login method of a user that has several: the core links the others to it. */
@@ -79,6 +93,8 @@ export interface SourceRecord {
    * (first-record-wins.ts), and marks the user to enrol it again under this source and time.
    */
   factorPhones?: { phones: string[]; source: string; markedAt: number };
+  /** The relying-party id of each passkey the export holds for the user, carried or not ('' when it does not say). */
+  passkeyRpIds?: string[];
 }
 
 export function summariseMethod(method: LoginMethod, problem?: string): MethodSummary {

@@ -183,6 +183,19 @@ export class CoreClient {
     throw this.unexpected('GET', '/bulk-import/core-identity', reply);
   }
 
+  /**
+   * The relying-party ids the core imports passkeys for (its webauthn_rp_ids): null when the setting is unset (it
+   * imports none), undefined from a core that does not say (one from before passkeys, or without the route).
+   */
+  async webauthnRpIds(): Promise<string[] | null | undefined> {
+    const reply = await this.send('GET', '/bulk-import/core-identity');
+    if (reply.status === 404) return undefined;
+    if (reply.status !== 200) throw this.unexpected('GET', '/bulk-import/core-identity', reply);
+    const { webauthnRpIds } = asRecord(reply.json);
+    if (webauthnRpIds === null) return null;
+    return Array.isArray(webauthnRpIds) ? webauthnRpIds.map(String) : undefined;
+  }
+
   /** How many users the core holds, in every tenant. */
   async countUsers(): Promise<number> {
     const reply = await this.send('GET', '/users/count', { query: { includeAllTenants: 'true' } });

@@ -9,7 +9,8 @@ import { checkCoreAgainstHashConfig } from './hash-self-check.js';
 import { assertDryRunSupported, dryRunAll } from './dry-run.js';
 import type { CliIo } from './io.js';
 import { migrateAll } from './migrate-pass.js';
-import type { MigrateOptions } from './options.js';
+import { PASSKEY_SOURCES, type MigrateOptions } from './options.js';
+import { loadAuth0AuthenticationMethods } from './readers/auth0-passkeys.js';
 import { Progress } from './progress.js';
 import { waitForQueue } from './queue.js';
 import { openSource, loadAuth0Hashes, type ReaderOptions } from './readers/index.js';
@@ -74,6 +75,9 @@ export async function runMigrate(options: MigrateOptions, io: CliIo): Promise<nu
   const usersBefore = fresh ? client.countUsers() : undefined;
   for (const step of [connected, selfCheck, identified, usersBefore]) step?.catch(() => {});
   await connected;
+  // Passkeys for an RP ID the core does not import are left behind with the reason, not sent to cost the user.
+  const passkeyContext = readerOptions.carry?.passkeys;
+  if (passkeyContext !== undefined) passkeyContext.coreRpIds = await client.webauthnRpIds();
   let identity: RunIdentity;
   if (!fresh) {
     try {
@@ -90,6 +94,7 @@ export async function runMigrate(options: MigrateOptions, io: CliIo): Promise<nu
 
   const createdLog = new CreatedLog(CreatedLog.pathFor(options.file));
   const results = new Results(options.dryRun ? undefined : createdLog);
+  if (passkeyContext !== undefined) results.coreRpIds = passkeyContext.coreRpIds;
   const progress = new Progress(io);
   const log = (line: string) => {
     progress.finishLine();
@@ -322,10 +327,18 @@ async function waitUntilImported(
 async function carryOptions(options: MigrateOptions, startedAt: Date): Promise<Partial<ReaderOptions>> {
   const mapping = options.mappingPath === undefined ? undefined : await loadMapping(options.mappingPath);
   return {
-    carry: { ...(mapping !== undefined && { mapping }), source: options.source, markedAt: startedAt.getTime() },
+    carry: {
+      ...(mapping !== undefined && { mapping }),
+      source: options.source,
+      markedAt: startedAt.getTime(),
+      ...(PASSKEY_SOURCES.includes(options.source) && { passkeys: { ...(options.rpId !== undefined && { rpId: options.rpId }) } }),
+    },
+    ...(options.authenticationMethodsPath !== undefined && {
+      auth0AuthenticationMethods: await loadAuth0AuthenticationMethods(options.authenticationMethodsPath),
+    }),
     ...(options.clerkApiPath !== undefined && { clerkApi: await loadClerkApi(options.clerkApiPath) }),
-    ...((options.identitiesPath !== undefined || options.mfaFactorsPath !== undefined) && {
-      supabaseTables: await loadSupabaseTables(options.identitiesPath, options.mfaFactorsPath),
+    ...((options.identitiesPath !== undefined || options.mfaFactorsPath !== undefined || options.webauthnCredentialsPath !== undefined) && {
+      supabaseTables: await loadSupabaseTables(options.identitiesPath, options.mfaFactorsPath, options.webauthnCredentialsPath),
     }),
   };
 }

@@ -41,10 +41,17 @@ export interface MigrateOptions {
   /** supabase: the auth.identities and auth.mfa_factors tables as CSV. */
   identitiesPath?: string;
   mfaFactorsPath?: string;
+  /** supabase: auth.webauthn_credentials as CSV (passkeys). */
+  webauthnCredentialsPath?: string;
+  /** auth0: each user's authentication methods (passkeys), one JSON object keyed by user id. */
+  authenticationMethodsPath?: string;
+  /** The relying-party id the export's passkeys were made for, where the export does not say it. */
+  rpId?: string;
 }
 
 export const MAX_BATCH = 10_000;
 const LAZY_READERS: readonly string[] = ['firebase', 'auth0', 'cognito', 'okta', 'csv', 'ndjson'];
+export const PASSKEY_SOURCES: readonly string[] = ['keycloak', 'kratos', 'auth0', 'supabase', 'hanko'];
 
 export const MIGRATE_USAGE = `Usage: identity-core migrate <source> <file> [options]
        identity-core migrate undo <report> [--dry-run]
@@ -56,7 +63,10 @@ Sources (files may be gzipped):
   okta       Okta users API answer (JSON array); needs --lazy-source
   keycloak   realm export (kc.sh export), JSON
   clerk      Dashboard user export (CSV), joined with the Backend API's users by --clerk-api
-  supabase   auth.users as CSV (psql \\copy, format csv with header), with --identities and --mfa-factors
+  supabase   auth.users as CSV (psql \\copy, format csv with header), with --identities, --mfa-factors and
+             --webauthn-credentials
+  kratos     Ory Kratos admin API identities with their credentials (JSON array)
+  hanko      Hanko admin API users (GET /users/{id} answers as one JSON array)
   csv        generic CSV with a header row
   ndjson     generic NDJSON, one user per line
 
@@ -74,6 +84,12 @@ Options:
   --clerk-api <file>            clerk: the Backend API's users (GET /v1/users pages as one JSON array)
   --identities <file>           supabase: auth.identities as CSV
   --mfa-factors <file>          supabase: auth.mfa_factors as CSV
+  --webauthn-credentials <file> supabase: auth.webauthn_credentials as CSV (passkeys)
+  --authentication-methods <file>
+                                auth0: each user's authentication methods (passkeys), one JSON object
+                                keyed by user id (see docs/passkeys.md)
+  --rp-id <domain>              keycloak, kratos, supabase, hanko, auth0: the relying-party id the export's
+                                passkeys were made for, where the export does not say it
   --dry-run                     ask the core what would happen; write nothing
   --check-password <email:pw>   canary: import this user first and sign in (repeatable)
   --report <file>               JSON report (default <file>.migrate-report.json)
@@ -119,6 +135,9 @@ export function parseMigrateArgs(argv: string[], env: Readonly<Record<string, st
         'clerk-api': { type: 'string' },
         identities: { type: 'string' },
         'mfa-factors': { type: 'string' },
+        'webauthn-credentials': { type: 'string' },
+        'authentication-methods': { type: 'string' },
+        'rp-id': { type: 'string' },
       },
     });
   } catch (error) {
@@ -138,6 +157,15 @@ export function parseMigrateArgs(argv: string[], env: Readonly<Record<string, st
   if (values['clerk-api'] !== undefined && source !== 'clerk') throw new CliError('--clerk-api only applies to the clerk source');
   if ((values.identities !== undefined || values['mfa-factors'] !== undefined) && source !== 'supabase')
     throw new CliError('--identities and --mfa-factors only apply to the supabase source');
+  if (values['webauthn-credentials'] !== undefined && source !== 'supabase')
+    throw new CliError('--webauthn-credentials only applies to the supabase source');
+  if (values['authentication-methods'] !== undefined && source !== 'auth0')
+    throw new CliError('--authentication-methods only applies to the auth0 source');
+  const rpId = values['rp-id']?.trim().toLowerCase();
+  if (rpId !== undefined && !PASSKEY_SOURCES.includes(source))
+    throw new CliError(`--rp-id applies to ${PASSKEY_SOURCES.join(', ')}: the sources that give passkeys out`);
+  if (rpId !== undefined && !/^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/.test(rpId))
+    throw new CliError('--rp-id takes a domain (example.com), without a scheme, port or path');
   const lazySource = values['lazy-source'];
   if (lazySource !== undefined && !SOURCE_NAME.test(lazySource))
     throw new CliError('--lazy-source takes a source name: 1 to 32 of a-z, 0-9, _ and -');
@@ -171,6 +199,9 @@ export function parseMigrateArgs(argv: string[], env: Readonly<Record<string, st
     ...(values['clerk-api'] !== undefined && { clerkApiPath: values['clerk-api'] }),
     ...(values.identities !== undefined && { identitiesPath: values.identities }),
     ...(values['mfa-factors'] !== undefined && { mfaFactorsPath: values['mfa-factors'] }),
+    ...(values['webauthn-credentials'] !== undefined && { webauthnCredentialsPath: values['webauthn-credentials'] }),
+    ...(values['authentication-methods'] !== undefined && { authenticationMethodsPath: values['authentication-methods'] }),
+    ...(rpId !== undefined && { rpId }),
   };
 }
 

@@ -81,7 +81,23 @@ export function buildReport(results: Results, context: ReportContext) {
     notCarried: results.notCarried,
     completed: results.completed,
     canary: results.canary,
+    ...(results.passkeyRpIds.size > 0 && { passkeys: passkeySummary(results) }),
   };
+}
+
+/**
+ * The relying-party ids of the export's passkeys: a passkey works only under the RP ID it was made for, so the app
+ * must keep serving each (its sign-in page on it or a subdomain) and the core must list it in webauthn_rp_ids.
+ */
+function passkeySummary(results: Results) {
+  const configured = results.coreRpIds;
+  const rpIds = [...results.passkeyRpIds].map(([rpId, counts]) => ({
+    rpId: rpId === '' ? null : rpId,
+    found: counts.found,
+    carried: counts.carried,
+    configuredAtCore: rpId !== '' && Array.isArray(configured) ? configured.includes(rpId) : false,
+  }));
+  return { coreRpIds: configured ?? null, rpIds };
 }
 
 export type Report = ReturnType<typeof buildReport>;
@@ -219,6 +235,7 @@ export function formatSummary(report: Report, reportPath: string | undefined): s
       ['TOTP devices', count('totp device ')],
       ['recovery codes', count('recovery codes: ')],
       ['phone second factors', count('second factor otp-phone: ')],
+      ['passkeys', count('passkey ')],
       ['marked to re-enrol', count('marked to re-enrol ')],
     ].filter(([, n]) => n !== 0);
     lines.push(
@@ -226,6 +243,7 @@ export function formatSummary(report: Report, reportPath: string | undefined): s
       `Carried beyond login methods: ${report.carried.length} user${report.carried.length === 1 ? '' : 's'} (${parts.map(([name, n]) => `${name} ${n}`).join(', ')}); each is listed in the report.`,
     );
   }
+  if (report.passkeys !== undefined) lines.push('', ...passkeyLines(report.passkeys, report.dryRun));
   if (report.notCarried.length > 0) {
     lines.push('', 'Data not carried, and why:');
     for (const entry of report.notCarried.slice(0, MAX_LISTED))
@@ -246,6 +264,30 @@ export function formatSummary(report: Report, reportPath: string | undefined): s
   }
   if (reportPath !== undefined) lines.push('', `Report: ${reportPath}`);
   return `${lines.join('\n')}\n`;
+}
+
+// Domains only the old provider can serve: a passkey made for one of them stays there.
+const PROVIDER_DOMAINS = ['.auth0.com', '.amazoncognito.com', '.supabase.co'];
+
+function passkeyLines(passkeys: NonNullable<Report['passkeys']>, dryRun: boolean): string[] {
+  const lines = ['Passkeys by relying-party id (a passkey signs in only under the RP ID it was made for):'];
+  for (const entry of passkeys.rpIds) {
+    const name = entry.rpId ?? '(not in the export: pass --rp-id)';
+    const state =
+      entry.rpId === null ? 'left behind' : entry.configuredAtCore ? 'configured at the core' : "NOT in the core's webauthn_rp_ids";
+    lines.push(`  ${name}: ${entry.found} found, ${entry.carried} ${dryRun ? 'would be carried' : 'carried'} (${state})`);
+  }
+  const known = passkeys.rpIds.map((entry) => entry.rpId).filter((rpId): rpId is string => rpId !== null);
+  const keep = known.filter((rpId) => !PROVIDER_DOMAINS.some((domain) => rpId.endsWith(domain)));
+  const stranded = known.filter((rpId) => !keep.includes(rpId));
+  if (stranded.length > 0) lines.push(`  ${stranded.join(', ')}: the old provider's own domain; those passkeys cannot move`);
+  if (keep.length > 0) {
+    lines.push(
+      `  The app must keep serving ${keep.join(', ')}: sign-in pages on that domain or a subdomain, getRelyingPartyId set to it,`,
+      `  and the core's webauthn_rp_ids listing it (docs/passkeys.md, "What a migrating app must keep").`,
+    );
+  }
+  return lines;
 }
 
 function describeMethod(method: MethodSummary): string {

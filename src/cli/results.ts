@@ -103,6 +103,10 @@ export class Results {
   /** Held by the core before this run, and completed by it (dry run: would be). */
   readonly completed: CompletedUser[] = [];
   readonly canary: CanaryOutcome[] = [];
+  /** Passkeys found per relying-party id ('' when the export does not say), and how many of them are sent. */
+  readonly passkeyRpIds = new Map<string, { found: number; carried: number }>();
+  /** The core's webauthn_rp_ids (null: unset), when asked. */
+  coreRpIds?: readonly string[] | null;
   private readonly stageCounts = new Map<Stage, number>();
 
   constructor(readonly created: CreatedList = new CreatedInMemory()) {}
@@ -121,6 +125,7 @@ export class Results {
       return;
     }
     if (!record.user) return;
+    if (record.passkeyRpIds !== undefined) this.notePasskeys(record);
     const weak = (method: LoginMethod) =>
       method.passwordHash !== undefined && weakFormatOf(method.passwordHash, method.hashingAlgorithm) !== undefined;
     if (record.user.loginMethods.some(weak)) this.weakHashes++;
@@ -130,6 +135,19 @@ export class Results {
     }
     if (record.notCarried) this.notCarried.push({ user: record.key, record: record.index + 1, fields: record.notCarried });
     if (record.carried) this.carried.push({ user: record.key, record: record.index + 1, items: record.carried });
+  }
+
+  private notePasskeys(record: SourceRecord): void {
+    const sent = record.user!.loginMethods.flatMap((method) => method.credentials ?? []);
+    for (const rpId of record.passkeyRpIds!) {
+      const entry = this.passkeyRpIds.get(rpId) ?? { found: 0, carried: 0 };
+      entry.found++;
+      this.passkeyRpIds.set(rpId, entry);
+    }
+    for (const credential of sent) {
+      const entry = this.passkeyRpIds.get(credential.rpId);
+      if (entry !== undefined) entry.carried++;
+    }
   }
 
   noteCreated(entry: CreatedUser): void {

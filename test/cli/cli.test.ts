@@ -34,7 +34,7 @@ describe('identity-core command line', () => {
     const unknownSource = await runCommand(['migrate', 'workos', file]);
     expect([unknownSource.code, unknownSource.stderr.trim()]).toEqual([
       2,
-      'identity-core migrate: unknown source "workos": use one of firebase, auth0, cognito, okta, keycloak, clerk, supabase, csv, ndjson',
+      'identity-core migrate: unknown source "workos": use one of firebase, auth0, cognito, okta, keycloak, clerk, supabase, kratos, hanko, csv, ndjson',
     ]);
     expect((await runCommand(['migrate', 'csv'])).stderr).toContain('expected <source> and <file>');
     expect((await runCommand(['migrate', 'csv', file, '--bogus'])).stderr).toContain("Unknown option '--bogus'");

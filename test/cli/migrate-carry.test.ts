@@ -161,7 +161,7 @@ describe('migrate: roles, claims, second factors and re-enrolment marks', () => 
         user: 'kc-bob',
         record: 2,
         fields: [
-          'credentials[1] webauthn: the core has no passkey import; marked to re-enrol',
+          'passkey Y3JlZA (credentials[1] webauthn): no public key at the source; left behind, marked to re-enrol',
           'requiredActions CONFIGURE_TOTP: the user was to set up TOTP; marked to enrol',
           'roles legacy-x: not in the mapping (unmapped: report)',
         ],
@@ -425,7 +425,9 @@ describe('migrate: roles, claims, second factors and re-enrolment marks', () => 
       {
         user: '6f1c0e9a-0000-4000-8000-000000000001',
         record: 1,
-        fields: ['mfa_factors f0000000-0000-4000-8000-000000000002 webauthn: the core has no passkey import; marked to re-enrol'],
+        fields: [
+          'passkey cred (mfa_factors f0000000-0000-4000-8000-000000000002 webauthn): no public key at the source; left behind, marked to re-enrol',
+        ],
       },
       {
         user: '6f1c0e9a-0000-4000-8000-000000000002',

@@ -6,6 +6,7 @@ import type { ImportLoginMethod, ImportUser } from '../types.js';
 import { describeAccount, describeAccountInfo, describeAddedMethod } from './describe.js';
 import { addMissingMaterial } from './material.js';
 import type { TotpSecretBox } from '../../recipes/totp/secret-box.js';
+import { findWebauthnImportConflicts, insertImportedCredentials } from '../../recipes/webauthn/repository.js';
 import {
   findAccountHolder,
   findLoginMethodsOfGroup,
@@ -57,6 +58,18 @@ export async function completeUser(db: Queryable, user: ImportUser, totpSecrets:
         reason: `${describeAccountInfo(reserved.type, reserved.value)} already belongs to user ${reserved.holder}`,
       };
     }
+    // A passkey added with a webauthn login method must not be another user's (W-4, as bulk import refuses it).
+    const passkeys = fresh.flatMap((method) => method.credentials ?? []);
+    if (passkeys.length > 0) {
+      const [taken] = await findWebauthnImportConflicts(db, [], {
+        rpIds: passkeys.map((passkey) => passkey.rpId),
+        credentialIds: passkeys.map((passkey) => passkey.credentialId),
+      });
+      if (taken !== undefined) {
+        const [rpId, credentialId] = taken.key.split('\n');
+        return { status: 'CONFLICT', userId, reason: `passkey ${credentialId} at ${rpId} already belongs to user ${taken.holder}` };
+      }
+    }
     if (!group.is_primary) await setGroupsPrimary(db, [userId], true);
     await insertLoginMethodIds(
       db,
@@ -65,6 +78,24 @@ export async function completeUser(db: Queryable, user: ImportUser, totpSecrets:
     );
     const hashes = fresh.map((method) => (method.recipeId === 'emailpassword' ? method.passwordHash! : null));
     await insertUsers(db, userRows(fresh, hashes));
+    await insertImportedCredentials(
+      db,
+      fresh.flatMap((method) =>
+        (method.credentials ?? []).map((passkey) => ({
+          rp_id: passkey.rpId,
+          credential_id: passkey.credentialId,
+          user_id: method.superTokensUserId,
+          public_key: Buffer.from(passkey.publicKey, 'base64url'),
+          counter: passkey.counter,
+          transports: passkey.transports,
+          aaguid: passkey.aaguid ?? null,
+          user_handle: passkey.userHandle ?? null,
+          backup_eligible: false,
+          backed_up: false,
+          created_at: passkey.createdAt ?? method.timeJoinedInMSSinceEpoch,
+        })),
+      ),
+    );
     const verified = fresh.filter((method) => method.isVerified && method.email !== undefined);
     await insertEmailVerifications(
       db,

@@ -51,6 +51,7 @@ export async function findAccountHolder(
       WHERE u.tenant_id = 'public' AND u.recipe_id = $1 AND (
         ($1 = 'emailpassword' AND u.email = $2) OR
         ($1 = 'passwordless' AND (u.email = $2 OR u.phone_number = $3)) OR
+        ($1 = 'webauthn' AND u.email = $2) OR
         ($1 = 'thirdparty' AND u.third_party_id = $4 AND u.third_party_user_id = $5))
       LIMIT 1`,
     [method.recipeId, method.email ?? null, method.phoneNumber ?? null, method.thirdPartyId ?? null, method.thirdPartyUserId ?? null],

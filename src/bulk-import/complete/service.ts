@@ -1,3 +1,4 @@
+import { relyingPartiesOf } from '../../recipes/webauthn/relying-parties.js';
 import { errorMessage } from '../../errors.js';
 import { withTransaction } from '../../db/transaction.js';
 import { isTransient, uniqueViolationOf } from '../../db/pg-errors.js';
@@ -25,6 +26,7 @@ export class UserCompletionService {
       secondFactors: { minSecretBits: config.totp_min_imported_secret_bits, requireTotpFactor: config.bulk_import_totp_requires_factor },
       declaredRoles: [],
       lazySources: config.lazy_migration.sources,
+      relyingParties: relyingPartiesOf(config),
     });
     const errors = [...batch.errors];
     input.forEach((user, index) => {

@@ -104,6 +104,7 @@ export function assembleRecord(parts: RecordParts): SourceRecord {
   const record: SourceRecord = { index, key, user, collisions };
   if (notCarried.length > 0) record.notCarried = notCarried;
   if (extras !== undefined && extras.carried.length > 0) record.carried = extras.carried;
+  if ((parts.extras?.passkeys?.rpIds.length ?? 0) > 0) record.passkeyRpIds = parts.extras!.passkeys!.rpIds;
   if (factorOnly.length > 0 && parts.carry !== undefined) {
     record.factorPhones = { phones: factorOnly, source: parts.carry.source, markedAt: parts.carry.markedAt };
   }
@@ -115,6 +116,7 @@ function hasExtras(parts: RecordParts, phonesCarried: string[]): boolean {
   const { extras } = parts;
   if (phonesCarried.length > 0 || (parts.carry?.mapping?.roleClaims.length ?? 0) > 0) return true;
   if (extras === undefined) return false;
+  if (extras.passkeys?.candidate !== undefined) return true;
   return [extras.roles, extras.totpDevices, extras.recoveryCodes, extras.reEnrol].some((list) => list !== undefined && list.length > 0);
 }
 

@@ -7,6 +7,8 @@ import type { FileSource } from './file-source.js';
 import { pendingMethod } from './pending-method.js';
 import type { CarryContext } from './carry.js';
 import { auth0ThirdPartyId, type ProviderOverrides } from './provider-names.js';
+import { auth0Passkeys, type Auth0AuthenticationMethods } from './auth0-passkeys.js';
+import { carryPasskeys } from './passkeys.js';
 
 export interface Auth0Options {
   /** Undefined when --password-hashes was not given. */
@@ -16,6 +18,8 @@ export interface Auth0Options {
   /** Database users without a hash are imported pending for this lazy-migration source. */
   lazySource?: string;
   carry?: CarryContext;
+  /** `GET /api/v2/users/{id}/authentication-methods` answers by user id (--authentication-methods). */
+  authenticationMethods?: Auth0AuthenticationMethods;
 }
 
 interface Identity {
@@ -56,6 +60,10 @@ export function auth0Record(user: Record<string, unknown>, index: number, option
   const candidates = identitiesOf(user, userId)
     .sort((a, b) => RANK(a) - RANK(b))
     .map((identity) => candidateFor(identity, email, nonEmpty(user.phone_number), userId, common, options));
+  const found = userId === undefined ? [] : auth0Passkeys(options.authenticationMethods?.get(userId));
+  const passkeys = carryPasskeys(found, email, common, options.carry?.passkeys);
+  if (passkeys.candidate !== undefined) candidates.push(passkeys.candidate);
+  const reEnrol = hasMultifactor(user) ? (['totp'] as const).slice() : [];
   return assembleRecord({
     index,
     externalUserId: userId,
@@ -75,10 +83,13 @@ export function auth0Record(user: Record<string, unknown>, index: number, option
       familyName: nonEmpty(user.family_name),
       picture: nonEmpty(user.picture),
     },
-    notCarried: hasMultifactor(user)
-      ? [`multifactor ${JSON.stringify(user.multifactor)}: the user export holds no second-factor secret; marked to re-enrol`]
-      : [],
-    extras: { roles: rolesOf(user.roles), reEnrol: hasMultifactor(user) ? ['totp'] : [] },
+    notCarried: [
+      ...(hasMultifactor(user)
+        ? [`multifactor ${JSON.stringify(user.multifactor)}: the user export holds no second-factor secret; marked to re-enrol`]
+        : []),
+      ...passkeys.notCarried,
+    ],
+    extras: { roles: rolesOf(user.roles), reEnrol: passkeys.reEnrol ? [...reEnrol, 'webauthn'] : reEnrol, passkeys },
     carry: options.carry,
   });
 }

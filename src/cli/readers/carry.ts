@@ -1,5 +1,6 @@
 import type { BulkImportUser, LoginMethod, RecoveryCode, SourceRecord, TotpDevice } from '../bulk-user.js';
 import { resolveRoles, rolesFromClaims, type Mapping } from '../mapping.js';
+import type { PasskeyContext, PasskeyOutcome } from './passkeys.js';
 
 /** What every reader of a run shares to carry more than login methods: the mapping, the source's name, the run's time. */
 export interface CarryContext {
@@ -8,6 +9,8 @@ export interface CarryContext {
   source: string;
   /** Milliseconds since the epoch: when the run marked users to re-enrol. */
   markedAt: number;
+  /** --rp-id and the core's webauthn_rp_ids, for the passkeys of the sources that give them out. */
+  passkeys?: PasskeyContext;
 }
 
 /** Factor ids of the SDK's MFA recipe (contract M-5.8) that a source may have held for a user. */
@@ -23,6 +26,8 @@ export interface Extras {
   phoneFactors?: string[];
   /** Factors the user had whose secret the source never exports: the user is marked to enrol them again. */
   reEnrol?: FactorId[];
+  /** The passkeys found (passkeys.ts): report lines, and whether one carried was a second factor. */
+  passkeys?: PasskeyOutcome;
 }
 
 /** The metadata key that tells the app a user must enrol these factors again (decided for the whole project). */
@@ -80,6 +85,16 @@ export function applyExtras(
     factors.push('otp-phone');
     for (const phone of phonesCarried) carried.push(`second factor otp-phone: ${phone}`);
   }
+  const reEnrol = [...new Set(extras?.reEnrol ?? [])];
+  const passkeys = extras?.passkeys;
+  if (passkeys?.candidate !== undefined) {
+    if (user.loginMethods.some((method) => method.recipeId === 'webauthn')) {
+      carried.push(...passkeys.carried);
+      // A passkey that was a second factor is asked for after the first factor, as at the source; for a user whose
+      // only login method is the passkey it is the first factor itself.
+      if (passkeys.secondFactor && user.loginMethods.some((method) => method.recipeId !== 'webauthn')) factors.push('webauthn');
+    } else if (!reEnrol.includes('webauthn')) reEnrol.push('webauthn');
+  }
   if (factors.length > 0) {
     // An explicit list the export already holds (a SuperTokens export) is the source's word and is kept as it is.
     const internal = asObject(metadata._supertokens) ?? {};
@@ -89,7 +104,6 @@ export function applyExtras(
     }
   }
 
-  const reEnrol = [...new Set(extras?.reEnrol ?? [])];
   if (reEnrol.length > 0 && carry !== undefined) {
     metadata[RE_ENROLMENT_KEY] = { required: true, factors: reEnrol, source: carry.source, markedAt: carry.markedAt };
     carried.push(`marked to re-enrol (${RE_ENROLMENT_KEY}): ${reEnrol.join(', ')}`);

@@ -16,8 +16,23 @@ import type { CarryContext } from './carry.js';
 import { readClerk, type ClerkApiUsers } from './clerk.js';
 import { readKeycloak } from './keycloak.js';
 import { readSupabase, type SupabaseTables } from './supabase.js';
+import { readKratos } from './kratos.js';
+import { readHanko } from './hanko.js';
+import type { Auth0AuthenticationMethods } from './auth0-passkeys.js';
 
-export const SOURCES = ['firebase', 'auth0', 'cognito', 'okta', 'keycloak', 'clerk', 'supabase', 'csv', 'ndjson'] as const;
+export const SOURCES = [
+  'firebase',
+  'auth0',
+  'cognito',
+  'okta',
+  'keycloak',
+  'clerk',
+  'supabase',
+  'kratos',
+  'hanko',
+  'csv',
+  'ndjson',
+] as const;
 export type SourceName = (typeof SOURCES)[number];
 
 export interface ReaderOptions {
@@ -36,6 +51,8 @@ export interface ReaderOptions {
   clerkApi?: ClerkApiUsers;
   /** supabase: auth.identities and auth.mfa_factors (--identities, --mfa-factors). */
   supabaseTables?: SupabaseTables;
+  /** auth0: each user's authentication methods, for passkeys (--authentication-methods). */
+  auth0AuthenticationMethods?: Auth0AuthenticationMethods;
   /** Stops reading at once when the run is interrupted. */
   signal?: AbortSignal;
 }
@@ -73,8 +90,8 @@ function recordsOf(source: SourceName, file: FileSource, options: ReaderOptions)
       return readFirebase(file, firebaseFormat(file.path, options.format), { ...common, hashConfig: options.hashConfig });
     case 'auth0':
       return auth0Format(file.path, options.format) === 'csv'
-        ? readAuth0Csv(file, { ...common, hashes: options.auth0Hashes })
-        : readAuth0(file, { ...common, hashes: options.auth0Hashes });
+        ? readAuth0Csv(file, { ...common, hashes: options.auth0Hashes, authenticationMethods: options.auth0AuthenticationMethods })
+        : readAuth0(file, { ...common, hashes: options.auth0Hashes, authenticationMethods: options.auth0AuthenticationMethods });
     case 'cognito':
       return readCognito(file, { includeDisabled: options.includeDisabled, lazySource: options.lazySource ?? '', carry: options.carry });
     case 'okta':
@@ -85,6 +102,10 @@ function recordsOf(source: SourceName, file: FileSource, options: ReaderOptions)
       return readClerk(file, { ...common, api: options.clerkApi });
     case 'supabase':
       return readSupabase(file, { ...common, tables: options.supabaseTables });
+    case 'kratos':
+      return readKratos(file, common);
+    case 'hanko':
+      return readHanko(file, common);
     case 'csv':
       return readGenericCsv(file, options.warn ?? (() => undefined), options.lazySource);
     case 'ndjson':

@@ -5,6 +5,7 @@ import { asObject, type CarryContext, type FactorId } from './carry.js';
 import type { FileSource } from './file-source.js';
 import { JsonStreamError, streamJsonArray } from './json-array-stream.js';
 import type { ProviderOverrides } from './provider-names.js';
+import { carryPasskeys, uuidOf, type FoundPasskey } from './passkeys.js';
 
 export interface KeycloakOptions {
   includeDisabled: boolean;
@@ -43,6 +44,7 @@ export function keycloakRecord(user: Record<string, unknown>, index: number, opt
   const recoveryCodes: RecoveryCode[] = [];
   const reEnrol: FactorId[] = [];
   const candidates: Candidate[] = [];
+  const passkeys: FoundPasskey[] = [];
 
   const credentials = Array.isArray(user.credentials) ? (user.credentials as unknown[]).map((c) => asObject(c) ?? {}) : [];
   credentials.forEach((credential, position) => {
@@ -64,8 +66,7 @@ export function keycloakRecord(user: Record<string, unknown>, index: number, opt
       if ('problem' in codes) notCarried.push(`${where}: ${codes.problem}`);
       else recoveryCodes.push(...codes);
     } else if (type === 'webauthn' || type === 'webauthn-passwordless') {
-      reEnrol.push('webauthn');
-      notCarried.push(`${where}: the core has no passkey import; marked to re-enrol`);
+      passkeys.push(passkeyOf(credential, where, type === 'webauthn', nonEmpty(user.id)));
     } else {
       notCarried.push(`${where}: the core has no such credential`);
     }
@@ -89,6 +90,12 @@ export function keycloakRecord(user: Record<string, unknown>, index: number, opt
     candidates.push({ method, problem });
   }
 
+  // After the password and identity providers: a passkey is the primary login method only of a passkey-only user.
+  const carried = carryPasskeys(passkeys, email, common, options.carry?.passkeys);
+  if (carried.candidate !== undefined) candidates.push(carried.candidate);
+  notCarried.push(...carried.notCarried);
+  if (carried.reEnrol) reEnrol.push('webauthn');
+
   const requiredActions = Array.isArray(user.requiredActions) ? (user.requiredActions as unknown[]).map(String) : [];
   if (requiredActions.includes('CONFIGURE_TOTP') && devices.length === 0) {
     reEnrol.push('totp');
@@ -111,7 +118,7 @@ export function keycloakRecord(user: Record<string, unknown>, index: number, opt
         : parseBoolean(user.enabled) === false && !options.includeDisabled
           ? 'disabled in the source (pass --include-disabled to import disabled users)'
           : candidates.length === 0
-            ? 'no password credential and no identity provider: nothing to sign in with'
+            ? 'no password credential, identity provider or passkey: nothing to sign in with'
             : undefined,
     metadata: {
       username: nonEmpty(user.username),
@@ -120,9 +127,38 @@ export function keycloakRecord(user: Record<string, unknown>, index: number, opt
       ...attributesOf(user.attributes, options),
     },
     notCarried,
-    extras: { roles: rolesOf(user, options), totpDevices: devices, recoveryCodes, reEnrol },
+    extras: { roles: rolesOf(user, options), totpDevices: devices, recoveryCodes, reEnrol, passkeys: carried },
     carry: options.carry,
   });
+}
+
+/**
+ * A `webauthn` (second factor) or `webauthn-passwordless` credential: `credentialData` holds `credentialId` (standard
+ * base64 of the raw id), `credentialPublicKey` (the COSE key, base64url), `counter`, `aaguid` and `transports`.
+ * Keycloak registers passkeys with the UTF-8 bytes of the user's id as the user handle; the RP ID is the realm's
+ * WebAuthn policy's (`webAuthnPolicyRpId` / `webAuthnPolicyPasswordlessRpId`, empty: the server's host), given by --rp-id.
+ */
+function passkeyOf(credential: Record<string, unknown>, where: string, secondFactor: boolean, userId: string | undefined): FoundPasskey {
+  const parts = credentialParts(credential);
+  if (parts === undefined) return { where, secondFactor, problem: 'credentialData is not JSON' };
+  const { data } = parts;
+  const transports = Array.isArray(data.transports) ? stringsOf(data.transports) : stringsOf(nonEmpty(data.transports)?.split(','));
+  return compact({
+    where,
+    secondFactor,
+    credentialId: nonEmpty(data.credentialId),
+    publicKey: nonEmpty(data.credentialPublicKey),
+    counter: typeof data.counter === 'number' && Number.isSafeInteger(data.counter) ? data.counter : undefined,
+    aaguid: uuidOf(data.aaguid),
+    transports: transports.length > 0 ? transports : undefined,
+    userHandle: userId === undefined ? undefined : Buffer.from(userId, 'utf8'),
+    createdAt: finiteTime(credential.createdDate),
+  });
+}
+
+function finiteTime(value: unknown): number | undefined {
+  const time = parseTime(value);
+  return time !== undefined && Number.isFinite(time) ? time : undefined;
 }
 
 /** Realm roles as named, client roles as `<client>/<role>`, groups as their paths (`/staff/editors`). */

@@ -5,6 +5,7 @@ import { asObject, nonEmptyObject, type CarryContext, type FactorId } from './ca
 import { CsvProblem, streamCsvRecords } from './csv-records.js';
 import { FileSource } from './file-source.js';
 import type { ProviderOverrides } from './provider-names.js';
+import { carryPasskeys, fromBase64, uuidOf, type FoundPasskey } from './passkeys.js';
 
 export interface SupabaseOptions {
   includeDisabled: boolean;
@@ -19,6 +20,8 @@ export interface SupabaseOptions {
 export interface SupabaseTables {
   identities?: ReadonlyMap<string, Record<string, string>[]>;
   factors?: ReadonlyMap<string, Record<string, string>[]>;
+  /** `auth.webauthn_credentials` (passkeys signed in with, newer auth servers), by user id. */
+  passkeys?: ReadonlyMap<string, Record<string, string>[]>;
 }
 
 /**
@@ -132,6 +135,14 @@ export function supabaseRecord(row: Record<string, string>, index: number, optio
 
   const factors = factorsOf(id === undefined ? undefined : options.tables?.factors?.get(id));
   notCarried.push(...factors.notCarried);
+  const passkeyRows = id === undefined ? [] : (options.tables?.passkeys?.get(id) ?? []);
+  const found = [...passkeyRows.map(passkeyOf), ...factors.passkeys].map((passkey) =>
+    id === undefined ? passkey : { ...passkey, userHandle: Buffer.from(id, 'utf8') },
+  );
+  const passkeys = carryPasskeys(found, email, common(emailVerified), options.carry?.passkeys);
+  if (passkeys.candidate !== undefined) candidates.push(passkeys.candidate);
+  notCarried.push(...passkeys.notCarried);
+  if (passkeys.reEnrol) factors.reEnrol.push('webauthn');
   const bannedUntil = pgTime(row.banned_until);
   const banned = bannedUntil !== undefined && !Number.isNaN(bannedUntil) && bannedUntil > (options.now ?? Date.now());
   return assembleRecord({
@@ -151,7 +162,7 @@ export function supabaseRecord(row: Record<string, string>, index: number, optio
       userMetadata: nonEmptyObject(user),
     },
     notCarried,
-    extras: { totpDevices: factors.devices, phoneFactors: factors.phones, reEnrol: factors.reEnrol },
+    extras: { totpDevices: factors.devices, phoneFactors: factors.phones, reEnrol: factors.reEnrol, passkeys },
     carry: options.carry,
   });
 }
@@ -163,6 +174,7 @@ function factorsOf(rows: Record<string, string>[] | undefined) {
   const phones: string[] = [];
   const reEnrol: FactorId[] = [];
   const notCarried: string[] = [];
+  const passkeys: FoundPasskey[] = [];
   for (const factor of rows ?? []) {
     const type = nonEmpty(factor.factor_type) ?? 'unknown';
     const name = nonEmpty(factor.friendly_name);
@@ -188,17 +200,82 @@ function factorsOf(rows: Record<string, string>[] | undefined) {
       const phone = factor.phone.trim();
       phones.push(phone.startsWith('+') ? phone : `+${phone}`);
     } else if (type === 'webauthn') {
-      reEnrol.push('webauthn');
-      notCarried.push(`${where}: the core has no passkey import; marked to re-enrol`);
+      passkeys.push(factorPasskey(factor, where));
     } else {
       notCarried.push(`${where}: the core has no such factor`);
     }
   }
-  return { devices, phones, reEnrol, notCarried };
+  return { devices, phones, reEnrol, notCarried, passkeys };
+}
+
+/**
+ * A WebAuthn second factor: `web_authn_credential` is go-webauthn's Credential as JSON (`id` and `publicKey` standard
+ * base64, the key a COSE key; `transport`; `authenticator.AAGUID` base64, `authenticator.signCount`). The user handle
+ * is the UTF-8 of the user's UUID (set by the caller); the RP ID is the auth server's WebAuthn RP ID, given by --rp-id.
+ */
+function factorPasskey(factor: Record<string, string>, where: string): FoundPasskey {
+  const credential = json(factor.web_authn_credential);
+  if (credential === undefined) return { where, secondFactor: true, problem: 'no web_authn_credential (pass the column in --mfa-factors)' };
+  if (credential === null) return { where, secondFactor: true, problem: 'web_authn_credential is not a JSON object' };
+  const authenticator = asObject(credential.authenticator) ?? {};
+  const transports = Array.isArray(credential.transport) ? credential.transport.filter((t): t is string => typeof t === 'string') : [];
+  const counter = authenticator.signCount;
+  return compact({
+    where,
+    secondFactor: true,
+    credentialId: nonEmpty(credential.id),
+    publicKey: nonEmpty(credential.publicKey),
+    counter: typeof counter === 'number' && Number.isSafeInteger(counter) ? counter : undefined,
+    aaguid: uuidOf(factor.web_authn_aaguid) ?? uuidOf(authenticator.AAGUID),
+    transports: transports.length > 0 ? transports : undefined,
+    createdAt: finite(pgTime(factor.created_at)),
+  });
+}
+
+/**
+ * A row of `auth.webauthn_credentials` (passkeys, a first factor): `credential_id` and `public_key` are bytea, which
+ * \copy writes as `\x` and hex (or base64 text, when exported with encode(…, 'base64')); the key is a COSE key.
+ */
+function passkeyOf(row: Record<string, string>): FoundPasskey {
+  const where = ['webauthn_credentials', nonEmpty(row.id)].filter((part) => part !== undefined).join(' ');
+  let transports: string[] = [];
+  try {
+    const parsed: unknown = JSON.parse(nonEmpty(row.transports) ?? '[]');
+    if (Array.isArray(parsed)) transports = parsed.filter((t): t is string => typeof t === 'string');
+  } catch {
+    // An unreadable transports cell only loses the hint.
+  }
+  const counter = Number(row.sign_count);
+  return compact({
+    where,
+    secondFactor: false,
+    credentialId: byteaText(row.credential_id),
+    publicKey: byteaText(row.public_key),
+    counter: nonEmpty(row.sign_count) !== undefined && Number.isSafeInteger(counter) ? counter : undefined,
+    aaguid: uuidOf(row.aaguid),
+    transports: transports.length > 0 ? transports : undefined,
+    createdAt: finite(pgTime(row.created_at)),
+  });
+}
+
+/** A bytea cell as base64url: `\x`-hex as \copy writes it, or base64 text as it is. */
+function byteaText(text: string | undefined): string | undefined {
+  const value = nonEmpty(text);
+  if (value === undefined) return undefined;
+  if (/^\\x([0-9a-f]{2})+$/i.test(value)) return Buffer.from(value.slice(2), 'hex').toString('base64url');
+  return fromBase64(value)?.toString('base64url') ?? value;
+}
+
+function finite(time: number | undefined): number | undefined {
+  return time !== undefined && Number.isFinite(time) ? time : undefined;
 }
 
 /** Loads `auth.identities` and `auth.mfa_factors` CSVs, grouped by user_id. */
-export async function loadSupabaseTables(identitiesPath: string | undefined, factorsPath: string | undefined): Promise<SupabaseTables> {
+export async function loadSupabaseTables(
+  identitiesPath: string | undefined,
+  factorsPath: string | undefined,
+  passkeysPath?: string,
+): Promise<SupabaseTables> {
   const load = async (path: string, required: string[], keep: string[]) => {
     let source: FileSource;
     try {
@@ -229,7 +306,14 @@ export async function loadSupabaseTables(identitiesPath: string | undefined, fac
       factors: await load(
         factorsPath,
         ['user_id', 'factor_type', 'status'],
-        ['id', 'friendly_name', 'factor_type', 'status', 'secret', 'phone'],
+        ['id', 'friendly_name', 'factor_type', 'status', 'secret', 'phone', 'web_authn_credential', 'web_authn_aaguid', 'created_at'],
+      ),
+    }),
+    ...(passkeysPath !== undefined && {
+      passkeys: await load(
+        passkeysPath,
+        ['user_id', 'credential_id', 'public_key'],
+        ['id', 'credential_id', 'public_key', 'sign_count', 'aaguid', 'transports', 'created_at'],
       ),
     }),
   };

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { call, createTestApp, snapshot, useTestApp } from '../../helper.js';
 import { bcryptHash } from '../../cli/fixtures.js';
+import { SoftAuthenticator } from '../../recipes/webauthn/authenticator.js';
 
 const t = useTestApp({}, { truncateEach: true });
 
@@ -15,12 +16,46 @@ describe('GET /bulk-import/core-identity', () => {
     const first = await call(t.app, 'GET', '/bulk-import/core-identity');
     expect(first.statusCode).toBe(200);
     const { rows } = await t.db.pool.query<{ core_id: string }>('SELECT core_id FROM core_identity');
-    expect(first.json).toEqual({ status: 'OK', coreId: rows[0].core_id, importsAtOnce: true });
+    expect(first.json).toEqual({ status: 'OK', coreId: rows[0].core_id, importsAtOnce: true, webauthnRpIds: null });
     expect((await call(t.app, 'GET', '/bulk-import/core-identity')).json).toEqual(first.json);
     const other = await createTestApp();
     try {
       const second = await call(other.app, 'GET', '/bulk-import/core-identity');
       expect((second.json as { coreId: string }).coreId).not.toBe(rows[0].core_id);
+    } finally {
+      await other.close();
+    }
+  });
+});
+
+describe('passkeys in the migration support routes', () => {
+  it('the identity names the RP ids passkeys import for; a webauthn email is looked up among webauthn login methods', async () => {
+    const other = await createTestApp({ webauthn_rp_ids: 'Example.com, login.example.org' });
+    try {
+      const identity = await call(other.app, 'GET', '/bulk-import/core-identity');
+      expect((identity.json as { webauthnRpIds: string[] }).webauthnRpIds).toEqual(['example.com', 'login.example.org']);
+      const key = new SoftAuthenticator();
+      const imported = await call(other.app, 'POST', '/bulk-import/import', {
+        body: {
+          externalUserId: 'pk-1',
+          loginMethods: [
+            {
+              recipeId: 'webauthn',
+              email: 'pk@example.com',
+              credentials: [{ credentialId: key.id, publicKey: key.coseKey().toString('base64url'), rpId: 'example.com' }],
+            },
+          ],
+        },
+      });
+      expect(imported.statusCode).toBe(200);
+      const lookup = async (body: object) =>
+        (
+          (await call(other.app, 'POST', '/bulk-import/users/lookup', { body })).json as {
+            users: { externalUserId: string; recipeId: string }[];
+          }
+        ).users;
+      expect(await lookup({ webauthnEmails: ['PK@example.com'] })).toMatchObject([{ externalUserId: 'pk-1', recipeId: 'webauthn' }]);
+      expect(await lookup({ emails: ['pk@example.com'] })).toEqual([]);
     } finally {
       await other.close();
     }
