@@ -76,6 +76,8 @@ app.post('/api/refresh', async (request, response, next) => {
     next(error);
   }
 });
+// Express tells an error handler by its four parameters.
+// eslint-disable-next-line @typescript-eslint/no-unused-vars
 app.use((error, _request, response, _next) => {
   response.status(500).json({ message: error.message });
 });

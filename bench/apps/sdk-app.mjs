@@ -6,6 +6,7 @@
 // checked against the core's JWKS in this process), GET /hello (readiness), GET /bench/core-calls (how many requests
 // the SDK has sent to the core so far, by method and path).
 import http from 'node:http';
+import { URL } from 'node:url';
 import express from 'express';
 import supertokens from 'supertokens-node';
 import { errorHandler, middleware } from 'supertokens-node/framework/express/index.js';
@@ -40,6 +41,8 @@ app.get('/api/me', verifySession(), (request, response) => {
   response.json({ status: 'OK', userId: request.session.getUserId() });
 });
 app.use(errorHandler());
+// Express tells an error handler by its four parameters.
+// eslint-disable-next-line @typescript-eslint/no-unused-vars
 app.use((error, _request, response, _next) => {
   response.status(500).json({ message: error.message });
 });

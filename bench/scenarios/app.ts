@@ -21,7 +21,12 @@ import { insertEmailPasswordUsers } from '../lib/seed.js';
 import { median } from '../lib/stats.js';
 
 const users = 128;
-const signinConnections = 16;
+// BENCH_APP_OPERATIONS=refresh (comma-separated: signin, protected, refresh) measures only those.
+const selected = (name: string) => {
+  const only = process.env.BENCH_APP_OPERATIONS;
+  return !only || only.split(',').includes(name);
+};
+const signinConnections = 8;
 const sessionConnections = 32;
 
 interface Sides {
@@ -104,7 +109,14 @@ async function measure(context: BenchContext, sides: Sides, operation: Operation
     `CPU per request (medians of the rounds): ${describeAppCpu('supertokens-node + core', sdkCpu)}; ${describeAppCpu('better-auth', libraryCpu)}`,
     ...(await extraNotes(paired.core)),
   ];
-  if (failures > 0) notes.push(`${failures} failed requests`);
+  for (const [label, results] of [
+    ['supertokens-node + core', sdk],
+    ['better-auth', library],
+  ] as const) {
+    const failed = results.reduce((sum, result) => sum + result.failures, 0);
+    if (failed > 0)
+      notes.push(`${label}: ${failed} failed requests (${results.map((result) => JSON.stringify(result.statusCounts)).join(', ')})`);
+  }
   return {
     scenario: `app-${operation.name}`,
     path: operation.label,
@@ -182,82 +194,85 @@ export const appScenario: Scenario = {
     }
 
     const rows: Row[] = [];
-    rows.push(
-      await measure(
-        context,
-        sides,
-        {
-          name: 'signin',
-          label: `email-password sign-in, bcrypt cost 10, ${users} accounts (${signinConnections} conn.)`,
-          goal: '≥ 0.95 × better-auth',
-          minimum: 0.95,
-          connections: signinConnections,
-          requests: (kind) => signinRequests(kind, urls[kind], credentials),
-          verifyBody: (kind) => signinAnswered[kind],
-          // The core and the library's thread pool both verify in arrival order.
-          drain: (kind) => signIn(kind, urls[kind], credentials[0]),
-        },
-        async (sdk) => [
-          `one bcrypt-10 check costs ${(bcryptUs / 1000).toFixed(2)} ms of CPU (this process); the core's CPU per sign-in beyond it: ${((sdk.cpu.coreUs - bcryptUs) / 1000).toFixed(2)} ms (median round)`,
-          `the SDK's requests to the core per sign-in: ${await callsPer(sdkApp.url, () =>
-            runLoad({
-              url: sdkApp.url,
-              connections: signinConnections,
-              seconds: 1,
-              maxRequests: 1000,
-              requests: signinRequests('sdk', sdkApp.url, credentials),
-              verifyBody: signinAnswered.sdk,
-            }),
-          )}`,
-        ],
-      ),
-    );
-    rows.push(
-      await measure(
-        context,
-        sides,
-        {
-          name: 'protected',
-          label: `protected route GET /api/me, ${sessionConnections} sessions (${sessionConnections} conn.)`,
-          goal: '≥ 2 × better-auth',
-          minimum: 2,
-          connections: sessionConnections,
-          requests: (kind) => protectedRequests(kind, held[kind]),
-        },
-        async () => [
-          `supertokens-node checks the access token against the core's JWKS in the app; better-auth reads the session row`,
-          `the SDK's requests to the core per protected request: ${await callsPer(sdkApp.url, () =>
-            runLoad({
-              url: sdkApp.url,
-              connections: sessionConnections,
-              seconds: 1,
-              maxRequests: 100_000,
-              requests: protectedRequests('sdk', held.sdk),
-            }),
-          )}`,
-        ],
-      ),
-    );
+    if (selected('signin'))
+      rows.push(
+        await measure(
+          context,
+          sides,
+          {
+            name: 'signin',
+            label: `email-password sign-in, bcrypt cost 10, ${users} accounts (${signinConnections} conn.)`,
+            goal: '≥ 0.95 × better-auth',
+            minimum: 0.95,
+            connections: signinConnections,
+            requests: (kind) => signinRequests(kind, urls[kind], credentials),
+            verifyBody: (kind) => signinAnswered[kind],
+            // The core and the library's thread pool both verify in arrival order.
+            drain: (kind) => signIn(kind, urls[kind], credentials[0]),
+          },
+          async (sdk) => [
+            `one bcrypt-10 check costs ${(bcryptUs / 1000).toFixed(2)} ms of CPU (this process); the core's CPU per sign-in beyond it: ${((sdk.cpu.coreUs - bcryptUs) / 1000).toFixed(2)} ms (median round)`,
+            `the SDK's requests to the core per sign-in: ${await callsPer(sdkApp.url, () =>
+              runLoad({
+                url: sdkApp.url,
+                connections: signinConnections,
+                seconds: 1,
+                maxRequests: 1000,
+                requests: signinRequests('sdk', sdkApp.url, credentials),
+                verifyBody: signinAnswered.sdk,
+              }),
+            )}`,
+          ],
+        ),
+      );
+    if (selected('protected'))
+      rows.push(
+        await measure(
+          context,
+          sides,
+          {
+            name: 'protected',
+            label: `protected route GET /api/me, ${sessionConnections} sessions (${sessionConnections} conn.)`,
+            goal: '≥ 2 × better-auth',
+            minimum: 2,
+            connections: sessionConnections,
+            requests: (kind) => protectedRequests(kind, held[kind]),
+          },
+          async () => [
+            `supertokens-node checks the access token against the core's JWKS in the app; better-auth reads the session row`,
+            `the SDK's requests to the core per protected request: ${await callsPer(sdkApp.url, () =>
+              runLoad({
+                url: sdkApp.url,
+                connections: sessionConnections,
+                seconds: 1,
+                maxRequests: 100_000,
+                requests: protectedRequests('sdk', held.sdk),
+              }),
+            )}`,
+          ],
+        ),
+      );
     const lost = { count: 0 };
-    rows.push(
-      await measure(
-        context,
-        sides,
-        {
-          name: 'refresh',
-          label: `session refresh, ${sessionConnections} sessions each refreshed with its newest token (${sessionConnections} conn.)`,
-          goal: '≥ 1.2 × better-auth',
-          minimum: 1.2,
-          connections: sessionConnections,
-          requests: (kind) => refreshRequests(kind, held[kind], lost),
-          verifyBody: (kind) => (kind === 'sdk' ? undefined : isOk),
-        },
-        async () => [
-          'supertokens-node: POST /auth/session/refresh (the core rotates the refresh token and signs a new access token); better-auth: getSession with updateAge 0 (writes the session row, sets the cookie again)',
-          `answers without a new token: ${lost.count}`,
-        ],
-      ),
-    );
+    if (selected('refresh'))
+      rows.push(
+        await measure(
+          context,
+          sides,
+          {
+            name: 'refresh',
+            label: `session refresh, ${sessionConnections} sessions each refreshed with its newest token (${sessionConnections} conn.)`,
+            goal: '≥ 1.2 × better-auth',
+            minimum: 1.2,
+            connections: sessionConnections,
+            requests: (kind) => refreshRequests(kind, held[kind], lost),
+            verifyBody: (kind) => (kind === 'sdk' ? undefined : isOk),
+          },
+          async () => [
+            'supertokens-node: POST /auth/session/refresh (the core rotates the refresh token and signs a new access token); better-auth: getSession with updateAge 0 (writes the session row, sets the cookie again)',
+            `answers without a new token: ${lost.count}`,
+          ],
+        ),
+      );
     return rows;
   },
 };
