@@ -43,6 +43,11 @@ export class BenchContext {
     return { server, pool, schema };
   }
 
+  /** Runs `cleanup` when the scenario ends (before what was registered earlier). */
+  onClose(cleanup: () => Promise<void>): void {
+    this.cleanups.push(cleanup);
+  }
+
   pool(schema: string): pg.Pool {
     const pool = this.schemas.pool(schema);
     this.cleanups.push(() => pool.end());

@@ -1,4 +1,5 @@
 import type { Scenario } from '../lib/scenario.js';
+import { appScenario } from './app.js';
 import { bulkImportScenario } from './bulk.js';
 import { helloUnderStormScenario } from './hello-under-storm.js';
 import { hostileScenario } from './hostile.js';
@@ -24,4 +25,5 @@ export const scenarios: Scenario[] = [
   passkeyScenario,
   startupScenario,
   hostileScenario,
+  appScenario,
 ];

@@ -9,7 +9,7 @@ declare module 'autocannon' {
 
   export interface Request extends RequestParams {
     setupRequest?: (request: RequestParams, context: Record<string, unknown>) => RequestParams | undefined;
-    onResponse?: (status: number, body: string, context: Record<string, unknown>) => void;
+    onResponse?: (status: number, body: string, context: Record<string, unknown>, headers?: Record<string, string | string[]>) => void;
   }
 
   export interface Options {

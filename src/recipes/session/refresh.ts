@@ -47,6 +47,9 @@ export async function refreshSession(deps: SessionServiceDeps, minter: TokenMint
   if (rotation) {
     const rotated = await rotateCurrent(deps, minter, input, content, { hash1, hash2, parentHash2, validityMs });
     if (rotated) return rotated;
+  } else if (parentHash2 !== undefined) {
+    const promoted = await promoteChild(deps, minter, input, content, { hash1, hash2, parentHash2, validityMs });
+    if (promoted) return promoted;
   }
 
   // The access token is signed after the commit: the row lock and the connection are not held for a signature.
@@ -263,6 +266,55 @@ async function rotateCurrent(
     refresh,
     antiCsrfToken,
     parentOfAccessToken: null,
+    useStaticKey: row.use_static_key,
+    validityMs: presented.validityMs,
+    cdi: input.cdi,
+    now,
+  });
+}
+
+/**
+ * The common case of a refresh up to cdi 5.5: the child of the current token, used for the first time, in one
+ * statement that moves the stored hash to it (what the locked path below does for it, without BEGIN, the locked
+ * read and COMMIT). Anything else (the current token again, a key family change only, reuse) falls back to the
+ * locked read.
+ */
+async function promoteChild(
+  deps: SessionServiceDeps,
+  minter: TokenMinter,
+  input: RefreshInput,
+  content: RefreshTokenContent,
+  presented: PresentedHashes & { parentHash2: string },
+): Promise<RefreshSessionResult | undefined> {
+  const now = deps.clock();
+  const antiCsrfToken = input.enableAntiCsrf ? newAntiCsrfToken() : null;
+  const row = await repo.promoteChildToken(deps.pool, {
+    tenantId: content.tenantId,
+    handle: content.sessionHandle,
+    userId: content.userId,
+    parentHash2: presented.parentHash2,
+    presentedHash2: presented.hash2,
+    now,
+    expiresAt: now + minter.refreshTokenValidityMs,
+    useStaticKey: input.useDynamicSigningKey === undefined ? null : !input.useDynamicSigningKey,
+  });
+  if (!row) return undefined;
+  const refresh = await minter.refreshToken(
+    {
+      sessionHandle: content.sessionHandle,
+      userId: content.userId,
+      parentRefreshTokenHash1: presented.hash1,
+      antiCsrfToken,
+      tenantId: content.tenantId,
+    },
+    now,
+  );
+  return signAnswer(minter, {
+    session: { handle: content.sessionHandle, userId: row.primary_user_id, recipeUserId: content.userId, tenantId: content.tenantId },
+    payload: JSON.parse(row.jwt_user_payload) as JsonObject,
+    refresh,
+    antiCsrfToken,
+    parentOfAccessToken: presented.hash1,
     useStaticKey: row.use_static_key,
     validityMs: presented.validityMs,
     cdi: input.cdi,

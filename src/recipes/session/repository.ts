@@ -157,6 +157,51 @@ export async function rotateCurrentToken(
   return rows[0];
 }
 
+export interface Promotion {
+  tenantId: string;
+  handle: string;
+  // The recipe user id the presented refresh token carries (always the stored one).
+  userId: string;
+  // H2 of the presented token's parent: the stored hash when the presented token is the child of the current one.
+  parentHash2: string;
+  // H2 of the presented token, stored from now on.
+  presentedHash2: string;
+  now: number;
+  expiresAt: number;
+  // null: keep the session's key family.
+  useStaticKey: boolean | null;
+}
+
+/**
+ * Up to cdi 5.5, the first use of the current refresh token's child moves the stored hash to the child, in one
+ * statement; undefined when the row is missing, expired or holds another hash (the caller then decides under the
+ * row lock). A concurrent promotion that commits first makes the WHERE false on its re-check.
+ */
+export async function promoteChildToken(
+  db: Queryable,
+  promotion: Promotion,
+): Promise<{ jwt_user_payload: string; use_static_key: boolean; primary_user_id: string } | undefined> {
+  const { rows } = await db.query<{ jwt_user_payload: string; use_static_key: boolean; primary_user_id: string }>({
+    name: 'session-promote-child',
+    text: `UPDATE session_info s SET refresh_token_hash_2 = $5, prev_refresh_token_hash_2 = $4, refresh_token_rotated_at = $6,
+             expires_at = $7, use_static_key = coalesce($8::boolean, s.use_static_key)
+            WHERE s.tenant_id = $1 AND s.session_handle = $2 AND s.user_id = $3 AND s.expires_at > $6
+              AND s.refresh_token_hash_2 = $4
+        RETURNING s.jwt_user_payload, s.use_static_key, ${primaryOfSessionUser} AS primary_user_id`,
+    values: [
+      promotion.tenantId,
+      promotion.handle,
+      promotion.userId,
+      promotion.parentHash2,
+      promotion.presentedHash2,
+      promotion.now,
+      promotion.expiresAt,
+      promotion.useStaticKey,
+    ],
+  });
+  return rows[0];
+}
+
 /** Sets one payload column of a live session; false when there is none. */
 export async function updateSessionPayload(
   db: Queryable,
