@@ -91,24 +91,6 @@ export async function moveLoginMethod(db: Queryable, userId: string, fromGroupId
   await refreshGroups(db, [fromGroupId, toGroupId]);
 }
 
-/**
- * Ends the sessions of one login method, stored under its id or its external id (AL-7, AL-9): after a link or an
- * unlink they name a user the login method no longer belongs to, so the reference revokes them. Sessions of the
- * group's other login methods stay.
- */
-export async function deleteSessionsOfLoginMethod(db: Queryable, userId: string): Promise<number> {
-  const { rowCount } = await db.query(
-    `DELETE FROM session_info WHERE user_id = ANY(ARRAY(
-       SELECT $1::text UNION ALL SELECT external_user_id FROM user_id_mappings WHERE user_id = $1::text))`,
-    [userId],
-  );
-  return rowCount ?? 0;
-}
-
-export async function deleteLoginMethod(db: Queryable, userId: string): Promise<void> {
-  await db.query('DELETE FROM users WHERE user_id = $1', [userId]);
-}
-
 export async function countLoginMethods(db: Queryable, groupId: string): Promise<number> {
   const { rows } = await db.query<{ count: number }>(
     'SELECT count(*)::int AS count FROM user_ids i JOIN users u ON u.user_id = i.user_id WHERE i.group_id = $1',
@@ -142,4 +124,9 @@ export async function insertPrimaryGroups(
     loginMethods.userIds,
     loginMethods.groupIds,
   ]);
+}
+
+/** Ids of new login methods placed in a group before their users rows are inserted (the insert trigger refreshes it). */
+export async function insertLoginMethodIds(db: Queryable, userIds: string[], groupId: string): Promise<void> {
+  await db.query('INSERT INTO user_ids (user_id, group_id) SELECT k, $2 FROM unnest($1::text[]) AS k', [userIds, groupId]);
 }

@@ -6,8 +6,6 @@ import type { ServiceDependencies } from '../service-deps.js';
 import { findUsersByGroupIds, resolveUserId, type StoredUser } from '../users/repository.js';
 import {
   countLoginMethods,
-  deleteLoginMethod,
-  deleteSessionsOfLoginMethod,
   findAccountInfoConflict,
   findExternalId,
   findLinkState,
@@ -17,6 +15,8 @@ import {
   type ConflictKind,
   type LinkState,
 } from './repository.js';
+import { deleteLoginMethod } from '../users/login-method-repository.js';
+import { deleteSessionsOfLoginMethod } from '../recipes/session/repository.js';
 
 const conflictDescriptions: Record<ConflictKind, string> = {
   email: "This user's email is already associated with another user ID",

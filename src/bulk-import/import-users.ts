@@ -1,6 +1,9 @@
 import type { Queryable } from '../db/pool.js';
 import { violatedConstraintOf } from '../db/pg-errors.js';
-import { insertEmailVerifications, insertUserIdMappings, insertUserRoles, insertUsers, type NewUserRows } from './repository.js';
+import { insertLoginMethods, type NewUserRows } from '../users/login-method-repository.js';
+import { insertUserIdMappings } from '../users/id-mapping/repository.js';
+import { insertEmailVerifications } from '../recipes/emailverification/repository.js';
+import { insertUserRoles } from '../recipes/userroles/repository.js';
 import type { PasswordHasher } from '../hashing/registry.js';
 import { insertPrimaryGroups } from '../account-linking/repository.js';
 import type { RecipeId } from '../users/repository.js';
@@ -41,7 +44,7 @@ export async function importUsers(
     insertKeyOf,
   );
   const hashes = await passwordHashesFor(methods, hasher);
-  await insertUsers(db, userRows(methods, hashes));
+  await insertLoginMethods(db, userRows(methods, hashes));
   const mapped = pending.filter((user) => user.externalUserId !== undefined);
   await insertUserIdMappings(
     db,

@@ -1,5 +1,6 @@
 import type { Queryable } from '../db/pool.js';
 import type { RecipeId } from '../users/repository.js';
+import { isLazyPointerSql } from '../lazy-migration/pointer-sql.js';
 
 export interface LookupKeys {
   externalUserIds: string[];
@@ -54,7 +55,7 @@ export async function findUsersByKeys(db: Queryable, keys: LookupKeys): Promise<
         SELECT DISTINCT mine.group_id FROM found f
           CROSS JOIN LATERAL (SELECT i.group_id FROM user_ids i WHERE i.user_id = f.user_id LIMIT 1) AS mine)
      SELECT u.user_id, m.external_user_id, g.group_id, u.recipe_id, u.time_joined, u.email, u.phone_number,
-            u.third_party_id, u.third_party_user_id, coalesce(u.password_hash LIKE '$lazy$%', false) AS lazy_password
+            u.third_party_id, u.third_party_user_id, coalesce(${isLazyPointerSql('u.password_hash')}, false) AS lazy_password
        FROM groups g
        CROSS JOIN LATERAL (SELECT i.user_id FROM user_ids i WHERE i.group_id = g.group_id) AS member
        CROSS JOIN LATERAL (SELECT * FROM users u WHERE u.user_id = member.user_id LIMIT 1) AS u

@@ -107,3 +107,9 @@ export function summariseMethod(method: LoginMethod, problem?: string): MethodSu
     ...(problem !== undefined && { problem }),
   };
 }
+
+/** A login method a reader found, with the reason it cannot be imported when it cannot. */
+export interface Candidate {
+  method: LoginMethod;
+  problem?: string;
+}

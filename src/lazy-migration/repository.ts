@@ -1,7 +1,9 @@
 import type pg from 'pg';
 import type { Queryable } from '../db/pool.js';
 import { withTransaction } from '../db/transaction.js';
+import { replacePasswordHashIfUnchanged } from '../users/login-method-repository.js';
 import { mergeUserMetadata } from '../recipes/usermetadata/repository.js';
+import { isLazyPointerSql, lazySourceSql } from './pointer-sql.js';
 
 /** The mark of docs/mfa-re-enrolment.md: the user had a second factor at the old provider and must enrol one here. */
 export interface ReEnrolmentMark {
@@ -86,15 +88,11 @@ export async function adoptPassword(
 ): Promise<boolean> {
   return withTransaction(pool, async (client) => {
     await client.query(`SET LOCAL identity_core.lazy_via = 'signin'`);
-    const { rowCount } = await client.query('UPDATE users SET password_hash = $3 WHERE user_id = $1 AND password_hash = $2', [
-      userId,
-      pointer,
-      newHash,
-    ]);
+    const adopted = await replacePasswordHashIfUnchanged(client, userId, pointer, newHash);
     await client.query('DELETE FROM lazy_migration_leases WHERE user_id = $1 AND owner = $2', [userId, owner]);
-    if (rowCount === 1) await client.query('DELETE FROM lazy_migration_attempts WHERE user_id = $1', [userId]);
-    if (rowCount === 1 && mark) await markReEnrolment(client, userId, mark);
-    return rowCount === 1;
+    if (adopted) await client.query('DELETE FROM lazy_migration_attempts WHERE user_id = $1', [userId]);
+    if (adopted && mark) await markReEnrolment(client, userId, mark);
+    return adopted;
   });
 }
 
@@ -123,8 +121,8 @@ export interface SourceProgress {
 export async function sourceProgress(db: Queryable): Promise<SourceProgress[]> {
   const { rows } = await db.query<{ source: string; pending: string; signin: string; replaced: string; last_match_at: string | null }>(
     `WITH pending AS (
-       SELECT split_part(password_hash, '$', 3) AS source, count(*) AS pending
-       FROM users WHERE password_hash LIKE '$lazy$%' GROUP BY 1),
+       SELECT ${lazySourceSql('password_hash')} AS source, count(*) AS pending
+       FROM users WHERE ${isLazyPointerSql('password_hash')} GROUP BY 1),
      adopted AS (
        SELECT source, count(*) FILTER (WHERE via = 'signin') AS signin, count(*) FILTER (WHERE via = 'replaced') AS replaced,
               max(at) FILTER (WHERE via = 'signin') AS last_match_at
@@ -161,8 +159,8 @@ export async function listPendingUsers(db: Queryable, source: string, limit: num
   }>(
     `SELECT u.user_id, m.external_user_id, u.email, u.password_hash, u.time_joined
      FROM users u LEFT JOIN user_id_mappings m ON m.user_id = u.user_id
-     WHERE u.password_hash LIKE '$lazy$%' AND split_part(u.password_hash, '$', 3) = $1 AND ($2::text IS NULL OR u.user_id > $2)
-     ORDER BY split_part(u.password_hash, '$', 3), u.user_id LIMIT $3`,
+     WHERE ${isLazyPointerSql('u.password_hash')} AND ${lazySourceSql('u.password_hash')} = $1 AND ($2::text IS NULL OR u.user_id > $2)
+     ORDER BY ${lazySourceSql('u.password_hash')}, u.user_id LIMIT $3`,
     [source, after ?? null, limit],
   );
   return rows.map((row) => ({

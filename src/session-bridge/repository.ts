@@ -1,5 +1,6 @@
 import type { Queryable } from '../db/pool.js';
 import { userColumns, userFrom, type LoginMethodRow } from '../users/repository.js';
+import { isLazyPointerSql, lazyLegacyUserIdSql, lazySourceSql } from '../lazy-migration/pointer-sql.js';
 
 // The login method, in this tenant, of the imported user the source's old id names: the one whose mapped external
 // id is $1 (the source's prefix and the old id), else a pending user whose lazy pointer names the source's lazy
@@ -8,8 +9,8 @@ const loginMethodByOldId = `(SELECT u.user_id FROM user_id_mappings m JOIN users
      WHERE m.external_user_id = $1 AND u.tenant_id = $2)
    UNION ALL
    (SELECT u.user_id FROM users u
-     WHERE u.password_hash LIKE '$lazy$%' AND split_part(u.password_hash, '$', 5) = $3
-       AND split_part(u.password_hash, '$', 3) = $8 AND u.tenant_id = $2
+     WHERE ${isLazyPointerSql('u.password_hash')} AND ${lazyLegacyUserIdSql('u.password_hash')} = $3
+       AND ${lazySourceSql('u.password_hash')} = $8 AND u.tenant_id = $2
      ORDER BY u.user_id LIMIT 1)
    LIMIT 1`;
 

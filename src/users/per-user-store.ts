@@ -11,6 +11,11 @@ export interface PerUserStore {
   readonly recipe: string;
   holdsDataOf(db: Queryable, userIds: string[], now: number): Promise<boolean>;
   removeDataOf(db: Queryable, userIds: string[]): Promise<void>;
+  /**
+   * For data that goes with each removed login method even while its user stays (sessions, S-6.4): called with the
+   * ids of the login methods a removal deletes, before they go; the store also matches their external ids.
+   */
+  removeDataOfLoginMethods?(db: Queryable, userIds: string[]): Promise<void>;
 }
 
 /** The recipes of the stores holding data of the id, in the order of the list. */

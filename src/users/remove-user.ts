@@ -1,5 +1,6 @@
 import type { Queryable } from '../db/pool.js';
 import { resolveUserId } from './repository.js';
+import { deleteLoginMethods } from './login-method-repository.js';
 import { removeDataFromEveryStore, type PerUserStore } from './per-user-store.js';
 
 /**
@@ -27,22 +28,19 @@ export async function removeUser(
       WHERE i.group_id = (SELECT group_id FROM user_ids WHERE user_id = $1)`,
     [userId],
   );
-  // The sessions of each removed login method go in the same statement (S-6.4), matched by its id and by its
-  // external id: a session stores the form it was created with.
+  // The sessions of each removed login method go with it (S-6.4), matched by its id and by its external id (a
+  // session stores the form it was created with): the stores keeping such data remove it first.
   const doomed = removeAllLinkedAccounts
     ? 'SELECT i.user_id FROM user_ids i WHERE i.group_id = (SELECT group_id FROM user_ids WHERE user_id = $1)'
     : 'SELECT $1::text AS user_id';
-  const { rowCount } = await db.query(
-    `WITH doomed AS (SELECT user_id FROM users WHERE user_id = ANY(ARRAY(${doomed}))),
-     sessions AS (
-       DELETE FROM session_info WHERE user_id = ANY(ARRAY(
-         SELECT user_id FROM doomed UNION ALL
-         SELECT m.external_user_id FROM user_id_mappings m WHERE m.user_id = ANY(ARRAY(SELECT user_id FROM doomed)))))
-     DELETE FROM users WHERE user_id = ANY(ARRAY(SELECT user_id FROM doomed))`,
-    [userId],
-  );
+  const { rows: doomedRows } = await db.query<{ user_id: string }>(`SELECT user_id FROM users WHERE user_id = ANY(ARRAY(${doomed}))`, [
+    userId,
+  ]);
+  const doomedIds = doomedRows.map((row) => row.user_id);
+  if (doomedIds.length > 0) for (const store of stores) await store.removeDataOfLoginMethods?.(db, doomedIds);
+  const removed = doomedIds.length > 0 ? await deleteLoginMethods(db, doomedIds) : 0;
   await removeDataOfGoneIds(db, stores, keys);
-  return (rowCount ?? 0) > 0;
+  return removed > 0;
 }
 
 async function removeDataOfGoneIds(

@@ -143,10 +143,6 @@ export async function findUserById(db: Queryable, id: string): Promise<StoredUse
   return users.values().next().value;
 }
 
-export async function markEmailVerified(db: Queryable, userId: string, email: string): Promise<void> {
-  await db.query('INSERT INTO email_verifications (user_id, email) VALUES ($1, $2) ON CONFLICT DO NOTHING', [userId, email]);
-}
-
 /** Whether an internal id names a user: a login method or a retained group id. */
 export async function userExists(db: Queryable, userId: string): Promise<boolean> {
   const { rows } = await db.query<{ exists: boolean }>('SELECT EXISTS (SELECT 1 FROM user_ids WHERE user_id = $1) AS exists', [userId]);

@@ -1,6 +1,9 @@
 import type { Queryable } from '../../db/pool.js';
-import { setGroupsPrimary } from '../../account-linking/repository.js';
-import { insertEmailVerifications, insertUsers } from '../repository.js';
+import { insertLoginMethodIds, setGroupsPrimary } from '../../account-linking/repository.js';
+import { insertLoginMethods, replacePasswordHashWhileLike } from '../../users/login-method-repository.js';
+import { insertEmailVerifications } from '../../recipes/emailverification/repository.js';
+import { lazyPointerPattern } from '../../lazy-migration/pointer-sql.js';
+import { isLazyPointer } from '../../lazy-migration/pointer.js';
 import { userRows } from '../import-users.js';
 import type { ImportLoginMethod, ImportUser } from '../types.js';
 import { describeAccount, describeAccountInfo, describeAddedMethod } from './describe.js';
@@ -11,9 +14,7 @@ import {
   findAccountHolder,
   findLoginMethodsOfGroup,
   findReservedElsewhere,
-  insertLoginMethodIds,
   lockGroupOfExternalId,
-  replaceLazyPasswordHash,
   type HeldLoginMethod,
 } from './repository.js';
 
@@ -45,8 +46,8 @@ export async function completeUser(db: Queryable, user: ImportUser, totpSecrets:
       if (holder !== undefined)
         return { status: 'CONFLICT', userId, reason: `${describeAccount(method)} already belongs to user ${holder}` };
       fresh.push(method);
-    } else if (own.lazy_password && method.passwordHash !== undefined && !method.passwordHash.startsWith('$lazy$')) {
-      if (await replaceLazyPasswordHash(db, own.user_id, method.passwordHash)) added.push('password hash');
+    } else if (own.lazy_password && method.passwordHash !== undefined && !isLazyPointer(method.passwordHash)) {
+      if (await replacePasswordHashWhileLike(db, own.user_id, lazyPointerPattern, method.passwordHash)) added.push('password hash');
     }
   }
   if (fresh.length > 0) {
@@ -77,7 +78,7 @@ export async function completeUser(db: Queryable, user: ImportUser, totpSecrets:
       userId,
     );
     const hashes = fresh.map((method) => (method.recipeId === 'emailpassword' ? method.passwordHash! : null));
-    await insertUsers(db, userRows(fresh, hashes));
+    await insertLoginMethods(db, userRows(fresh, hashes));
     await insertImportedCredentials(
       db,
       fresh.flatMap((method) =>

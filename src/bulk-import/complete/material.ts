@@ -1,5 +1,5 @@
 import type { Queryable } from '../../db/pool.js';
-import { insertUserRoles } from '../repository.js';
+import { insertUserRoles } from '../../recipes/userroles/repository.js';
 import { lockTotpUser, upsertDevices } from '../../recipes/totp/repository.js';
 import type { TotpSecretBox } from '../../recipes/totp/secret-box.js';
 import { insertRecoveryCodes } from '../../recipes/totp/recovery-codes-repository.js';

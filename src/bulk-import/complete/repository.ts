@@ -1,5 +1,6 @@
 import type { Queryable } from '../../db/pool.js';
 import type { RecipeId } from '../../users/repository.js';
+import { isLazyPointerSql } from '../../lazy-migration/pointer-sql.js';
 
 // The SQL of completing users a bulk import created: what one user (a group and the id the app knows it by) holds.
 
@@ -32,7 +33,7 @@ export interface HeldLoginMethod {
 export async function findLoginMethodsOfGroup(db: Queryable, groupId: string): Promise<HeldLoginMethod[]> {
   const { rows } = await db.query<HeldLoginMethod>(
     `SELECT u.user_id, u.recipe_id, u.email, u.phone_number, u.third_party_id, u.third_party_user_id,
-            coalesce(u.password_hash LIKE '$lazy$%', false) AS lazy_password
+            coalesce(${isLazyPointerSql('u.password_hash')}, false) AS lazy_password
        FROM user_ids i JOIN users u ON u.user_id = i.user_id WHERE i.group_id = $1 ORDER BY u.time_joined, u.user_id`,
     [groupId],
   );
@@ -75,19 +76,6 @@ export async function findReservedElsewhere(
     [groupId, infos.map((info) => info.type), infos.map((info) => info.value)],
   );
   return rows[0];
-}
-
-/** Ids of new login methods placed in a group before their users rows are inserted (the insert trigger refreshes it). */
-export async function insertLoginMethodIds(db: Queryable, userIds: string[], groupId: string): Promise<void> {
-  await db.query('INSERT INTO user_ids (user_id, group_id) SELECT k, $2 FROM unnest($1::text[]) AS k', [userIds, groupId]);
-}
-
-export async function replaceLazyPasswordHash(db: Queryable, userId: string, passwordHash: string): Promise<boolean> {
-  const { rowCount } = await db.query(`UPDATE users SET password_hash = $2 WHERE user_id = $1 AND password_hash LIKE '$lazy$%'`, [
-    userId,
-    passwordHash,
-  ]);
-  return (rowCount ?? 0) > 0;
 }
 
 export interface UserMaterial {

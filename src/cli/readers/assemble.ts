@@ -1,14 +1,18 @@
 import { methodKeys } from '../account-keys.js';
-import { summariseMethod, type BulkImportUser, type LoginMethod, type MethodSummary, type SourceRecord } from '../bulk-user.js';
+import {
+  summariseMethod,
+  type BulkImportUser,
+  type Candidate,
+  type LoginMethod,
+  type MethodSummary,
+  type SourceRecord,
+} from '../bulk-user.js';
 import { unstorableText } from '../../bulk-import/validate/storable-text.js';
 import { checkEmail, checkPhoneNumber } from '../contact-rules.js';
 import { applyExtras, phoneFactorMethods, type CarryContext, type Extras } from './carry.js';
 
 /** A login method found in the export; `problem` says why it cannot be imported. */
-export interface Candidate {
-  method: LoginMethod;
-  problem?: string;
-}
+export type { Candidate } from '../bulk-user.js';
 
 export interface RecordParts {
   index: number;

@@ -1,6 +1,6 @@
 import type { BulkImportUser, LoginMethod, RecoveryCode, SourceRecord, TotpDevice } from '../bulk-user.js';
 import { resolveRoles, rolesFromClaims, type Mapping } from '../mapping.js';
-import type { PasskeyContext, PasskeyOutcome } from './passkeys.js';
+import type { PasskeyContext, PasskeyOutcome } from './passkey-types.js';
 
 /** What every reader of a run shares to carry more than login methods: the mapping, the source's name, the run's time. */
 export interface CarryContext {

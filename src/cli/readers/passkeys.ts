@@ -2,20 +2,15 @@ import { createPublicKey } from 'node:crypto';
 import { isoCBOR } from '@simplewebauthn/server/helpers';
 import type { LoginMethod, PasskeyCredential } from '../bulk-user.js';
 import { readImportedCredential } from '../../recipes/webauthn/import-credential.js';
-import { compact, type Candidate } from './assemble.js';
+import { compact } from './assemble.js';
+import type { PasskeyContext, PasskeyOutcome } from './passkey-types.js';
+export type { PasskeyContext, PasskeyOutcome } from './passkey-types.js';
 
 // Passkeys a reader found, turned into one webauthn login method (contract-webauthn W-4) and report lines: each
 // passkey carried, each left behind with the reason. Every reader maps its own layout to a FoundPasskey and leaves the
 // rest here, so the rules (RP ID, the core's webauthn_rp_ids, the checks bulk import makes) are the same for all.
 
 /** What a run knows about relying parties: `--rp-id`, and the core's `webauthn_rp_ids`. */
-export interface PasskeyContext {
-  /** --rp-id: the RP ID the source's passkeys were made for, where the export does not say it per passkey. */
-  rpId?: string;
-  /** The core's webauthn_rp_ids; null: the setting is unset, so it imports none; undefined: the core did not say. */
-  coreRpIds?: readonly string[] | null;
-}
-
 /** One passkey as a reader found it: text fields as the source writes them. */
 export interface FoundPasskey {
   /** Where the export holds it, for the report (`credentials[2] webauthn-passwordless`). */
@@ -36,19 +31,6 @@ export interface FoundPasskey {
   secondFactor: boolean;
   /** Set when the source holds the passkey but gives out nothing to carry it with. */
   problem?: string;
-}
-
-export interface PasskeyOutcome {
-  /** The webauthn login method with every passkey carried; its problem set when the user has no email. */
-  candidate?: Candidate;
-  /** Some passkey carried was a second factor: `webauthn` joins the required secondary factors. */
-  secondFactor: boolean;
-  carried: string[];
-  notCarried: string[];
-  /** Some passkey is left behind: the user is marked to enrol one again. */
-  reEnrol: boolean;
-  /** The RP ID of each passkey found ('' when unknown), for the dry run's list. */
-  rpIds: string[];
 }
 
 const NO_PASSKEYS: PasskeyOutcome = { secondFactor: false, carried: [], notCarried: [], reEnrol: false, rpIds: [] };

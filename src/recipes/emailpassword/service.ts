@@ -4,10 +4,10 @@ import {
   findEmailPasswordCredentials,
   findEmailPasswordUserByEmail,
   insertEmailPasswordUser,
-  replacePasswordHash,
   updateEmailPasswordUser,
   upsertEmailPasswordUser,
 } from './repository.js';
+import { replaceEmailPasswordHash } from '../../users/login-method-repository.js';
 import {
   findLoginMethodById,
   findUserOfLoginMethod,
@@ -267,7 +267,7 @@ export class EmailPasswordService {
     const task = new Promise<void>((resolve) => setImmediate(resolve))
       .then(async () => {
         const newHash = await this.deps.hasher.hash(password);
-        if (await replacePasswordHash(this.deps.pool, userId, storedHash, newHash)) {
+        if (await replaceEmailPasswordHash(this.deps.pool, userId, storedHash, newHash)) {
           this.deps.log.info({ userId }, 'password hash upgraded to the configured algorithm');
         }
       })

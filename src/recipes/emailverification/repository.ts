@@ -12,6 +12,25 @@ export async function isEmailVerified(db: Queryable, userId: string, emails: str
   return rows[0].verified;
 }
 
+/** Marks the email verified for the user; already verified is no change. */
+export async function markEmailVerified(db: Queryable, userId: string, email: string): Promise<void> {
+  await db.query('INSERT INTO email_verifications (user_id, email) VALUES ($1, $2) ON CONFLICT DO NOTHING', [userId, email]);
+}
+
+/** For set-based imports: the (user, email) pairs of users created in the same transaction, so nothing conflicts. */
+export async function insertEmailVerifications(db: Queryable, userIds: string[], emails: string[]): Promise<void> {
+  if (userIds.length === 0) return;
+  await db.query('INSERT INTO email_verifications (user_id, email) SELECT * FROM unnest($1::text[], $2::text[])', [userIds, emails]);
+}
+
+/**
+ * The INSERT marking verified the (user_id, email) rows of `source` (a CTE of the caller's statement) that meet
+ * `condition`: a recipe creating a login method with a verified email does both in one statement.
+ */
+export function verifyEmailsFromSql(source: string, condition: string): string {
+  return `INSERT INTO email_verifications (user_id, email) SELECT user_id, email FROM ${source} WHERE ${condition}`;
+}
+
 export async function deleteEmailVerifications(db: Queryable, userId: string, emails: string[]): Promise<void> {
   await db.query('DELETE FROM email_verifications WHERE user_id = $1 AND email = ANY($2::text[])', [userId, emails]);
 }

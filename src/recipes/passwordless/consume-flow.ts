@@ -2,7 +2,8 @@ import crypto from 'node:crypto';
 import type pg from 'pg';
 import { coreError } from '../../errors.js';
 import { withTransaction } from '../../db/transaction.js';
-import { findUserOfLoginMethod, loginMethodView, markEmailVerified, type LoginMethodRow } from '../../users/repository.js';
+import { findUserOfLoginMethod, loginMethodView, type LoginMethodRow } from '../../users/repository.js';
+import { markEmailVerified } from '../emailverification/repository.js';
 import {
   contactOf,
   deleteDevice,

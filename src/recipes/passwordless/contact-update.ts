@@ -3,14 +3,8 @@ import { coreError } from '../../errors.js';
 import { withTransaction } from '../../db/transaction.js';
 import { checkContact, legacyEmailKey, legacyPhoneNumberKey, requireContact, type ContactKind } from '../../normalise/contact.js';
 import { assertMaxLength } from '../../normalise/length-limits.js';
-import {
-  deleteDevicesByContacts,
-  findContactOwners,
-  findUserByIdForUpdate,
-  lockContacts,
-  updatePasswordlessUserContacts,
-  type Contact,
-} from './repository.js';
+import { deleteDevicesByContacts, findContactOwners, findUserByIdForUpdate, lockContacts, type Contact } from './repository.js';
+import { updateLoginMethodContacts } from '../../users/login-method-repository.js';
 import { emailHeldByAnotherPrimaryUser, phoneNumberHeldByAnotherPrimaryUser, type ContactUpdate, type UpdateUserResult } from './types.js';
 import { uniqueViolationOf } from '../../db/pg-errors.js';
 import { findContactsHeldElsewhere } from '../../account-linking/repository.js';
@@ -86,7 +80,7 @@ async function applyUpdate(tx: pg.PoolClient, update: ContactUpdate): Promise<Up
   if (owners.emailTaken || elsewhere.email) return taken('email', user.in_primary_user);
   if (owners.phoneNumberTaken || elsewhere.phoneNumber) return taken('phoneNumber', user.in_primary_user);
   try {
-    await updatePasswordlessUserContacts(tx, user.user_id, email, phoneNumber);
+    await updateLoginMethodContacts(tx, user.user_id, email, phoneNumber);
   } catch (error) {
     // A user created or linked by a flow that does not take the contact lock (bulk import, account linking) slipped
     // in after the checks.

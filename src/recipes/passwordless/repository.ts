@@ -1,5 +1,7 @@
 import type { Queryable } from '../../db/pool.js';
 import { userColumns, userFrom, type LoginMethodRow } from '../../users/repository.js';
+import { insertLoginMethodSql } from '../../users/login-method-repository.js';
+import { verifyEmailsFromSql } from '../emailverification/repository.js';
 import { foreignKeyViolationOf, uniqueViolationOf } from '../../db/pg-errors.js';
 
 export type ContactKind = 'email' | 'phoneNumber';
@@ -269,10 +271,9 @@ export async function insertPasswordlessUser(
   // statement when asked.
   const { rows } = await db.query<LoginMethodRow>(
     `WITH u AS (
-       INSERT INTO users (user_id, tenant_id, recipe_id, time_joined, email, phone_number)
-       VALUES ($1, $2, 'passwordless', $3, $4, $5) ON CONFLICT DO NOTHING
+       ${insertLoginMethodSql.passwordless} ON CONFLICT DO NOTHING
        RETURNING user_id, tenant_id, recipe_id, time_joined, email, phone_number, third_party_id, third_party_user_id),
-     v AS (INSERT INTO email_verifications (user_id, email) SELECT user_id, email FROM u WHERE $6::boolean AND email IS NOT NULL)
+     v AS (${verifyEmailsFromSql('u', '$6::boolean AND email IS NOT NULL')})
      SELECT u.*, NULL::text AS external_user_id, (u.email IS NULL OR $6::boolean) AS verified, false AS in_primary_user FROM u`,
     [user.userId, user.tenantId, user.timeJoined, emailOrNull(user.contact), phoneOrNull(user.contact), user.markEmailVerified],
   );
@@ -305,13 +306,4 @@ export async function findContactOwners(
     [tenantId, userId, email, phoneNumber],
   );
   return { emailTaken: rows[0]?.email_taken === true, phoneNumberTaken: rows[0]?.phone_taken === true };
-}
-
-export async function updatePasswordlessUserContacts(
-  db: Queryable,
-  userId: string,
-  email: string | null,
-  phoneNumber: string | null,
-): Promise<void> {
-  await db.query('UPDATE users SET email = $2, phone_number = $3 WHERE user_id = $1', [userId, email, phoneNumber]);
 }

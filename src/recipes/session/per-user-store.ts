@@ -1,4 +1,5 @@
 import type { PerUserStore } from '../../users/per-user-store.js';
+import { deleteSessionsOfLoginMethods, deleteSessionsOfUsers } from './repository.js';
 
 // A session stores the id form it was created with, so it may hold an external id. Only a live session counts as
 // holding the id, as in the reference.
@@ -11,7 +12,6 @@ export const sessionStore: PerUserStore = {
     );
     return rows[0].held;
   },
-  async removeDataOf(db, userIds) {
-    await db.query('DELETE FROM session_info WHERE user_id = ANY($1::text[])', [userIds]);
-  },
+  removeDataOf: deleteSessionsOfUsers,
+  removeDataOfLoginMethods: deleteSessionsOfLoginMethods,
 };

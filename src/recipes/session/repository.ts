@@ -307,3 +307,31 @@ export async function deleteExpiredSessions(db: Queryable, now: number, limit: n
   );
   return rowCount ?? 0;
 }
+
+/**
+ * Ends the sessions of one login method, stored under its id or its external id (AL-7, AL-9): after a link or an
+ * unlink they name a user the login method no longer belongs to, so the reference revokes them. Sessions of the
+ * group's other login methods stay.
+ */
+export async function deleteSessionsOfLoginMethod(db: Queryable, userId: string): Promise<number> {
+  const { rowCount } = await db.query(
+    `DELETE FROM session_info WHERE user_id = ANY(ARRAY(
+       SELECT $1::text UNION ALL SELECT external_user_id FROM user_id_mappings WHERE user_id = $1::text))`,
+    [userId],
+  );
+  return rowCount ?? 0;
+}
+
+/** The sessions of login methods being removed (S-6.4), under their ids and their external ids. */
+export async function deleteSessionsOfLoginMethods(db: Queryable, userIds: string[]): Promise<void> {
+  await db.query(
+    `DELETE FROM session_info WHERE user_id = ANY(ARRAY(
+       SELECT unnest($1::text[]) UNION ALL SELECT m.external_user_id FROM user_id_mappings m WHERE m.user_id = ANY($1::text[])))`,
+    [userIds],
+  );
+}
+
+/** Every session of these ids, whatever form each was stored under. */
+export async function deleteSessionsOfUsers(db: Queryable, userIds: string[]): Promise<void> {
+  await db.query('DELETE FROM session_info WHERE user_id = ANY($1::text[])', [userIds]);
+}

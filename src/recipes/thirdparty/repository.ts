@@ -11,18 +11,6 @@ export interface NewThirdPartyUser {
   timeJoined: number;
 }
 
-// Concurrent first sign-ins for one provider account race here: the partial unique index decides, the loser
-// waits for the winner's commit and inserts nothing, then reads the winner's row.
-export async function insertThirdPartyUserIfAbsent(db: Queryable, user: NewThirdPartyUser): Promise<boolean> {
-  const { rowCount } = await db.query(
-    `INSERT INTO users (user_id, tenant_id, recipe_id, time_joined, email, third_party_id, third_party_user_id)
-     VALUES ($1, $2, 'thirdparty', $3, $4, $5, $6)
-     ON CONFLICT (tenant_id, third_party_id, third_party_user_id) WHERE recipe_id = 'thirdparty' DO NOTHING`,
-    [user.userId, user.tenantId, user.timeJoined, user.email, user.thirdPartyId, user.thirdPartyUserId],
-  );
-  return rowCount === 1;
-}
-
 export async function lockThirdPartyUser(
   db: Queryable,
   tenantId: string,
@@ -36,10 +24,6 @@ export async function lockThirdPartyUser(
     [tenantId, thirdPartyId, thirdPartyUserId],
   );
   return rows[0];
-}
-
-export async function updateUserEmail(db: Queryable, userId: string, email: string): Promise<void> {
-  await db.query('UPDATE users SET email = $2 WHERE user_id = $1', [userId, email]);
 }
 
 export async function findThirdPartyUser(

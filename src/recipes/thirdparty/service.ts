@@ -7,17 +7,12 @@ import {
   findLoginMethodByInternalId,
   findUserOfLoginMethod,
   loginMethodView,
-  markEmailVerified,
   type StoredUser,
 } from '../../users/repository.js';
 import type { SignedIn } from '../../users/user-object.js';
-import {
-  findThirdPartyUser,
-  findThirdPartyUsersByEmail,
-  insertThirdPartyUserIfAbsent,
-  lockThirdPartyUser,
-  updateUserEmail,
-} from './repository.js';
+import { findThirdPartyUser, findThirdPartyUsersByEmail, lockThirdPartyUser } from './repository.js';
+import { insertThirdPartyLoginMethodIfAbsent, updateLoginMethodEmail } from '../../users/login-method-repository.js';
+import { markEmailVerified } from '../emailverification/repository.js';
 import { assertMaxLength } from '../../normalise/length-limits.js';
 import { checkEmail, contactLookup, legacyEmailKey, requireEmail } from '../../normalise/contact.js';
 import type { ServiceDependencies } from '../../service-deps.js';
@@ -82,12 +77,12 @@ export class ThirdPartyService {
 
   private async signInUpOnce(client: Queryable, input: SignInUpInput): Promise<SignInUpResult | undefined> {
     const userId = crypto.randomUUID();
-    const created = await insertThirdPartyUserIfAbsent(client, { ...input, userId, timeJoined: this.deps.clock() });
+    const created = await insertThirdPartyLoginMethodIfAbsent(client, { ...input, userId, timeJoined: this.deps.clock() });
     const existing = created
       ? { user_id: userId, email: input.email }
       : await lockThirdPartyUser(client, input.tenantId, input.thirdPartyId, input.thirdPartyUserId);
     if (!existing) return undefined;
-    if (existing.email !== input.email) await updateUserEmail(client, existing.user_id, input.email);
+    if (existing.email !== input.email) await updateLoginMethodEmail(client, existing.user_id, input.email);
     if (input.isVerified) await markEmailVerified(client, existing.user_id, input.email);
     const loginMethod = await findLoginMethodByInternalId(client, existing.user_id);
     return loginMethod && { status: 'OK', createdNewUser: created, user: await findUserOfLoginMethod(client, loginMethod), loginMethod };

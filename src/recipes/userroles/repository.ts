@@ -104,3 +104,13 @@ export async function findUsersWithRole(db: Queryable, tenantId: string, role: s
 export async function deleteRolesOfUsers(db: Queryable, userIds: string[]): Promise<void> {
   await db.query('DELETE FROM user_roles WHERE user_id = ANY($1::text[])', [userIds]);
 }
+
+/** For set-based imports: assignments of roles that exist, to users created in the same transaction. */
+export async function insertUserRoles(db: Queryable, userIds: string[], tenantIds: string[], roles: string[]): Promise<void> {
+  if (userIds.length === 0) return;
+  await db.query('INSERT INTO user_roles (user_id, tenant_id, role) SELECT * FROM unnest($1::text[], $2::text[], $3::text[])', [
+    userIds,
+    tenantIds,
+    roles,
+  ]);
+}

@@ -1,6 +1,8 @@
 import type { Queryable } from '../../db/pool.js';
 import { uniqueViolationOf } from '../../db/pg-errors.js';
 import { userColumns, userFrom, type LoginMethodRow } from '../../users/repository.js';
+import { insertLoginMethodSql, updateLoginMethodEmailSql } from '../../users/login-method-repository.js';
+import { verifyEmailsFromSql } from '../emailverification/repository.js';
 
 export interface OptionsRow {
   id: string;
@@ -149,9 +151,9 @@ export async function insertWebauthnUser(
 ): Promise<boolean> {
   const { rows } = await db.query<{ n: number }>(
     `WITH u AS (
-       INSERT INTO users (user_id, tenant_id, recipe_id, time_joined, email) VALUES ($1, $2, 'webauthn', $3, $4)
+       ${insertLoginMethodSql.webauthn}
        ON CONFLICT (tenant_id, email) WHERE recipe_id = 'webauthn' DO NOTHING RETURNING user_id, email),
-     v AS (INSERT INTO email_verifications (user_id, email) SELECT user_id, email FROM u WHERE $5::boolean)
+     v AS (${verifyEmailsFromSql('u', '$5::boolean')})
      SELECT count(*)::int AS n FROM u`,
     [user.userId, user.tenantId, user.timeJoined, user.email, user.verified],
   );
@@ -172,7 +174,7 @@ export type EmailUpdate = 'OK' | 'UNKNOWN_USER' | 'EMAIL_TAKEN' | 'EMAIL_HELD_BY
 export async function updateWebauthnEmail(db: Queryable, userId: string, email: string): Promise<EmailUpdate> {
   try {
     const { rows } = await db.query<{ n: number }>(
-      `WITH changed AS (UPDATE users SET email = $2 WHERE user_id = $1 AND recipe_id = 'webauthn' RETURNING user_id),
+      `WITH changed AS (${updateLoginMethodEmailSql('webauthn')}),
        gone AS (DELETE FROM webauthn_recover_tokens t USING changed c WHERE t.user_id = c.user_id AND t.email <> $2)
        SELECT count(*)::int AS n FROM changed`,
       [userId, email],

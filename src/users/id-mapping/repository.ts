@@ -118,3 +118,12 @@ export async function findIdClashes(
 export async function allowExternalIdNamingUser(db: Queryable): Promise<void> {
   await db.query(`SELECT set_config('identity_core.force_user_id_mapping', 'on', true)`);
 }
+
+/** For set-based imports: mappings of users created in the same transaction (the caller checked every rule). */
+export async function insertUserIdMappings(db: Queryable, userIds: string[], externalUserIds: string[]): Promise<void> {
+  if (userIds.length === 0) return;
+  await db.query('INSERT INTO user_id_mappings (user_id, external_user_id) SELECT * FROM unnest($1::text[], $2::text[])', [
+    userIds,
+    externalUserIds,
+  ]);
+}

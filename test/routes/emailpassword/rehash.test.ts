@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { hashSync as nodeRsArgon2Hash } from '@node-rs/argon2';
 import { createTestApp, type TestApp, truncateAll, useTestApp } from '../../helper.js';
-import { replacePasswordHash } from '../../../src/recipes/emailpassword/repository.js';
+import { replaceEmailPasswordHash } from '../../../src/users/login-method-repository.js';
 import { ARGON2_VECTORS, BCRYPT_VECTORS, PUBLISHED_SCRYPT, PUBLISHED_SCRYPT_HASH, SIGNER_KEY } from '../../hashing/vectors.js';
 import { importHash, signIn, signUp, signedIn, storedHash } from './fixtures.js';
 
@@ -87,9 +87,9 @@ describe('password_rehash_on_signin: true', () => {
   it('never overwrites a hash that changed after it was verified', async () => {
     const { id } = (await importHash(t.app, 'changed@example.com', PUBLISHED_SCRYPT_HASH)).json.user;
     await importHash(t.app, 'changed@example.com', BCRYPT_VECTORS[2].hash);
-    expect(await replacePasswordHash(t.db.pool, id, PUBLISHED_SCRYPT_HASH, BCRYPT_VECTORS[0].hash)).toBe(false);
+    expect(await replaceEmailPasswordHash(t.db.pool, id, PUBLISHED_SCRYPT_HASH, BCRYPT_VECTORS[0].hash)).toBe(false);
     expect(await storedHash(t.db, 'changed@example.com')).toBe(BCRYPT_VECTORS[2].hash);
-    expect(await replacePasswordHash(t.db.pool, id, BCRYPT_VECTORS[2].hash, BCRYPT_VECTORS[0].hash)).toBe(true);
+    expect(await replaceEmailPasswordHash(t.db.pool, id, BCRYPT_VECTORS[2].hash, BCRYPT_VECTORS[0].hash)).toBe(true);
   });
 });
 

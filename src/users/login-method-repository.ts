@@ -1,0 +1,168 @@
+import type { Queryable } from '../db/pool.js';
+import { userColumns, type LoginMethodRow, type RecipeId } from './repository.js';
+
+// Every statement that writes the `users` table (one row per login method) is here or built from the text here; the
+// recipes, bulk import, lazy migration and account linking call these functions. A statement that also writes
+// another table in the same round trip (a CTE) takes this file's fragment for its `users` part.
+
+// The row a statement just wrote: a new user has no id mapping yet, and the outer query of a data-modifying
+// CTE cannot see the written row, so these columns come from RETURNING itself.
+export const returnedUserColumns = `user_id, tenant_id, recipe_id, time_joined, email, phone_number, third_party_id,
+  third_party_user_id`;
+
+/**
+ * The INSERT of one new login method of a recipe, its values bound to $1.. in the order of the columns: user id,
+ * tenant id, time joined, then the recipe's own columns. The caller adds ON CONFLICT and RETURNING.
+ */
+export const insertLoginMethodSql = {
+  emailpassword: `INSERT INTO users (user_id, tenant_id, recipe_id, time_joined, email, password_hash)
+       VALUES ($1, $2, 'emailpassword', $3, $4, $5)`,
+  passwordless: `INSERT INTO users (user_id, tenant_id, recipe_id, time_joined, email, phone_number)
+       VALUES ($1, $2, 'passwordless', $3, $4, $5)`,
+  webauthn: `INSERT INTO users (user_id, tenant_id, recipe_id, time_joined, email) VALUES ($1, $2, 'webauthn', $3, $4)`,
+} as const;
+
+/** The UPDATE of a login method's email ($2) by its id ($1), when it is of this recipe; RETURNING user_id. */
+export function updateLoginMethodEmailSql(recipeId: RecipeId): string {
+  return `UPDATE users SET email = $2 WHERE user_id = $1 AND recipe_id = '${recipeId}' RETURNING user_id`;
+}
+
+export const emailPasswordConflict = `ON CONFLICT (tenant_id, email) WHERE recipe_id = 'emailpassword'`;
+
+/**
+ * Inserts the email-password login method, or replaces the hash of the one already holding this email, in one
+ * statement. With `keepHashNotLike`, a stored hash not matching that pattern is kept (a real hash over a pointer).
+ * The new id only survives an insert, so `user_id <> $1` tells an existing user apart.
+ */
+export async function upsertEmailPasswordLoginMethod(
+  db: Queryable,
+  user: { userId: string; tenantId: string; email: string; passwordHash: string; timeJoined: number },
+  keepHashNotLike: string | undefined,
+): Promise<LoginMethodRow & { existed: boolean }> {
+  const { rows } = await db.query<LoginMethodRow & { existed: boolean }>(
+    `WITH u AS (
+       ${insertLoginMethodSql.emailpassword}
+       ${emailPasswordConflict} DO UPDATE SET password_hash = CASE
+         WHEN $6::text IS NOT NULL AND users.password_hash NOT LIKE $6 THEN users.password_hash ELSE EXCLUDED.password_hash END
+       RETURNING ${returnedUserColumns}, user_id <> $1 AS existed)
+     SELECT ${userColumns}, u.existed FROM u LEFT JOIN user_id_mappings m ON m.user_id = u.user_id`,
+    [user.userId, user.tenantId, user.timeJoined, user.email, user.passwordHash, keepHashNotLike ?? null],
+  );
+  return rows[0];
+}
+
+/** Concurrent first sign-ins for one provider account: the partial unique index decides, the loser inserts nothing. */
+export async function insertThirdPartyLoginMethodIfAbsent(
+  db: Queryable,
+  user: { userId: string; tenantId: string; thirdPartyId: string; thirdPartyUserId: string; email: string; timeJoined: number },
+): Promise<boolean> {
+  const { rowCount } = await db.query(
+    `INSERT INTO users (user_id, tenant_id, recipe_id, time_joined, email, third_party_id, third_party_user_id)
+     VALUES ($1, $2, 'thirdparty', $3, $4, $5, $6)
+     ON CONFLICT (tenant_id, third_party_id, third_party_user_id) WHERE recipe_id = 'thirdparty' DO NOTHING`,
+    [user.userId, user.tenantId, user.timeJoined, user.email, user.thirdPartyId, user.thirdPartyUserId],
+  );
+  return rowCount === 1;
+}
+
+export interface NewUserRows {
+  userIds: string[];
+  recipeIds: RecipeId[];
+  timesJoined: number[];
+  emails: (string | null)[];
+  phoneNumbers: (string | null)[];
+  thirdPartyIds: (string | null)[];
+  thirdPartyUserIds: (string | null)[];
+  passwordHashes: (string | null)[];
+}
+
+// Plain INSERTs for set-based imports: the caller has checked every uniqueness rule up front, and a row that still
+// conflicts (a concurrent writer) must fail loudly so that its user is reported, not silently skipped.
+export async function insertLoginMethods(db: Queryable, users: NewUserRows): Promise<void> {
+  await db.query(
+    `INSERT INTO users (user_id, tenant_id, recipe_id, time_joined, email, phone_number, third_party_id, third_party_user_id, password_hash)
+     SELECT u.user_id, 'public', u.recipe_id, u.time_joined, u.email, u.phone_number, u.third_party_id, u.third_party_user_id, u.password_hash
+     FROM unnest($1::text[], $2::text[], $3::bigint[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[])
+       AS u(user_id, recipe_id, time_joined, email, phone_number, third_party_id, third_party_user_id, password_hash)`,
+    [
+      users.userIds,
+      users.recipeIds,
+      users.timesJoined,
+      users.emails,
+      users.phoneNumbers,
+      users.thirdPartyIds,
+      users.thirdPartyUserIds,
+      users.passwordHashes,
+    ],
+  );
+}
+
+/** Replaces an email-password hash only while it is the one verified, so a password changed meanwhile stays. */
+export async function replaceEmailPasswordHash(db: Queryable, userId: string, oldHash: string, newHash: string): Promise<boolean> {
+  const { rowCount } = await db.query(
+    `UPDATE users SET password_hash = $3 WHERE user_id = $1 AND recipe_id = 'emailpassword' AND password_hash = $2`,
+    [userId, oldHash, newHash],
+  );
+  return rowCount === 1;
+}
+
+/** Replaces the stored hash only while it is still `oldHash` (a lazy pointer being adopted), whatever the recipe. */
+export async function replacePasswordHashIfUnchanged(db: Queryable, userId: string, oldHash: string, newHash: string): Promise<boolean> {
+  const { rowCount } = await db.query('UPDATE users SET password_hash = $3 WHERE user_id = $1 AND password_hash = $2', [
+    userId,
+    oldHash,
+    newHash,
+  ]);
+  return rowCount === 1;
+}
+
+/** Replaces the stored hash only while it matches the LIKE pattern given (a lazy pointer, completed by an import). */
+export async function replacePasswordHashWhileLike(db: Queryable, userId: string, pattern: string, newHash: string): Promise<boolean> {
+  const { rowCount } = await db.query('UPDATE users SET password_hash = $2 WHERE user_id = $1 AND password_hash LIKE $3', [
+    userId,
+    newHash,
+    pattern,
+  ]);
+  return (rowCount ?? 0) > 0;
+}
+
+/**
+ * Sets whichever of email and hash is given on an email-password login method, only while it still has
+ * `currentEmail` when that is given; false when no row matched. Unique violations are the caller's to read.
+ */
+export async function updateEmailPasswordLoginMethod(
+  db: Queryable,
+  userId: string,
+  changes: { email?: string; passwordHash?: string },
+  currentEmail?: string,
+): Promise<boolean> {
+  const { rowCount } = await db.query(
+    `UPDATE users SET email = coalesce($2, email), password_hash = coalesce($3, password_hash)
+     WHERE user_id = $1 AND recipe_id = 'emailpassword' AND ($4::text IS NULL OR email = $4)`,
+    [userId, changes.email ?? null, changes.passwordHash ?? null, currentEmail ?? null],
+  );
+  return rowCount === 1;
+}
+
+export async function updateLoginMethodContacts(
+  db: Queryable,
+  userId: string,
+  email: string | null,
+  phoneNumber: string | null,
+): Promise<void> {
+  await db.query('UPDATE users SET email = $2, phone_number = $3 WHERE user_id = $1', [userId, email, phoneNumber]);
+}
+
+export async function updateLoginMethodEmail(db: Queryable, userId: string, email: string): Promise<void> {
+  await db.query('UPDATE users SET email = $2 WHERE user_id = $1', [userId, email]);
+}
+
+export async function deleteLoginMethod(db: Queryable, userId: string): Promise<void> {
+  await db.query('DELETE FROM users WHERE user_id = $1', [userId]);
+}
+
+/** How many of the login methods went (ids that are not login methods, such as a retained group id, count none). */
+export async function deleteLoginMethods(db: Queryable, userIds: string[]): Promise<number> {
+  const { rowCount } = await db.query('DELETE FROM users WHERE user_id = ANY($1::text[])', [userIds]);
+  return rowCount ?? 0;
+}
