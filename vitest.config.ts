@@ -15,6 +15,12 @@ export default defineConfig({
     hookTimeout: 60_000,
     // Most of a test's time is spent waiting for PostgreSQL or a child process, so files run two per core.
     maxWorkers: Math.max(2, os.availableParallelism() * 2),
+    // Workers kept for the whole run: one left idle and stopped meanwhile would race the recycling between groups.
+    minWorkers: Math.max(2, os.availableParallelism() * 2),
+    // A worker process loads the app's modules once and runs file after file, instead of starting afresh for each
+    // file: loading them (Fastify, the recipes, the hashing bindings) cost more than most files' tests. Files stay
+    // apart all the same: each builds its own app on a schema of its own, and spies and fake timers are restored.
+    isolate: false,
     projects: [
       {
         extends: true,
@@ -27,6 +33,8 @@ export default defineConfig({
           include: alone,
           exclude: elsewhere,
           sequence: { groupOrder: 1 },
+          // One file at a time, each with its modules loaded afresh, as a core starting alone would.
+          isolate: true,
           poolOptions: { forks: { singleFork: true } },
         },
       },
