@@ -86,7 +86,9 @@ describe('npm run build', () => {
     const command = fs.readFileSync('dist/cli/main.js', 'utf8');
     const imported = [...command.matchAll(/^import .* from "([^"]+)";$/gm)].map((match) => match[1]);
     expect(imported.length).toBeGreaterThan(0);
-    expect(imported.filter((specifier) => !specifier.startsWith('node:'))).toEqual([]);
+    // Packages come from node_modules (the passkey import reads COSE keys with @simplewebauthn/server); no file of
+    // the project is loaded beside the bundle.
+    expect(imported.filter((specifier) => specifier.startsWith('.') || specifier.startsWith('/'))).toEqual([]);
     expect(command).not.toMatch(/\bimport\(["']\.{1,2}\//);
     const help = spawn(process.execPath, ['dist/cli/main.js', 'migrate', '--help'], { stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';

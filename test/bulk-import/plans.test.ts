@@ -235,6 +235,7 @@ const expectedScans: { statement: RegExp; scans: string[] }[] = [
       'Index Only Scan on users using users__pkey',
       'Index Scan on users using users__emailpassword_email_key',
       'Index Scan on users using users__passwordless_email_key',
+      'Index Scan on users using users__webauthn_email_key',
       'Index Scan on users using users__passwordless_phone_number_key',
       'Index Scan on users using users__thirdparty_key',
       'Index Scan on user_ids using user_ids__pkey',
