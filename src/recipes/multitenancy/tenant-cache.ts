@@ -30,7 +30,7 @@ export class TenantCache {
   private schema: string | undefined;
   private poll: NodeJS.Timeout | undefined;
   private stopped = false;
-  private connecting = false;
+  private connecting: Promise<void> | undefined;
 
   constructor(private readonly options: TenantCacheOptions) {}
 
@@ -58,7 +58,8 @@ export class TenantCache {
     this.stopped = true;
     clearInterval(this.poll);
     this.poll = undefined;
-    await this.reloading?.catch(() => undefined);
+    // A connection still being opened is closed before the database may go away.
+    await Promise.all([this.reloading?.catch(() => undefined), this.connecting?.catch(() => undefined)]);
     this.dropListener();
   }
 
@@ -86,8 +87,8 @@ export class TenantCache {
     try {
       const connect = this.options.connectListener;
       if (connect && !this.listener && !this.connecting && !this.stopped) {
-        this.connecting = true;
-        await this.listen(connect).finally(() => (this.connecting = false));
+        this.connecting = this.listen(connect).finally(() => (this.connecting = undefined));
+        await this.connecting;
       }
       // After listening starts: a change made while the connection was being opened was announced to no one here.
       await this.reload();
