@@ -477,3 +477,41 @@ describe('migrate: passkeys from each source sign in under the old user id', () 
     expect(user.json.user.loginMethods.map((method: { recipeId: string }) => method.recipeId)).toEqual(['passwordless']);
   });
 });
+
+describe('migrate: passkeys into a core without webauthn_rp_ids', () => {
+  const temp = makeTempDir();
+  let core: RunningCore;
+  beforeAll(async () => {
+    core = await startCore();
+  });
+  afterAll(async () => {
+    await core.t.close();
+    temp.remove();
+  });
+
+  it('refuses the run naming the unset setting; a passkey without a public key does not stop it', async () => {
+    const passkey = new SoftAuthenticator();
+    const user = (id: string, email: string, credentialData: string) => ({
+      id,
+      username: email.split('@')[0],
+      email,
+      emailVerified: true,
+      enabled: true,
+      createdTimestamp: 1700000000000,
+      credentials: [keycloakPbkdf2Credential('pw-12345'), { type: 'webauthn', credentialData }],
+    });
+    const withKey = JSON.stringify({ credentialId: b64(passkey.credentialId), credentialPublicKey: b64url(passkey.coseKey()), counter: 0 });
+    const file = temp.file('realm-unset.json', keycloakRealm([user(crypto.randomUUID(), 'uma@example.com', withKey)]));
+    const refused = await runCommand(migrateArgs(core, 'keycloak', file, '--rp-id', rpId));
+    expect(refused.code, refused.stderr).toBe(2);
+    expect(refused.stderr).toContain(
+      "not configured for: example.com (1 passkey); the core's webauthn_rp_ids is unset. A passkey signs in only under the RP ID it was made for: the app must keep serving example.com",
+    );
+
+    const keyless = JSON.stringify({ credentialId: b64(passkey.credentialId), counter: 0 });
+    const other = temp.file('realm-keyless.json', keycloakRealm([user(crypto.randomUUID(), 'vic@example.com', keyless)]));
+    const run = await runCommand(migrateArgs(core, 'keycloak', other, '--rp-id', rpId));
+    expect(run.code, run.stdout).toBe(0);
+    expect(reportOf(other).notCarried[0].fields[0]).toContain('no public key at the source; left behind, marked to re-enrol');
+  });
+});
