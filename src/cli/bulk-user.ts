@@ -95,6 +95,8 @@ export interface SourceRecord {
   factorPhones?: { phones: string[]; source: string; markedAt: number };
   /** The relying-party id of each passkey the export holds for the user, carried or not ('' when it does not say). */
   passkeyRpIds?: string[];
+  /** The RP ID of each passkey left behind only because the core's webauthn_rp_ids does not list it. */
+  unconfiguredRpIds?: string[];
 }
 
 export function summariseMethod(method: LoginMethod, problem?: string): MethodSummary {

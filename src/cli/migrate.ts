@@ -11,6 +11,7 @@ import type { CliIo } from './io.js';
 import { migrateAll } from './migrate-pass.js';
 import { PASSKEY_SOURCES, type MigrateOptions } from './options.js';
 import { loadAuth0AuthenticationMethods } from './readers/auth0-passkeys.js';
+import { refuseUnconfiguredRpIds } from './passkey-rp-check.js';
 import { Progress } from './progress.js';
 import { waitForQueue } from './queue.js';
 import { openSource, loadAuth0Hashes, type ReaderOptions } from './readers/index.js';
@@ -78,6 +79,11 @@ export async function runMigrate(options: MigrateOptions, io: CliIo): Promise<nu
   // Passkeys for an RP ID the core does not import are left behind with the reason, not sent to cost the user.
   const passkeyContext = readerOptions.carry?.passkeys;
   if (passkeyContext !== undefined) passkeyContext.coreRpIds = await client.webauthnRpIds();
+  // A run that would leave passkeys behind only for want of the core's setting is refused, unless the operator says so.
+  const coreRpIds = passkeyContext?.coreRpIds;
+  if (coreRpIds !== undefined && !options.leaveUnconfiguredPasskeys) {
+    await refuseUnconfiguredRpIds(openSource(options.source, options.file, readerOptions), coreRpIds);
+  }
   let identity: RunIdentity;
   if (!fresh) {
     try {

@@ -47,6 +47,8 @@ export interface MigrateOptions {
   authenticationMethodsPath?: string;
   /** The relying-party id the export's passkeys were made for, where the export does not say it. */
   rpId?: string;
+  /** Run although some passkeys are for RP IDs the core does not list: those are left behind, marked to re-enrol. */
+  leaveUnconfiguredPasskeys: boolean;
 }
 
 export const MAX_BATCH = 10_000;
@@ -90,6 +92,9 @@ Options:
                                 keyed by user id (see docs/passkeys.md)
   --rp-id <domain>              keycloak, kratos, supabase, hanko, auth0: the relying-party id the export's
                                 passkeys were made for, where the export does not say it
+  --leave-unconfigured-passkeys run although the export has passkeys for RP IDs the core's webauthn_rp_ids
+                                does not list (the run is refused otherwise): those passkeys are left
+                                behind, each named in the report, and their users marked to re-enrol
   --dry-run                     ask the core what would happen; write nothing
   --check-password <email:pw>   canary: import this user first and sign in (repeatable)
   --report <file>               JSON report (default <file>.migrate-report.json)
@@ -138,6 +143,7 @@ export function parseMigrateArgs(argv: string[], env: Readonly<Record<string, st
         'webauthn-credentials': { type: 'string' },
         'authentication-methods': { type: 'string' },
         'rp-id': { type: 'string' },
+        'leave-unconfigured-passkeys': { type: 'boolean' },
       },
     });
   } catch (error) {
@@ -166,6 +172,8 @@ export function parseMigrateArgs(argv: string[], env: Readonly<Record<string, st
     throw new CliError(`--rp-id applies to ${PASSKEY_SOURCES.join(', ')}: the sources that give passkeys out`);
   if (rpId !== undefined && !/^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/.test(rpId))
     throw new CliError('--rp-id takes a domain (example.com), without a scheme, port or path');
+  if (values['leave-unconfigured-passkeys'] && !PASSKEY_SOURCES.includes(source))
+    throw new CliError(`--leave-unconfigured-passkeys applies to ${PASSKEY_SOURCES.join(', ')}: the sources that give passkeys out`);
   const lazySource = values['lazy-source'];
   if (lazySource !== undefined && !SOURCE_NAME.test(lazySource))
     throw new CliError('--lazy-source takes a source name: 1 to 32 of a-z, 0-9, _ and -');
@@ -202,6 +210,7 @@ export function parseMigrateArgs(argv: string[], env: Readonly<Record<string, st
     ...(values['webauthn-credentials'] !== undefined && { webauthnCredentialsPath: values['webauthn-credentials'] }),
     ...(values['authentication-methods'] !== undefined && { authenticationMethodsPath: values['authentication-methods'] }),
     ...(rpId !== undefined && { rpId }),
+    leaveUnconfiguredPasskeys: values['leave-unconfigured-passkeys'] ?? false,
   };
 }
 

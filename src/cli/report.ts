@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import type { MethodSummary } from './bulk-user.js';
 import type { Results, Stage } from './results.js';
+import { isProviderDomain } from './passkey-rp-check.js';
 
 export interface ReportContext {
   source: string;
@@ -266,9 +267,6 @@ export function formatSummary(report: Report, reportPath: string | undefined): s
   return `${lines.join('\n')}\n`;
 }
 
-// Domains only the old provider can serve: a passkey made for one of them stays there.
-const PROVIDER_DOMAINS = ['.auth0.com', '.amazoncognito.com', '.supabase.co'];
-
 function passkeyLines(passkeys: NonNullable<Report['passkeys']>, dryRun: boolean): string[] {
   const lines = ['Passkeys by relying-party id (a passkey signs in only under the RP ID it was made for):'];
   for (const entry of passkeys.rpIds) {
@@ -278,7 +276,7 @@ function passkeyLines(passkeys: NonNullable<Report['passkeys']>, dryRun: boolean
     lines.push(`  ${name}: ${entry.found} found, ${entry.carried} ${dryRun ? 'would be carried' : 'carried'} (${state})`);
   }
   const known = passkeys.rpIds.map((entry) => entry.rpId).filter((rpId): rpId is string => rpId !== null);
-  const keep = known.filter((rpId) => !PROVIDER_DOMAINS.some((domain) => rpId.endsWith(domain)));
+  const keep = known.filter((rpId) => !isProviderDomain(rpId));
   const stranded = known.filter((rpId) => !keep.includes(rpId));
   if (stranded.length > 0) lines.push(`  ${stranded.join(', ')}: the old provider's own domain; those passkeys cannot move`);
   if (keep.length > 0) {

@@ -436,7 +436,7 @@ describe('migrate: passkeys from each source sign in under the old user id', () 
     expect(await signIn(core, 'cy@example.com', 'cy-password')).toBe('OK');
   });
 
-  it('the dry run lists the RP ids; a passkey for an RP id the core does not list is left behind, the user kept', async () => {
+  it('a run with passkeys for an RP id the core does not list is refused, dry run too; --leave-unconfigured-passkeys leaves them behind', async () => {
     const passkey = new SoftAuthenticator();
     const userId = crypto.randomUUID();
     const users = [
@@ -448,11 +448,26 @@ describe('migrate: passkeys from each source sign in under the old user id', () 
       },
     ];
     const file = temp.file('hanko-other-rp.json', JSON.stringify(users));
-    const dry = await runCommand(migrateArgs(core, 'hanko', file, '--rp-id', 'login.other.org', '--dry-run'));
+    const refusal =
+      'the export has passkeys for relying-party ids the core is not configured for: login.other.org (1 passkey); ' +
+      "the core's webauthn_rp_ids lists example.com. A passkey signs in only under the RP ID it was made for: the app " +
+      'must keep serving login.other.org';
+    for (const extra of [['--dry-run'], []]) {
+      const refused = await runCommand(migrateArgs(core, 'hanko', file, '--rp-id', 'login.other.org', ...extra));
+      expect(refused.code, refused.stderr).toBe(2);
+      expect(refused.stderr).toContain(refusal);
+      expect(refused.stderr).toContain('--leave-unconfigured-passkeys');
+      expect(refused.stderr).toContain('Nothing was sent.');
+      expect(fs.existsSync(`${file}.migrate-report.json`)).toBe(false);
+      expect((await call(core.t.app, 'GET', '/user/id', { query: { userId }, headers })).json.status).toBe('UNKNOWN_USER_ID_ERROR');
+    }
+
+    const leave = ['--rp-id', 'login.other.org', '--leave-unconfigured-passkeys'];
+    const dry = await runCommand(migrateArgs(core, 'hanko', file, ...leave, '--dry-run'));
     expect(dry.code, dry.stdout).toBe(0);
     expect(dry.stdout).toContain("login.other.org: 1 found, 0 would be carried (NOT in the core's webauthn_rp_ids)");
     expect(dry.stdout).toContain('The app must keep serving login.other.org');
-    const run = await runCommand(migrateArgs(core, 'hanko', file, '--rp-id', 'login.other.org'));
+    const run = await runCommand(migrateArgs(core, 'hanko', file, ...leave));
     expect(run.code, run.stdout).toBe(0);
     const report = reportOf(file);
     expect(report.notCarried[0].fields).toEqual([
@@ -460,5 +475,43 @@ describe('migrate: passkeys from each source sign in under the old user id', () 
     ]);
     const user = await call(core.t.app, 'GET', '/user/id', { query: { userId }, headers });
     expect(user.json.user.loginMethods.map((method: { recipeId: string }) => method.recipeId)).toEqual(['passwordless']);
+  });
+});
+
+describe('migrate: passkeys into a core without webauthn_rp_ids', () => {
+  const temp = makeTempDir();
+  let core: RunningCore;
+  beforeAll(async () => {
+    core = await startCore();
+  });
+  afterAll(async () => {
+    await core.t.close();
+    temp.remove();
+  });
+
+  it('refuses the run naming the unset setting; a passkey without a public key does not stop it', async () => {
+    const passkey = new SoftAuthenticator();
+    const user = (id: string, email: string, credentialData: string) => ({
+      id,
+      username: email.split('@')[0],
+      email,
+      emailVerified: true,
+      enabled: true,
+      createdTimestamp: 1700000000000,
+      credentials: [keycloakPbkdf2Credential('pw-12345'), { type: 'webauthn', credentialData }],
+    });
+    const withKey = JSON.stringify({ credentialId: b64(passkey.credentialId), credentialPublicKey: b64url(passkey.coseKey()), counter: 0 });
+    const file = temp.file('realm-unset.json', keycloakRealm([user(crypto.randomUUID(), 'uma@example.com', withKey)]));
+    const refused = await runCommand(migrateArgs(core, 'keycloak', file, '--rp-id', rpId));
+    expect(refused.code, refused.stderr).toBe(2);
+    expect(refused.stderr).toContain(
+      "not configured for: example.com (1 passkey); the core's webauthn_rp_ids is unset. A passkey signs in only under the RP ID it was made for: the app must keep serving example.com",
+    );
+
+    const keyless = JSON.stringify({ credentialId: b64(passkey.credentialId), counter: 0 });
+    const other = temp.file('realm-keyless.json', keycloakRealm([user(crypto.randomUUID(), 'vic@example.com', keyless)]));
+    const run = await runCommand(migrateArgs(core, 'keycloak', other, '--rp-id', rpId));
+    expect(run.code, run.stdout).toBe(0);
+    expect(reportOf(other).notCarried[0].fields[0]).toContain('no public key at the source; left behind, marked to re-enrol');
   });
 });

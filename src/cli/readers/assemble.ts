@@ -109,6 +109,7 @@ export function assembleRecord(parts: RecordParts): SourceRecord {
   if (notCarried.length > 0) record.notCarried = notCarried;
   if (extras !== undefined && extras.carried.length > 0) record.carried = extras.carried;
   if ((parts.extras?.passkeys?.rpIds.length ?? 0) > 0) record.passkeyRpIds = parts.extras!.passkeys!.rpIds;
+  if ((parts.extras?.passkeys?.unconfiguredRpIds.length ?? 0) > 0) record.unconfiguredRpIds = parts.extras!.passkeys!.unconfiguredRpIds;
   if (factorOnly.length > 0 && parts.carry !== undefined) {
     record.factorPhones = { phones: factorOnly, source: parts.carry.source, markedAt: parts.carry.markedAt };
   }

@@ -19,4 +19,6 @@ export interface PasskeyOutcome {
   reEnrol: boolean;
   /** The RP ID of each passkey found ('' when unknown), for the dry run's list. */
   rpIds: string[];
+  /** The RP ID of each passkey left behind only because the core does not list it (the run refuses these). */
+  unconfiguredRpIds: string[];
 }

@@ -33,7 +33,7 @@ export interface FoundPasskey {
   problem?: string;
 }
 
-const NO_PASSKEYS: PasskeyOutcome = { secondFactor: false, carried: [], notCarried: [], reEnrol: false, rpIds: [] };
+const NO_PASSKEYS: PasskeyOutcome = { secondFactor: false, carried: [], notCarried: [], reEnrol: false, rpIds: [], unconfiguredRpIds: [] };
 
 export function carryPasskeys(
   found: readonly FoundPasskey[],
@@ -43,7 +43,7 @@ export function carryPasskeys(
 ): PasskeyOutcome {
   if (found.length === 0) return NO_PASSKEYS;
   const credentials: PasskeyCredential[] = [];
-  const outcome: PasskeyOutcome = { secondFactor: false, carried: [], notCarried: [], reEnrol: false, rpIds: [] };
+  const outcome: PasskeyOutcome = { secondFactor: false, carried: [], notCarried: [], reEnrol: false, rpIds: [], unconfiguredRpIds: [] };
   const seen = new Set<string>();
   for (const passkey of found) {
     const rpId = (passkey.rpId ?? context?.rpId)?.toLowerCase();
@@ -51,6 +51,7 @@ export function carryPasskeys(
     const read = readPasskey(passkey, rpId, context);
     const name = passkey.credentialId === undefined ? passkey.where : `passkey ${shortId(passkey.credentialId)}`;
     if ('problem' in read) {
+      if (read.unconfigured) outcome.unconfiguredRpIds.push(rpId!);
       outcome.reEnrol = true;
       outcome.notCarried.push(`${name} (${passkey.where}): ${read.problem}; left behind, marked to re-enrol`);
       continue;
@@ -74,16 +75,18 @@ function readPasskey(
   passkey: FoundPasskey,
   rpId: string | undefined,
   context: PasskeyContext | undefined,
-): PasskeyCredential | { problem: string } {
+): PasskeyCredential | { problem: string; unconfigured?: true } {
   if (passkey.problem !== undefined) return { problem: passkey.problem };
   if (passkey.credentialId === undefined) return { problem: 'no credential id at the source' };
   if (passkey.publicKey === undefined) return { problem: 'no public key at the source' };
   if (rpId === undefined) return { problem: 'the export does not say its relying-party id: pass --rp-id <the domain it was made for>' };
   const coreRpIds = context?.coreRpIds;
-  if (coreRpIds === null) return { problem: `RP id ${rpId} is not configured at the core (its setting webauthn_rp_ids is unset)` };
+  if (coreRpIds === null)
+    return { problem: `RP id ${rpId} is not configured at the core (its setting webauthn_rp_ids is unset)`, unconfigured: true };
   if (coreRpIds !== undefined && !coreRpIds.includes(rpId)) {
     return {
       problem: `RP id ${rpId} is not configured at the core (webauthn_rp_ids lists ${coreRpIds.length === 0 ? 'none' : coreRpIds.join(', ')})`,
+      unconfigured: true,
     };
   }
   const credentialId = toBase64Url(passkey.credentialId);
