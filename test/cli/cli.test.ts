@@ -77,6 +77,7 @@ describe('identity-core command line', () => {
       includeDisabled: false,
       providerOverrides: new Map([['oidc.x', 'x']]),
       restart: false,
+      leaveUnconfiguredPasskeys: false,
     });
   });
 
