@@ -177,21 +177,7 @@ async function insertDependents(db: Queryable, users: ImportUser[], totpSecrets:
         verified.ids.push(method.superTokensUserId);
         verified.emails.push(method.email);
       }
-      for (const passkey of method.credentials ?? []) {
-        passkeys.push({
-          rp_id: passkey.rpId,
-          credential_id: passkey.credentialId,
-          user_id: method.superTokensUserId,
-          public_key: Buffer.from(passkey.publicKey, 'base64url'),
-          counter: passkey.counter,
-          transports: passkey.transports,
-          aaguid: passkey.aaguid ?? null,
-          user_handle: passkey.userHandle ?? null,
-          backup_eligible: false,
-          backed_up: false,
-          created_at: passkey.createdAt ?? method.timeJoinedInMSSinceEpoch,
-        });
-      }
+      passkeys.push(...passkeyRows(method));
     }
     // Metadata, roles and second factors go under the id the app knows the user by: the external id when given,
     // else the primary login method's (M-2.1, M-4.3, AL-11.2 step 6); metadata merges into a row already there (M-3).
@@ -242,4 +228,21 @@ function accountInfosOf(user: ImportUser): string {
     if (method.thirdPartyId !== undefined) infos.add(`${method.thirdPartyId} account ${method.thirdPartyUserId}`);
   }
   return [...infos].join(', ');
+}
+
+/** The credential rows of a login method's imported passkeys. */
+export function passkeyRows(method: ImportLoginMethod) {
+  return (method.credentials ?? []).map((passkey) => ({
+    rp_id: passkey.rpId,
+    credential_id: passkey.credentialId,
+    user_id: method.superTokensUserId,
+    public_key: Buffer.from(passkey.publicKey, 'base64url'),
+    counter: passkey.counter,
+    transports: passkey.transports,
+    aaguid: passkey.aaguid ?? null,
+    user_handle: passkey.userHandle ?? null,
+    backup_eligible: false,
+    backed_up: false,
+    created_at: passkey.createdAt ?? method.timeJoinedInMSSinceEpoch,
+  }));
 }

@@ -4,7 +4,7 @@ import { insertLoginMethods, replacePasswordHashWhileLike } from '../../users/lo
 import { insertEmailVerifications } from '../../recipes/emailverification/repository.js';
 import { lazyPointerPattern } from '../../lazy-migration/pointer-sql.js';
 import { isLazyPointer } from '../../lazy-migration/pointer.js';
-import { userRows } from '../import-users.js';
+import { passkeyRows, userRows } from '../import-users.js';
 import type { ImportLoginMethod, ImportUser } from '../types.js';
 import { describeAccount, describeAccountInfo, describeAddedMethod } from './describe.js';
 import { addMissingMaterial } from './material.js';
@@ -79,24 +79,7 @@ export async function completeUser(db: Queryable, user: ImportUser, totpSecrets:
     );
     const hashes = fresh.map((method) => (method.recipeId === 'emailpassword' ? method.passwordHash! : null));
     await insertLoginMethods(db, userRows(fresh, hashes));
-    await insertImportedCredentials(
-      db,
-      fresh.flatMap((method) =>
-        (method.credentials ?? []).map((passkey) => ({
-          rp_id: passkey.rpId,
-          credential_id: passkey.credentialId,
-          user_id: method.superTokensUserId,
-          public_key: Buffer.from(passkey.publicKey, 'base64url'),
-          counter: passkey.counter,
-          transports: passkey.transports,
-          aaguid: passkey.aaguid ?? null,
-          user_handle: passkey.userHandle ?? null,
-          backup_eligible: false,
-          backed_up: false,
-          created_at: passkey.createdAt ?? method.timeJoinedInMSSinceEpoch,
-        })),
-      ),
-    );
+    await insertImportedCredentials(db, fresh.flatMap(passkeyRows));
     const verified = fresh.filter((method) => method.isVerified && method.email !== undefined);
     await insertEmailVerifications(
       db,
