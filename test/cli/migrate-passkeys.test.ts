@@ -3,7 +3,14 @@ import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call } from '../helper.js';
 import { SoftAuthenticator } from '../recipes/webauthn/authenticator.js';
-import { keycloakPbkdf2Credential, keycloakRealm, pgCsv, SUPABASE_FACTOR_COLUMNS, SUPABASE_USER_COLUMNS } from './carry/exports.js';
+import {
+  keycloakPbkdf2Credential,
+  keycloakRealm,
+  pgCsv,
+  SUPABASE_FACTOR_COLUMNS,
+  SUPABASE_USER_COLUMNS,
+  SUPABASE_WEBAUTHN_COLUMNS,
+} from './carry/exports.js';
 import { bcryptHash, makeTempDir } from './fixtures.js';
 import { apiKey, migrateArgs, runCommand, signIn, startCore, type RunningCore } from './harness.js';
 
@@ -291,42 +298,24 @@ describe('migrate: passkeys from each source sign in under the old user id', () 
     );
     const passkeys = temp.file(
       'supabase-webauthn.csv',
-      pgCsv(
-        [
-          'id',
-          'user_id',
-          'credential_id',
-          'public_key',
-          'attestation_type',
-          'aaguid',
-          'sign_count',
-          'transports',
-          'backup_eligible',
-          'backed_up',
-          'friendly_name',
-          'created_at',
-          'updated_at',
-          'last_used_at',
-        ],
-        [
-          {
-            id: crypto.randomUUID(),
-            user_id: onlyId,
-            credential_id: `\\x${passkey.credentialId.toString('hex')}`,
-            public_key: `\\x${passkey.coseKey().toString('hex')}`,
-            attestation_type: 'none',
-            aaguid: '',
-            sign_count: '0',
-            transports: '["internal"]',
-            backup_eligible: 't',
-            backed_up: 't',
-            friendly_name: 'Mac',
-            created_at: '2024-03-01 00:00:00+00',
-            updated_at: '2024-03-01 00:00:00+00',
-            last_used_at: '',
-          },
-        ],
-      ),
+      pgCsv(SUPABASE_WEBAUTHN_COLUMNS, [
+        {
+          id: crypto.randomUUID(),
+          user_id: onlyId,
+          credential_id: `\\x${passkey.credentialId.toString('hex')}`,
+          public_key: `\\x${passkey.coseKey().toString('hex')}`,
+          attestation_type: 'none',
+          aaguid: '',
+          sign_count: '0',
+          transports: '["internal"]',
+          backup_eligible: 't',
+          backed_up: 't',
+          friendly_name: 'Mac',
+          created_at: '2024-03-01 00:00:00+00',
+          updated_at: '2024-03-01 00:00:00+00',
+          last_used_at: '',
+        },
+      ]),
     );
     const factors = temp.file(
       'supabase-factors.csv',

@@ -140,6 +140,24 @@ export const SUPABASE_FACTOR_COLUMNS = [
   'web_authn_aaguid',
 ];
 
+/** `auth.webauthn_credentials`: the passkeys a user signs in with (newer auth servers). */
+export const SUPABASE_WEBAUTHN_COLUMNS = [
+  'id',
+  'user_id',
+  'credential_id',
+  'public_key',
+  'attestation_type',
+  'aaguid',
+  'sign_count',
+  'transports',
+  'backup_eligible',
+  'backed_up',
+  'friendly_name',
+  'created_at',
+  'updated_at',
+  'last_used_at',
+];
+
 export const CLERK_CSV_HEADER =
   'id,first_name,last_name,username,primary_email_address,primary_phone_number,verified_email_addresses,unverified_email_addresses,verified_phone_numbers,unverified_phone_numbers,totp_secret,password_digest,password_hasher';
 
