@@ -93,42 +93,48 @@ export class ClientLoad {
   private async client(client: number): Promise<void> {
     const { prefix, rounds, signInEmails, password, passwordHash } = this.options;
     for (let round = 0; round < rounds; round++) {
-      const email = signInEmails[(client * rounds + round) % signInEmails.length];
-      const signIn = await this.send(client, 'signin', '/recipe/signin', { email, password });
-      if (signIn.status === 200) {
-        if ((JSON.parse(signIn.body) as { status: string }).status === 'OK') this.acknowledged.signIns++;
-        else this.failedSignIns.push(`${email}: ${signIn.body}`);
-      }
-
-      const imported = `${prefix}-c${client}-r${round}@example.com`;
-      const importAnswer = await this.send(client, 'import', '/recipe/user/passwordhash/import', { email: imported, passwordHash });
-      if (importAnswer.status === 200 && (JSON.parse(importAnswer.body) as { status: string }).status === 'OK') {
-        this.acknowledged.imports.push(imported);
-      }
-
-      const session = await this.send(
-        client,
-        'session',
-        '/recipe/session',
-        this.sessionBody(`${prefix}-c${client}-u${round}`),
-        sessionHeaders,
-      );
-      if (session.status === 200)
-        this.acknowledged.sessions.push((JSON.parse(session.body) as { session: { handle: string } }).session.handle);
-
-      const chain = this.chains[client];
-      if (!chain.broken) {
-        const refreshed = await this.send(client, 'refresh', '/recipe/session/refresh', () => this.refreshBody(client), sessionHeaders);
-        const body =
-          refreshed.status === 200 ? (JSON.parse(refreshed.body) as { status: string; refreshToken?: { token: string } }) : undefined;
-        if (body?.status === 'OK' && body.refreshToken) {
-          chain.token = body.refreshToken.token;
-          chain.refreshes++;
-          this.acknowledged.refreshes++;
-        } else {
-          chain.broken = `round ${round}: ${refreshed.status} ${refreshed.body.slice(0, 200)}`;
-        }
-      }
+      const steps: (() => Promise<void>)[] = [
+        async () => {
+          const email = signInEmails[(client * rounds + round) % signInEmails.length];
+          const signIn = await this.send(client, 'signin', '/recipe/signin', { email, password });
+          if (signIn.status !== 200) return;
+          if ((JSON.parse(signIn.body) as { status: string }).status === 'OK') this.acknowledged.signIns++;
+          else this.failedSignIns.push(`${email}: ${signIn.body}`);
+        },
+        async () => {
+          const email = `${prefix}-c${client}-r${round}@example.com`;
+          const answer = await this.send(client, 'import', '/recipe/user/passwordhash/import', { email, passwordHash });
+          if (answer.status === 200 && (JSON.parse(answer.body) as { status: string }).status === 'OK')
+            this.acknowledged.imports.push(email);
+        },
+        async () => {
+          const answer = await this.send(
+            client,
+            'session',
+            '/recipe/session',
+            this.sessionBody(`${prefix}-c${client}-u${round}`),
+            sessionHeaders,
+          );
+          if (answer.status === 200)
+            this.acknowledged.sessions.push((JSON.parse(answer.body) as { session: { handle: string } }).session.handle);
+        },
+        async () => {
+          const chain = this.chains[client];
+          if (chain.broken) return;
+          const answer = await this.send(client, 'refresh', '/recipe/session/refresh', () => this.refreshBody(client), sessionHeaders);
+          const body =
+            answer.status === 200 ? (JSON.parse(answer.body) as { status: string; refreshToken?: { token: string } }) : undefined;
+          if (body?.status === 'OK' && body.refreshToken) {
+            chain.token = body.refreshToken.token;
+            chain.refreshes++;
+            this.acknowledged.refreshes++;
+          } else {
+            chain.broken = `round ${round}: ${answer.status} ${answer.body.slice(0, 200)}`;
+          }
+        },
+      ];
+      // Each client starts its rounds at a different step, so that the fall meets every kind of request.
+      for (let step = 0; step < steps.length; step++) await steps[(client + round + step) % steps.length]();
       this.roundsDone++;
     }
   }
