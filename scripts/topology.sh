@@ -4,7 +4,9 @@
 #      (DATABASE_URL, default postgresql://postgres@127.0.0.1:5432/postgres);
 #   2. alone afterwards (it loads the machine), the production shape: Patroni with etcd running two PostgreSQL 15
 #      servers in synchronous mode, HAProxy by Patroni's /primary, two core processes (one through PgBouncer) under a
-#      write load while the primary is lost twice (test/topology/patroni.test.ts, about two minutes).
+#      write load while the primary is lost twice (test/topology/patroni.test.ts, about two minutes); then, on a stack
+#      of its own, three cores through PgBouncer under a bounded client load while the primary's PostgreSQL is killed
+#      (test/topology/patroni-clients.test.ts, about one minute).
 # Debian's pgbouncer, patroni, etcd-server and haproxy are installed where they are missing and apt-get can run as
 # root. Exit 3 with a plain "NOT CHECKED" line when a part could not run because its packages are missing.
 # Arguments are passed to one vitest run (npm run test:topology -- test/topology/patroni.test.ts).
@@ -42,10 +44,11 @@ if [ $# -gt 0 ]; then
   exec npx vitest run --config vitest.topology.config.ts "$@"
 fi
 
-npx vitest run --config vitest.topology.config.ts --exclude test/topology/patroni.test.ts
+npx vitest run --config vitest.topology.config.ts --exclude 'test/topology/patroni*.test.ts'
 stack_missing=$(missing patroni etcd-server haproxy | tr '\n' ' ')
 if [ -n "$stack_missing" ]; then
   echo "topology: NOT CHECKED: the Patroni failover: the Debian packages ${stack_missing% } are not installed and cannot be installed here"
   exit 3
 fi
-npx vitest run --config vitest.topology.config.ts test/topology/patroni.test.ts
+# One stack at a time: each file starts its own.
+npx vitest run --config vitest.topology.config.ts --no-file-parallelism test/topology/patroni.test.ts test/topology/patroni-clients.test.ts

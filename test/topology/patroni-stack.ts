@@ -2,6 +2,7 @@ import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import pg from 'pg';
 import YAML from 'yaml';
 import { freePort, portOpen, sleep } from './ports.js';
 
@@ -318,4 +319,15 @@ export async function startPatroniStack(): Promise<PatroniStack> {
     stop,
   };
   return stack;
+}
+
+/** Runs `work` on a client connected straight to the node's PostgreSQL (not through HAProxy). */
+export async function onNode<T>(node: PatroniNode, work: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ host: '127.0.0.1', port: node.pgPort, user: 'postgres', database: 'postgres' });
+  await client.connect();
+  try {
+    return await work(client);
+  } finally {
+    await client.end();
+  }
 }

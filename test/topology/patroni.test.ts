@@ -1,11 +1,10 @@
 import crypto from 'node:crypto';
 import bcrypt from 'bcrypt';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCoreProcess, type CoreProcess } from './core-process.js';
-import { missingStackBinaries, startPatroniStack, type PatroniNode, type PatroniStack } from './patroni-stack.js';
+import { missingStackBinaries, onNode, startPatroniStack, type PatroniNode, type PatroniStack } from './patroni-stack.js';
 import { startPgBouncer, type PgBouncer } from './pgbouncer.js';
-import { sleep } from './ports.js';
+import { sleep, waitUntil } from './ports.js';
 import { WriteLoad, type Answer } from './write-load.js';
 
 // The production shape on loopback: Patroni (etcd) runs two PostgreSQL 15 servers in synchronous mode, HAProxy sends
@@ -56,24 +55,6 @@ afterAll(async () => {
 }, 60_000);
 
 const unavailable = /^The database is (unavailable|busy), retry after 1 seconds\n?$/;
-
-async function onNode<T>(node: PatroniNode, work: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ host: '127.0.0.1', port: node.pgPort, user: 'postgres', database: 'postgres' });
-  await client.connect();
-  try {
-    return await work(client);
-  } finally {
-    await client.end();
-  }
-}
-
-async function waitUntil(what: string, timeoutMs: number, check: () => Promise<boolean> | boolean): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs} ms`);
-    await sleep(100);
-  }
-}
 
 /** Per core: when the last answer other than 200 came, and the first 200 after it. */
 function recovery(answers: Answer[], core: number, fellAt: number) {
