@@ -14,14 +14,15 @@ import { startSdkApp } from '../lib/apps.js';
 import { measureCpu, withApplicationName } from '../lib/cpu-accounting.js';
 import { makeCredentials } from '../lib/credentials.js';
 import { SchemaRegistry } from '../lib/schemas.js';
-import { insertEmailPasswordUsers, seedExistingUsers } from '../lib/seed.js';
+import { seedExistingUsers } from '../lib/seed.js';
 import { benchSignerKey, coreScript, poolSize } from '../lib/servers.js';
 import { freePort, startServer, type ServerProcess } from '../lib/server-process.js';
 import { defaultDatabaseUrl } from '../lib/settings.js';
 import { median } from '../lib/stats.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const option = (name: string, fallback: number) => Number(process.argv.find((arg) => arg.startsWith(`--${name}=`))?.split('=')[1] ?? fallback);
+const option = (name: string, fallback: number) =>
+  Number(process.argv.find((arg) => arg.startsWith(`--${name}=`))?.split('=')[1] ?? fallback);
 const reps = option('reps', 200);
 const rounds = option('rounds', 3);
 const concurrency = option('concurrency', 4);
@@ -63,7 +64,12 @@ async function recordingProxy(target: string): Promise<{ url: string; taken: Rec
       for (const [name, value] of Object.entries(incoming.headers)) {
         if (typeof value === 'string' && !['host', 'connection', 'content-length'].includes(name)) headers[name] = value;
       }
-      const recorded = { method: incoming.method!, path: incoming.url!, headers, body: chunks.length ? Buffer.concat(chunks).toString() : undefined };
+      const recorded = {
+        method: incoming.method!,
+        path: incoming.url!,
+        headers,
+        body: chunks.length ? Buffer.concat(chunks).toString() : undefined,
+      };
       taken.push(recorded);
       void send(target, recorded).then(({ status, body }) => {
         outgoing.writeHead(status, { 'content-type': 'application/json' });
@@ -76,7 +82,11 @@ async function recordingProxy(target: string): Promise<{ url: string; taken: Rec
   return { url: `http://127.0.0.1:${port}`, taken, close: () => server.close() };
 }
 
-async function startCoreWithLog(script: string, schema: string, label: string): Promise<{ core: ServerProcess; statements: () => Promise<Totals> }> {
+async function startCoreWithLog(
+  script: string,
+  schema: string,
+  label: string,
+): Promise<{ core: ServerProcess; statements: () => Promise<Totals> }> {
   const port = await freePort();
   const applicationName = `bench-core-${port}`;
   const logFile = path.join(os.tmpdir(), `statements-${port}-${crypto.randomBytes(3).toString('hex')}.json`);
@@ -125,10 +135,16 @@ async function main(): Promise<void> {
   const cores: Array<{ script: string; core: ServerProcess; statements: () => Promise<Totals> }> = [];
   try {
     const credentials = await makeCredentials('bcrypt', 4, 1, 'cpu');
+    const userIds = credentials.map(() => crypto.randomUUID());
     for (const [index, script] of scripts.entries()) {
       const { schema, pool } = await schemas.migrated(`cpu_${index}`);
       await seedExistingUsers(pool, 50_000);
-      await insertEmailPasswordUsers(pool, credentials);
+      // The same ids in every schema: the recorded requests name them.
+      await pool.query(
+        `INSERT INTO users (user_id, tenant_id, recipe_id, time_joined, email, password_hash)
+         SELECT id, 'public', 'emailpassword', 1, email, hash FROM unnest($1::text[], $2::text[], $3::text[]) AS t(id, email, hash)`,
+        [userIds, credentials.map((c) => c.email), credentials.map((c) => c.hash)],
+      );
       await pool.query('ANALYZE users, user_ids, user_groups');
       await pool.end();
       cores.push({ script, ...(await startCoreWithLog(script, schema, String(index))) });
@@ -139,7 +155,12 @@ async function main(): Promise<void> {
     const signin = await fetch(`${app.url}/auth/signin`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'st-auth-mode': 'header' },
-      body: JSON.stringify({ formFields: [{ id: 'email', value: credentials[0].email }, { id: 'password', value: credentials[0].password }] }),
+      body: JSON.stringify({
+        formFields: [
+          { id: 'email', value: credentials[0].email },
+          { id: 'password', value: credentials[0].password },
+        ],
+      }),
     });
     if (!(await signin.text()).includes('"status":"OK"')) throw new Error('the SDK app did not sign in');
     await app.stop();
@@ -155,7 +176,12 @@ async function main(): Promise<void> {
       bcryptRuns.push((used.user + used.system) / 10 / 1000);
     }
     const bcryptMs = median(bcryptRuns);
-    console.log(`one bcrypt-10 check: ${bcryptMs.toFixed(2)} ms CPU in this process; load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+    console.log(
+      `one bcrypt-10 check: ${bcryptMs.toFixed(2)} ms CPU in this process; load average ${os
+        .loadavg()
+        .map((l) => l.toFixed(1))
+        .join(' ')}`,
+    );
 
     type Figure = { coreMs: number[]; databaseMs: number[]; statements: Totals[] };
     const figures = new Map<string, Figure>();
@@ -178,7 +204,8 @@ async function main(): Promise<void> {
                 while (next < count) {
                   next++;
                   const { status, body } = await send(core.url, request);
-                  if (status !== 200 || !body.includes('"status":"OK"')) throw new Error(`${name} answered ${status} ${body.slice(0, 200)}`);
+                  if (status !== 200 || !body.includes('"status":"OK"'))
+                    throw new Error(`${name} answered ${status} ${body.slice(0, 200)}`);
                 }
               }),
             );
@@ -215,9 +242,12 @@ async function main(): Promise<void> {
         databaseSum += median(figure.databaseMs);
         const list = (values: number[]) => `${median(values).toFixed(3)} (${values.map((v) => v.toFixed(2)).join(', ')})`;
         console.log(`| ${name} | ${list(figure.coreMs)} | ${list(figure.databaseMs)} | ${total.toFixed(2)} |`);
-        for (const [text, value] of Object.entries(last)) console.log(`|   | | | ${value.calls.toFixed(2)} × ${value.ms.toFixed(3)} ms: \`${text.slice(0, 110)}\` |`);
+        for (const [text, value] of Object.entries(last))
+          console.log(`|   | | | ${value.calls.toFixed(2)} × ${value.ms.toFixed(3)} ms: \`${text.slice(0, 110)}\` |`);
       }
-      console.log(`\nsum of medians: core ${coreSum.toFixed(2)} ms (beyond one bcrypt check ${(coreSum - bcryptMs).toFixed(2)} ms), PostgreSQL ${databaseSum.toFixed(2)} ms`);
+      console.log(
+        `\nsum of medians: core ${coreSum.toFixed(2)} ms (beyond one bcrypt check ${(coreSum - bcryptMs).toFixed(2)} ms), PostgreSQL ${databaseSum.toFixed(2)} ms`,
+      );
     }
   } finally {
     for (const { core } of cores) await core.stop();
