@@ -96,7 +96,7 @@ async function startCoreWithLog(
     name: `core ${label}`,
     script,
     args: [`--config=${emptyConfig}`],
-    nodeArgs: ['--require', path.join(root, 'bench/tools/statement-log.cjs')],
+    nodeArgs: ['--import', path.join(root, 'bench/tools/statement-log.mjs')],
     port,
     applicationName,
     env: {

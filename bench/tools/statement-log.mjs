@@ -1,9 +1,9 @@
-// Preloaded into the core (`node --require bench/tools/statement-log.cjs dist/server.js`): counts every statement
+// Preloaded into the core (`node --import ./bench/tools/statement-log.mjs dist/server.js`): counts every statement
 // the core sends through pg (each query call is one round trip) and the wall time until its answer, by statement
 // text. On SIGUSR2 it writes the totals so far as JSON to $STATEMENT_LOG; a measuring script diffs two dumps.
-const fs = require('node:fs');
-const { performance } = require('node:perf_hooks');
-const pg = require('pg');
+import fs from 'node:fs';
+import { performance } from 'node:perf_hooks';
+import pg from 'pg';
 
 const totals = new Map();
 const original = pg.Client.prototype.query;
