@@ -155,7 +155,7 @@ export const appScenario: Scenario = {
 
     const core = await context.core('app');
     await insertEmailPasswordUsers(core.pool, credentials);
-    await core.pool.query('ANALYZE users');
+    await core.pool.query('ANALYZE users, user_ids, user_groups');
     const sdkApp = await startSdkApp(core.server.url);
     context.onClose(() => sdkApp.stop());
 

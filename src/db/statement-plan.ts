@@ -52,11 +52,25 @@ export function installStatementPlan(client: pg.PoolClient, plan: Plan): void {
   }) as typeof client.query;
 }
 
+// Statement texts are a fixed set (the cap below guards against texts that vary), so each is hashed into its name
+// once per process rather than once per query: the user reads' texts are over a kilobyte.
+const maxNamedTexts = 2000;
+const namesByText = new Map<string, string>();
+
+function statementName(text: string): string {
+  let name = namesByText.get(text);
+  if (name === undefined) {
+    name = crypto.createHash('sha1').update(text).digest('base64url');
+    if (namesByText.size < maxNamedTexts) namesByText.set(text, name);
+  }
+  return name;
+}
+
 function namedStatements(raw: RawQuery): RawQuery {
   const prepared = new Set<string>();
   return (input, values) => {
     if (typeof input !== 'string' || !Array.isArray(values) || values.length === 0) return raw(input, values);
-    const name = crypto.createHash('sha1').update(input).digest('base64url');
+    const name = statementName(input);
     if (!prepared.has(name)) {
       if (prepared.size >= maxPreparedPerConnection) return raw(input, values);
       prepared.add(name);

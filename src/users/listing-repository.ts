@@ -1,5 +1,5 @@
 import type { Queryable } from '../db/pool.js';
-import { findUsersByGroupIds, type StoredUser } from './repository.js';
+import { findUsersByGroupIds, selectUsers, type StoredUser } from './repository.js';
 import type { PageToken } from './pagination-token.js';
 
 export type TimeJoinedOrder = 'ASC' | 'DESC';
@@ -130,19 +130,19 @@ export async function findUsersByAccountInfo(db: Queryable, tenantId: string, in
   const tenant = criteria.param(tenantId);
   const matched = criteria.parts.map((part, index) => `(${part}) AS c${index}`).join(', ');
   const every = union ? 'TRUE' : criteria.parts.map((_, index) => `bool_or(m.c${index})`).join(' AND ');
-  const { rows } = await db.query<{ group_id: string }>(
-    `SELECT g.group_id
+  // The matching groups and all their login methods in one statement: the SDK asks this on every sign-in.
+  const users = await selectUsers(
+    db,
+    `g.group_id IN (SELECT mg.group_id
        FROM (SELECT i.group_id, ${matched}
                FROM users u JOIN user_ids i ON i.user_id = u.user_id
               WHERE u.tenant_id = ${tenant} AND (${criteria.parts.join(' OR ')})) m
-       JOIN user_groups g ON g.group_id = m.group_id
-      GROUP BY g.group_id, g.time_joined
+       JOIN user_groups mg ON mg.group_id = m.group_id
+      GROUP BY mg.group_id, mg.time_joined
      HAVING ${every}
-      ORDER BY g.time_joined ASC, g.group_id DESC LIMIT ${maxUsersPerLookup}`,
+      ORDER BY mg.time_joined ASC, mg.group_id DESC LIMIT ${maxUsersPerLookup})`,
     criteria.values,
+    'g.time_joined ASC, g.group_id DESC',
   );
-  return findUsersByGroupIds(
-    db,
-    rows.map((row) => row.group_id),
-  );
+  return [...users.values()];
 }

@@ -79,8 +79,9 @@ type GroupedRow = LoginMethodRow & {
   group_external_user_id: string | null;
 };
 
-// Every login method of the groups `condition` selects (on user_groups g), in one statement.
-async function selectUsers(db: Queryable, condition: string, values: unknown[]): Promise<Map<string, StoredUser>> {
+// Every login method of the groups `condition` selects (on user_groups g), in one statement; with `order` (on g),
+// the users come in that order.
+export async function selectUsers(db: Queryable, condition: string, values: unknown[], order = ''): Promise<Map<string, StoredUser>> {
   const { rows } = await db.query<GroupedRow>(
     `SELECT g.group_id, g.is_primary, g.time_joined AS group_time_joined, gm.external_user_id AS group_external_user_id,
             ${userColumns}
@@ -89,7 +90,7 @@ async function selectUsers(db: Queryable, condition: string, values: unknown[]):
        JOIN users u ON u.user_id = i.user_id
        LEFT JOIN user_id_mappings m ON m.user_id = u.user_id
        LEFT JOIN user_id_mappings gm ON gm.user_id = g.group_id
-      WHERE ${condition}`,
+      WHERE ${condition}${order && ` ORDER BY ${order}`}`,
     values,
   );
   const users = new Map<string, StoredUser>();

@@ -24,11 +24,6 @@ export const storedOf = (row: ProviderRow): StoredProvider => ({
   secrets: row.secrets === null ? null : { secretKey: row.secrets, secretKeyId: row.secrets_key_id },
 });
 
-export async function listTenantIds(db: Queryable): Promise<string[]> {
-  const { rows } = await db.query<{ tenant_id: string }>('SELECT tenant_id FROM tenants');
-  return rows.map((row) => row.tenant_id);
-}
-
 /** Every tenant (or one), `public` first, then in creation order. */
 export async function findTenants(db: Queryable, tenantId?: string): Promise<TenantRow[]> {
   const { rows } = await db.query<TenantRow>(

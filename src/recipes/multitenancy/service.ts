@@ -26,13 +26,25 @@ export interface Tenant {
   coreConfig: Record<string, number>;
 }
 
+/** A tenant's rows as stored, its providers' secrets still sealed. */
+interface StoredTenant {
+  tenantId: string;
+  row: repository.TenantRow;
+  providers: repository.ProviderRow[];
+}
+
 /** Tenants as configuration: create, update, read, list, remove, and each tenant's third-party providers. */
 export class MultitenancyService {
-  readonly cache: TenantCache;
+  readonly cache: TenantCache<StoredTenant>;
 
   constructor(private readonly deps: MultitenancyDependencies) {
     const listen = deps.config.postgresql_pool_mode === 'session';
-    this.cache = new TenantCache({ pool: deps.pool, log: deps.log, ...(listen && { connectListener: () => connectLike(deps.pool) }) });
+    this.cache = new TenantCache({
+      pool: deps.pool,
+      log: deps.log,
+      load: () => this.readStored(),
+      ...(listen && { connectListener: () => connectLike(deps.pool) }),
+    });
   }
 
   exists(tenantId: string): Promise<boolean> {
@@ -40,11 +52,12 @@ export class MultitenancyService {
   }
 
   async getTenant(tenantId: string): Promise<Tenant | undefined> {
-    return (await this.readTenants(tenantId))[0];
+    const stored = this.cache.current(tenantId) ?? (await this.readStored(tenantId))[0];
+    return stored && this.open(stored);
   }
 
-  listTenants(): Promise<Tenant[]> {
-    return this.readTenants();
+  async listTenants(): Promise<Tenant[]> {
+    return (await this.readStored()).map((stored) => this.open(stored));
   }
 
   async createOrUpdate(update: TenantUpdate): Promise<{ status: 'OK'; createdNew: boolean }> {
@@ -116,7 +129,8 @@ export class MultitenancyService {
     return result;
   }
 
-  private async readTenants(tenantId?: string): Promise<Tenant[]> {
+  /** The stored rows of every tenant (or one); opened into the CDI shape per read, so a key change shows at once. */
+  private async readStored(tenantId?: string): Promise<StoredTenant[]> {
     const rows = await repository.findTenants(this.deps.pool, tenantId);
     if (rows.length === 0) return [];
     const providers = await repository.findProviders(
@@ -125,15 +139,21 @@ export class MultitenancyService {
     );
     return rows.map((row) => ({
       tenantId: row.tenant_id,
+      row,
+      providers: providers.filter((provider) => provider.tenant_id === row.tenant_id),
+    }));
+  }
+
+  private open({ row, providers }: StoredTenant): Tenant {
+    return {
+      tenantId: row.tenant_id,
       thirdParty: {
-        providers: providers
-          .filter((provider) => provider.tenant_id === row.tenant_id)
-          .map((provider) => openProvider(this.deps.totpSecrets, row.tenant_id, repository.storedOf(provider))),
+        providers: providers.map((provider) => openProvider(this.deps.totpSecrets, row.tenant_id, repository.storedOf(provider))),
       },
       ...(row.first_factors !== null && { firstFactors: row.first_factors }),
       ...(row.required_secondary_factors !== null && { requiredSecondaryFactors: row.required_secondary_factors }),
       coreConfig: row.core_config,
-    }));
+    };
   }
 }
 

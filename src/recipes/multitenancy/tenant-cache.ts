@@ -1,12 +1,14 @@
 import type pg from 'pg';
 import type { Logger } from 'pino';
-import { listTenantIds, TENANTS_CHANNEL } from './repository.js';
+import { TENANTS_CHANNEL } from './repository.js';
 import { PUBLIC_TENANT } from './tenant-id.js';
 
 export const TENANT_POLL_INTERVAL_MS = 10_000;
 
-export interface TenantCacheOptions {
+export interface TenantCacheOptions<T extends { tenantId: string }> {
   pool: pg.Pool;
+  /** Reads every tenant as the CDI answers it. */
+  load: () => Promise<T[]>;
   log: Logger;
   /**
    * Opens the connection that listens, outside the pool so it never takes a request's place; undefined behind a
@@ -17,13 +19,17 @@ export interface TenantCacheOptions {
 }
 
 /**
- * Which tenants exist, in memory, so a request under /<t>/ costs no query (contract-multitenancy T-2). Reloaded
- * when any core notifies a change (writes notify in their transaction) and every 10 s in case a notification was
- * missed; the core that writes reloads before it answers, so it sees its own change at once.
+ * The tenants, in memory, so a request under /<t>/ costs no query (contract-multitenancy T-2) and neither does the
+ * tenant read the SDK makes on every sign-in. Reloaded when any core notifies a change (writes notify in their
+ * transaction) and every 10 s in case a notification was missed; the core that writes reloads before it answers, so
+ * it sees its own change at once.
  */
-export class TenantCache {
+export class TenantCache<T extends { tenantId: string }> {
   private ids: ReadonlySet<string> = new Set([PUBLIC_TENANT]);
+  private tenants: ReadonlyMap<string, T> = new Map();
   private loaded = false;
+  // A load completed while this core was listening: every change since is announced to it.
+  private followed = false;
   private reloading: Promise<void> | undefined;
   private again = false;
   private listener: pg.Client | undefined;
@@ -32,7 +38,7 @@ export class TenantCache {
   private stopped = false;
   private connecting: Promise<void> | undefined;
 
-  constructor(private readonly options: TenantCacheOptions) {}
+  constructor(private readonly options: TenantCacheOptions<T>) {}
 
   /** Whether this core is listening for other cores' changes (false between a lost connection and the next poll). */
   get listening(): boolean {
@@ -45,6 +51,15 @@ export class TenantCache {
     if (this.loaded) return false;
     await this.reload();
     return this.ids.has(tenantId);
+  }
+
+  /**
+   * The tenant as last loaded, while this core follows every change (listening, loaded since); otherwise undefined
+   * and the database answers: behind a transaction pooler, or between a lost connection and the next poll, the
+   * cache may be up to one poll late.
+   */
+  current(tenantId: string): T | undefined {
+    return this.followed && this.listener ? this.tenants.get(tenantId) : undefined;
   }
 
   start(): void {
@@ -73,8 +88,13 @@ export class TenantCache {
       try {
         do {
           this.again = false;
-          this.ids = new Set(await listTenantIds(this.options.pool));
+          const listening = this.listener !== undefined;
+          const tenants = await this.options.load();
+          this.tenants = new Map(tenants.map((tenant) => [tenant.tenantId, tenant]));
+          this.ids = new Set([PUBLIC_TENANT, ...this.tenants.keys()]);
           this.loaded = true;
+          // Only a load that started after LISTEN has seen every change not yet announced here.
+          if (listening && this.listener) this.followed = true;
         } while (this.again);
       } finally {
         this.reloading = undefined;
@@ -128,6 +148,7 @@ export class TenantCache {
   private dropListener(): void {
     const client = this.listener;
     this.listener = undefined;
+    this.followed = false;
     if (!client) return;
     client.removeAllListeners('notification');
     client.end().catch(() => undefined);
