@@ -190,3 +190,23 @@ export async function deleteLoginMethods(db: Queryable, userIds: string[]): Prom
   const { rowCount } = await db.query('DELETE FROM users WHERE user_id = ANY($1::text[])', [userIds]);
   return rowCount ?? 0;
 }
+
+/**
+ * Puts a login method in a tenant (M7); false when it already was. A value the tenant already has fails on that
+ * recipe's unique index of login_method_tenants, one a primary user of the tenant holds on primary_account_infos.
+ */
+export async function addLoginMethodToTenant(db: Queryable, tenantId: string, userId: string): Promise<boolean> {
+  const { rowCount } = await db.query(
+    `INSERT INTO login_method_tenants (tenant_id, user_id, recipe_id, email, phone_number, third_party_id, third_party_user_id)
+     SELECT $1, user_id, recipe_id, email, phone_number, third_party_id, third_party_user_id FROM users WHERE user_id = $2
+     ON CONFLICT (tenant_id, user_id) DO NOTHING`,
+    [tenantId, userId],
+  );
+  return rowCount === 1;
+}
+
+/** Takes a login method out of a tenant (M8); false when it was not in it. */
+export async function removeLoginMethodFromTenant(db: Queryable, tenantId: string, userId: string): Promise<boolean> {
+  const { rowCount } = await db.query('DELETE FROM login_method_tenants WHERE tenant_id = $1 AND user_id = $2', [tenantId, userId]);
+  return rowCount === 1;
+}
