@@ -59,10 +59,10 @@ export async function insertEmailPasswordUser(
 }
 
 export async function findEmailPasswordUserByEmail(db: Queryable, tenantId: string, email: string): Promise<LoginMethodRow | undefined> {
-  const { rows } = await db.query<LoginMethodRow>(
-    `SELECT ${userColumns} FROM ${userFrom} ${inTenant('emailpassword')} AND lt.email = $2`,
-    [tenantId, email],
-  );
+  const { rows } = await db.query<LoginMethodRow>(`SELECT ${userColumns} FROM ${userFrom} ${inTenant('emailpassword')} AND lt.email = $2`, [
+    tenantId,
+    email,
+  ]);
   return rows[0];
 }
 

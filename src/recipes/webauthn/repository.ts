@@ -160,10 +160,10 @@ export async function insertWebauthnUser(
 }
 
 export async function findWebauthnUserByEmail(db: Queryable, tenantId: string, email: string): Promise<LoginMethodRow | undefined> {
-  const { rows } = await db.query<LoginMethodRow>(
-    `SELECT ${userColumns} FROM ${userFrom} ${inTenant('webauthn')} AND lt.email = $2`,
-    [tenantId, email],
-  );
+  const { rows } = await db.query<LoginMethodRow>(`SELECT ${userColumns} FROM ${userFrom} ${inTenant('webauthn')} AND lt.email = $2`, [
+    tenantId,
+    email,
+  ]);
   return rows[0];
 }
 
