@@ -127,6 +127,7 @@ export async function buildApp({ config, pool, logger, clock = Date.now }: AppOp
   // Before any request: refuses to start when TOTP secrets exist that the configured keys cannot open.
   const totpSecrets = await prepareTotpSecrets(pool, config.totp_secret_keys, log);
   app.decorate('services', createServices({ config, pool, clock, log, metrics, totpSecrets }));
+  app.decorate('tenantExists', (tenantId: string) => app.services.multitenancy.exists(tenantId));
   // Background jobs run only between ready and close, so building an app starts nothing.
   app.addHook('onReady', async () => app.services.start());
   // Waiting verifications are refused (503) as soon as closing starts, so in-flight requests end quickly.

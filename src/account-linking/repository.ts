@@ -44,7 +44,8 @@ export async function findAccountInfoConflict(
        FROM users u
        CROSS JOIN LATERAL (VALUES (1, 'email', u.email), (2, 'phone', u.phone_number),
                                   (3, 'tparty', u.third_party_id || '::' || u.third_party_user_id)) AS v(rank, kind, value)
-       JOIN primary_account_infos r ON r.tenant_id = u.tenant_id AND r.info_type = v.kind AND r.info_value = v.value
+       JOIN login_method_tenants t ON t.user_id = u.user_id
+       JOIN primary_account_infos r ON r.tenant_id = t.tenant_id AND r.info_type = v.kind AND r.info_value = v.value
       WHERE u.user_id = $1 AND r.group_id IS DISTINCT FROM $2
       ORDER BY v.rank LIMIT 1`,
     [userId, exceptGroupId],
@@ -52,19 +53,19 @@ export async function findAccountInfoConflict(
   return rows[0];
 }
 
-/** Which of an email and a phone number a primary user other than the one `userId` belongs to holds. */
+/** Which of an email and a phone number a primary user other than the one `userId` belongs to holds in any of the tenants. */
 export async function findContactsHeldElsewhere(
   db: Queryable,
-  tenantId: string,
+  tenantIds: readonly string[],
   userId: string,
   email: string | null,
   phoneNumber: string | null,
 ): Promise<{ email: boolean; phoneNumber: boolean }> {
   const { rows } = await db.query<{ info_type: 'email' | 'phone' }>(
     `SELECT r.info_type FROM primary_account_infos r
-      WHERE r.tenant_id = $1 AND ((r.info_type = 'email' AND r.info_value = $3) OR (r.info_type = 'phone' AND r.info_value = $4))
+      WHERE r.tenant_id = ANY($1::text[]) AND ((r.info_type = 'email' AND r.info_value = $3) OR (r.info_type = 'phone' AND r.info_value = $4))
         AND r.group_id IS DISTINCT FROM (SELECT i.group_id FROM user_ids i WHERE i.user_id = $2)`,
-    [tenantId, userId, email, phoneNumber],
+    [tenantIds, userId, email, phoneNumber],
   );
   return { email: rows.some((row) => row.info_type === 'email'), phoneNumber: rows.some((row) => row.info_type === 'phone') };
 }

@@ -65,15 +65,15 @@ export function explainImportError(error: unknown, user: ImportUser): string | u
     case 'primary_account_infos__info_key':
       // Checked free before the insert: another primary user took one of them in the meantime.
       return importErrors.accountInfo(`one of ${accountInfosOf(user)} became another primary user's while this user was imported`);
-    case 'users__emailpassword_email_key':
+    case 'login_method_tenants__emailpassword_email_key':
       return importErrors.emailPasswordEmail(method('emailpassword').email!);
-    case 'users__thirdparty_key': {
+    case 'login_method_tenants__thirdparty_key': {
       const { thirdPartyId, thirdPartyUserId } = method('thirdparty');
       return importErrors.thirdParty(thirdPartyId!, thirdPartyUserId!);
     }
-    case 'users__passwordless_email_key':
+    case 'login_method_tenants__passwordless_email_key':
       return importErrors.passwordlessEmail(method('passwordless', (m) => m.email !== undefined).email!);
-    case 'users__passwordless_phone_number_key':
+    case 'login_method_tenants__passwordless_phone_number_key':
       return importErrors.passwordlessPhone(method('passwordless', (m) => m.phoneNumber !== undefined).phoneNumber!);
     case 'user_id_mappings__external_user_id_key':
       return importErrors.externalId(user.externalUserId!);
@@ -83,7 +83,7 @@ export function explainImportError(error: unknown, user: ImportUser): string | u
       return importErrors.externalId(user.id);
     case 'user_roles__role_fkey':
       return importErrors.unknownRole;
-    case 'users__webauthn_email_key':
+    case 'login_method_tenants__webauthn_email_key':
       return importErrors.webauthnEmail(method('webauthn').email!);
     case 'webauthn_credentials__pkey': {
       const [first] = method('webauthn').credentials!;

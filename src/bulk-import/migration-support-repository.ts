@@ -38,7 +38,7 @@ export async function findCoreId(db: Queryable): Promise<string> {
 // one person with several login methods from several people.
 export async function findUsersByKeys(db: Queryable, keys: LookupKeys): Promise<LookedUpUserRow[]> {
   const probe = (where: string) =>
-    `CROSS JOIN LATERAL (SELECT u.user_id FROM users u WHERE u.tenant_id = 'public' AND ${where} LIMIT 1) AS hit`;
+    `CROSS JOIN LATERAL (SELECT u.user_id FROM login_method_tenants u WHERE u.tenant_id = 'public' AND ${where} LIMIT 1) AS hit`;
   const { rows } = await db.query<LookedUpUserRow>(
     `WITH found AS (
         SELECT hit.user_id FROM unnest($1::text[]) AS k(key)

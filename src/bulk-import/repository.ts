@@ -172,7 +172,7 @@ export async function findImportConflicts(
   probe: ConflictProbe,
 ): Promise<{ kind: ConflictKind; key: string; holder: string | null }[]> {
   const probeUsers = (column: 'email' | 'phone_number', recipe: RecipeId) =>
-    `SELECT 1 FROM users u WHERE u.tenant_id = 'public' AND u.recipe_id = '${recipe}' AND u.${column} = k.key LIMIT 1`;
+    `SELECT 1 FROM login_method_tenants u WHERE u.tenant_id = 'public' AND u.recipe_id = '${recipe}' AND u.${column} = k.key LIMIT 1`;
   const { rows } = await db.query<{ kind: ConflictKind; key: string; holder: string | null }>({
     text: `SELECT 'emailpassword-email' AS kind, k.key, NULL::text AS holder FROM unnest($1::text[]) AS k(key)
        CROSS JOIN LATERAL (${probeUsers('email', 'emailpassword')}) AS hit
@@ -181,7 +181,7 @@ export async function findImportConflicts(
      UNION ALL SELECT 'passwordless-phone', k.key, NULL FROM unnest($3::text[]) AS k(key)
        CROSS JOIN LATERAL (${probeUsers('phone_number', 'passwordless')}) AS hit
      UNION ALL SELECT 'thirdparty', k.id || E'\\n' || k.user_id, NULL FROM unnest($4::text[], $5::text[]) AS k(id, user_id)
-       CROSS JOIN LATERAL (SELECT 1 FROM users u WHERE u.tenant_id = 'public' AND u.recipe_id = 'thirdparty'
+       CROSS JOIN LATERAL (SELECT 1 FROM login_method_tenants u WHERE u.tenant_id = 'public' AND u.recipe_id = 'thirdparty'
          AND u.third_party_id = k.id AND u.third_party_user_id = k.user_id LIMIT 1) AS hit
      UNION ALL SELECT 'external-id', k.key, NULL FROM unnest($6::text[]) AS k(key)
        CROSS JOIN LATERAL (SELECT 1 FROM user_id_mappings m WHERE m.external_user_id = k.key LIMIT 1) AS hit

@@ -3,7 +3,16 @@ import type { Logger } from 'pino';
 import { describeError } from '../db/pg-errors.js';
 
 // The tables an import fills; the queue is left out (it empties again, and its statements are key-driven anyway).
-const importedTables = ['users', 'user_groups', 'user_ids', 'user_id_mappings', 'email_verifications', 'user_metadata', 'user_roles'];
+const importedTables = [
+  'users',
+  'login_method_tenants',
+  'user_groups',
+  'user_ids',
+  'user_id_mappings',
+  'email_verifications',
+  'user_metadata',
+  'user_roles',
+];
 // Below this many new rows a refresh is not worth its sample.
 const minimumRowsBetweenRefreshes = 10_000;
 

@@ -22,6 +22,20 @@ export function assertAppScope(request: ScopedRequest): void {
   if (request.tenantId !== 'public' && cdiAtLeast(request.cdiVersion, '5.0')) throw coreError('APP_SPECIFIC_API');
 }
 
+declare module 'fastify' {
+  interface FastifyInstance {
+    // Whether a tenant other than public exists (the multitenancy recipe's cache); decorated by app.ts.
+    tenantExists?: (tenantId: string) => Promise<boolean>;
+  }
+}
+
+/** The tenant check of a tenant-scoped route: public, or any tenant that exists (contract-multitenancy T-1.0). */
+async function assertRouteScope(app: FastifyInstance, request: ScopedRequest, scope: Scope): Promise<void> {
+  const otherTenant = scope === 'tenant' && request.appId === 'public' && request.tenantId !== 'public';
+  if (otherTenant && app.tenantExists && (await app.tenantExists(request.tenantId))) return;
+  assertScope(request, scope);
+}
+
 export function assertScope(request: ScopedRequest, scope: Scope): void {
   if (scope === 'tenant') assertTenantScope(request);
   else if (scope === 'app') assertAppScope(request);
@@ -87,7 +101,7 @@ export function defineRoute<S extends RouteSchema, Input = RouteRequest<S>>(app:
     handler: async (request: FastifyRequest, reply: FastifyReply): Promise<unknown> => {
       const routeRequest = request as unknown as RouteRequest<S>;
       const input = parse ? parse(routeRequest) : (routeRequest as unknown as Input);
-      assertScope(routeRequest, typeof scope === 'function' ? scope(input) : scope);
+      await assertRouteScope(app, routeRequest, typeof scope === 'function' ? scope(input) : scope);
       return handle(input, routeRequest, reply);
     },
   });

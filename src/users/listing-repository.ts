@@ -46,6 +46,11 @@ function anyLoginMethod(condition: string): string {
   return `EXISTS (SELECT 1 FROM user_ids i JOIN users u ON u.user_id = i.user_id WHERE i.group_id = g.group_id AND ${condition})`;
 }
 
+// A user is in a tenant when any of its login methods is (contract-multitenancy T-3).
+function inTenant(tenant: string): string {
+  return anyLoginMethod(`EXISTS (SELECT 1 FROM login_method_tenants lt WHERE lt.user_id = u.user_id AND lt.tenant_id = ${tenant})`);
+}
+
 function addSearch(conditions: Conditions, search: SearchTerms): void {
   if (search.emails.length > 0) {
     const prefixes = conditions.param(search.emails.map((term) => `${escapeLike(term)}%`));
@@ -66,7 +71,7 @@ function addSearch(conditions: Conditions, search: SearchTerms): void {
 // The recipe filter selects users having a login method of those recipes; it does not trim their login methods.
 export async function findUsersPage(db: Queryable, query: PageQuery): Promise<StoredUser[]> {
   const conditions = new Conditions();
-  conditions.add(`g.tenant_id = ${conditions.param(query.tenantId)}`);
+  conditions.add(inTenant(conditions.param(query.tenantId)));
   if (query.recipeIds) conditions.add(anyLoginMethod(`u.recipe_id = ANY(${conditions.param(query.recipeIds)})`));
   if (query.cursor) {
     const time = conditions.param(query.cursor.time);
@@ -92,7 +97,7 @@ export async function findUsersPage(db: Queryable, query: PageQuery): Promise<St
 
 export async function countUsers(db: Queryable, tenantId: string | undefined, recipeIds: string[] | undefined): Promise<number> {
   const conditions = new Conditions();
-  if (tenantId !== undefined) conditions.add(`g.tenant_id = ${conditions.param(tenantId)}`);
+  if (tenantId !== undefined) conditions.add(inTenant(conditions.param(tenantId)));
   if (recipeIds) conditions.add(anyLoginMethod(`u.recipe_id = ANY(${conditions.param(recipeIds)})`));
   const { rows } = await db.query<{ count: number }>(
     `SELECT count(*)::bigint AS count FROM user_groups g ${conditions.where()}`,
@@ -136,7 +141,8 @@ export async function findUsersByAccountInfo(db: Queryable, tenantId: string, in
     `g.group_id IN (SELECT mg.group_id
        FROM (SELECT i.group_id, ${matched}
                FROM users u JOIN user_ids i ON i.user_id = u.user_id
-              WHERE u.tenant_id = ${tenant} AND (${criteria.parts.join(' OR ')})) m
+               JOIN login_method_tenants lt ON lt.user_id = u.user_id
+              WHERE lt.tenant_id = ${tenant} AND (${criteria.parts.join(' OR ')})) m
        JOIN user_groups mg ON mg.group_id = m.group_id
       GROUP BY mg.group_id, mg.time_joined
      HAVING ${every}

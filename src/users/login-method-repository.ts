@@ -6,20 +6,46 @@ import { userColumns, type LoginMethodRow, type RecipeId } from './repository.js
 // another table in the same round trip (a CTE) takes this file's fragment for its `users` part.
 
 // The row a statement just wrote: a new user has no id mapping yet, and the outer query of a data-modifying
-// CTE cannot see the written row, so these columns come from RETURNING itself.
-export const returnedUserColumns = `user_id, tenant_id, recipe_id, time_joined, email, phone_number, third_party_id,
-  third_party_user_id`;
+// CTE cannot see the written row, so these columns come from RETURNING itself. A new login method is in the one
+// tenant it is created in.
+export const returnedUserColumns = `user_id, tenant_id, ARRAY[tenant_id] AS tenant_ids, recipe_id, time_joined, email, phone_number,
+  third_party_id, third_party_user_id`;
+
+// A new login method takes its place in its tenant first (a passwordless one may hit either of two indexes, so it
+// names none) (CTE `lmt`): the tenant's unique index there decides, a
+// login method that would break it inserts nothing, and concurrent writers of one value wait for each other on that
+// index as they used to on `users`. The INSERT into `users` then reads `lmt` (the foreign key is checked at the end
+// of the statement); the trigger of migration 0043 finds the membership already there.
+const membershipConflict = {
+  emailpassword: `(tenant_id, email) WHERE recipe_id = 'emailpassword'`,
+  passwordless: '',
+  webauthn: `(tenant_id, email) WHERE recipe_id = 'webauthn'`,
+  thirdparty: `(tenant_id, third_party_id, third_party_user_id) WHERE recipe_id = 'thirdparty'`,
+} as const;
+
+function membershipSql(recipeId: RecipeId, columns: string, values: string): string {
+  const conflict = membershipConflict[recipeId];
+  return `lmt AS (INSERT INTO login_method_tenants (tenant_id, user_id, recipe_id${columns})
+       VALUES ($2, $1, '${recipeId}'${values}) ON CONFLICT ${conflict}${conflict && ' '}DO NOTHING RETURNING user_id)`;
+}
 
 /**
- * The INSERT of one new login method of a recipe, its values bound to $1.. in the order of the columns: user id,
- * tenant id, time joined, then the recipe's own columns. The caller adds ON CONFLICT and RETURNING.
+ * The CTEs that insert one new login method of a recipe, its values bound to $1.. in the order of the columns: user
+ * id, tenant id, time joined, then the recipe's own columns. The caller puts them first in its WITH and adds
+ * RETURNING to the last one (`lmu`), whose INSERT writes nothing when the tenant already has the value.
  */
 export const insertLoginMethodSql = {
-  emailpassword: `INSERT INTO users (user_id, tenant_id, recipe_id, time_joined, email, password_hash)
-       VALUES ($1, $2, 'emailpassword', $3, $4, $5)`,
-  passwordless: `INSERT INTO users (user_id, tenant_id, recipe_id, time_joined, email, phone_number)
-       VALUES ($1, $2, 'passwordless', $3, $4, $5)`,
-  webauthn: `INSERT INTO users (user_id, tenant_id, recipe_id, time_joined, email) VALUES ($1, $2, 'webauthn', $3, $4)`,
+  emailpassword: `${membershipSql('emailpassword', ', email', ', $4')},
+     lmu AS (INSERT INTO users (user_id, tenant_id, recipe_id, time_joined, email, password_hash)
+       SELECT $1, $2, 'emailpassword', $3::bigint, $4, $5 FROM lmt`,
+  passwordless: `${membershipSql('passwordless', ', email, phone_number', ', $4, $5')},
+     lmu AS (INSERT INTO users (user_id, tenant_id, recipe_id, time_joined, email, phone_number)
+       SELECT $1, $2, 'passwordless', $3::bigint, $4, $5 FROM lmt`,
+  webauthn: `${membershipSql('webauthn', ', email', ', $4')},
+     lmu AS (INSERT INTO users (user_id, tenant_id, recipe_id, time_joined, email) SELECT $1, $2, 'webauthn', $3::bigint, $4 FROM lmt`,
+  thirdparty: `${membershipSql('thirdparty', ', email, third_party_id, third_party_user_id', ', $4, $5, $6')},
+     lmu AS (INSERT INTO users (user_id, tenant_id, recipe_id, time_joined, email, third_party_id, third_party_user_id)
+       SELECT $1, $2, 'thirdparty', $3::bigint, $4, $5, $6 FROM lmt`,
 } as const;
 
 /** The UPDATE of a login method's email ($2) by its id ($1), when it is of this recipe; RETURNING user_id. */
@@ -27,42 +53,40 @@ export function updateLoginMethodEmailSql(recipeId: RecipeId): string {
   return `UPDATE users SET email = $2 WHERE user_id = $1 AND recipe_id = '${recipeId}' RETURNING user_id`;
 }
 
-export const emailPasswordConflict = `ON CONFLICT (tenant_id, email) WHERE recipe_id = 'emailpassword'`;
-
 /**
- * Inserts the email-password login method, or replaces the hash of the one already holding this email, in one
- * statement. With `keepHashNotLike`, a stored hash not matching that pattern is kept (a real hash over a pointer).
- * The new id only survives an insert, so `user_id <> $1` tells an existing user apart.
+ * Replaces the hash of the email-password login method holding this email in the tenant, or inserts it when none
+ * does. With `keepHashNotLike`, a stored hash not matching that pattern is kept (a real hash over a pointer).
+ * Undefined when a concurrent writer inserted the email after this statement's snapshot: the caller asks again.
  */
 export async function upsertEmailPasswordLoginMethod(
   db: Queryable,
   user: { userId: string; tenantId: string; email: string; passwordHash: string; timeJoined: number },
   keepHashNotLike: string | undefined,
-): Promise<LoginMethodRow & { existed: boolean }> {
+): Promise<(LoginMethodRow & { existed: boolean }) | undefined> {
   const { rows } = await db.query<LoginMethodRow & { existed: boolean }>(
-    `WITH u AS (
-       ${insertLoginMethodSql.emailpassword}
-       ${emailPasswordConflict} DO UPDATE SET password_hash = CASE
-         WHEN $6::text IS NOT NULL AND users.password_hash NOT LIKE $6 THEN users.password_hash ELSE EXCLUDED.password_hash END
-       RETURNING ${returnedUserColumns}, user_id <> $1 AS existed)
+    `WITH ${insertLoginMethodSql.emailpassword} RETURNING ${returnedUserColumns}, false AS existed),
+     upd AS (UPDATE users SET password_hash = CASE
+         WHEN $6::text IS NOT NULL AND users.password_hash NOT LIKE $6 THEN users.password_hash ELSE $5 END
+       WHERE NOT EXISTS (SELECT 1 FROM lmt) AND user_id = (SELECT t.user_id FROM login_method_tenants t
+         WHERE t.tenant_id = $2 AND t.recipe_id = 'emailpassword' AND t.email = $4)
+       RETURNING ${returnedUserColumns}, true AS existed),
+     u AS (SELECT * FROM lmu UNION ALL SELECT * FROM upd)
      SELECT ${userColumns}, u.existed FROM u LEFT JOIN user_id_mappings m ON m.user_id = u.user_id`,
     [user.userId, user.tenantId, user.timeJoined, user.email, user.passwordHash, keepHashNotLike ?? null],
   );
   return rows[0];
 }
 
-/** Concurrent first sign-ins for one provider account: the partial unique index decides, the loser inserts nothing. */
+/** Concurrent first sign-ins for one provider account: the tenant's unique index decides, the loser inserts nothing. */
 export async function insertThirdPartyLoginMethodIfAbsent(
   db: Queryable,
   user: { userId: string; tenantId: string; thirdPartyId: string; thirdPartyUserId: string; email: string; timeJoined: number },
 ): Promise<boolean> {
-  const { rowCount } = await db.query(
-    `INSERT INTO users (user_id, tenant_id, recipe_id, time_joined, email, third_party_id, third_party_user_id)
-     VALUES ($1, $2, 'thirdparty', $3, $4, $5, $6)
-     ON CONFLICT (tenant_id, third_party_id, third_party_user_id) WHERE recipe_id = 'thirdparty' DO NOTHING`,
+  const { rows } = await db.query<{ n: number }>(
+    `WITH ${insertLoginMethodSql.thirdparty} RETURNING user_id) SELECT count(*)::int AS n FROM lmu`,
     [user.userId, user.tenantId, user.timeJoined, user.email, user.thirdPartyId, user.thirdPartyUserId],
   );
-  return rowCount === 1;
+  return rows[0].n === 1;
 }
 
 export interface NewUserRows {
@@ -165,4 +189,24 @@ export async function deleteLoginMethod(db: Queryable, userId: string): Promise<
 export async function deleteLoginMethods(db: Queryable, userIds: string[]): Promise<number> {
   const { rowCount } = await db.query('DELETE FROM users WHERE user_id = ANY($1::text[])', [userIds]);
   return rowCount ?? 0;
+}
+
+/**
+ * Puts a login method in a tenant (M7); false when it already was. A value the tenant already has fails on that
+ * recipe's unique index of login_method_tenants, one a primary user of the tenant holds on primary_account_infos.
+ */
+export async function addLoginMethodToTenant(db: Queryable, tenantId: string, userId: string): Promise<boolean> {
+  const { rowCount } = await db.query(
+    `INSERT INTO login_method_tenants (tenant_id, user_id, recipe_id, email, phone_number, third_party_id, third_party_user_id)
+     SELECT $1, user_id, recipe_id, email, phone_number, third_party_id, third_party_user_id FROM users WHERE user_id = $2
+     ON CONFLICT (tenant_id, user_id) DO NOTHING`,
+    [tenantId, userId],
+  );
+  return rowCount === 1;
+}
+
+/** Takes a login method out of a tenant (M8); false when it was not in it. */
+export async function removeLoginMethodFromTenant(db: Queryable, tenantId: string, userId: string): Promise<boolean> {
+  const { rowCount } = await db.query('DELETE FROM login_method_tenants WHERE tenant_id = $1 AND user_id = $2', [tenantId, userId]);
+  return rowCount === 1;
 }

@@ -5,7 +5,8 @@ export type RecipeId = 'emailpassword' | 'passwordless' | 'thirdparty' | 'webaut
 // One login method (a row of `users`), with what the user object needs from other tables.
 export interface LoginMethodRow {
   user_id: string;
-  tenant_id: string;
+  // The tenants the login method is in, sorted (login_method_tenants); empty once it has left every one.
+  tenant_ids: string[];
   recipe_id: RecipeId;
   time_joined: number;
   email: string | null;
@@ -34,8 +35,13 @@ export interface StoredUser {
 // Select list for LoginMethodRow; the caller joins `users u LEFT JOIN user_id_mappings m ON m.user_id = u.user_id`.
 // OFFSET 0 keeps the EXISTS a per-row primary-key probe: without it PostgreSQL may hash the whole
 // email_verifications table for every multi-row query (a 500-user page read all 50k rows: 12.8 ms instead of 2.6 ms).
-// A login method inserted by the same statement has no user_ids row yet: it is standalone, as every new one is.
-export const userColumns = `u.user_id, u.tenant_id, u.recipe_id, u.time_joined, u.email, u.phone_number,
+// A login method inserted by the same statement has no user_ids row yet: it is standalone, as every new one is. Nor
+// is its membership visible yet (the trigger of migration 0043 writes it): a row the statement's snapshot of `users`
+// lacks is in the one tenant it was created in.
+export const userColumns = `u.user_id,
+  ARRAY(SELECT lt.tenant_id FROM login_method_tenants lt WHERE lt.user_id = u.user_id
+        UNION SELECT u.tenant_id WHERE NOT EXISTS (SELECT 1 FROM users x WHERE x.user_id = u.user_id) ORDER BY 1) AS tenant_ids,
+  u.recipe_id, u.time_joined, u.email, u.phone_number,
   u.third_party_id, u.third_party_user_id, m.external_user_id,
   (u.email IS NULL OR EXISTS (SELECT 1 FROM email_verifications ev WHERE ev.user_id = u.user_id AND ev.email = u.email OFFSET 0)) AS verified,
   coalesce((SELECT lg.is_primary FROM user_ids li JOIN user_groups lg ON lg.group_id = li.group_id WHERE li.user_id = u.user_id), false)
@@ -44,6 +50,11 @@ export const userColumns = `u.user_id, u.tenant_id, u.recipe_id, u.time_joined, 
     WHERE wc.user_id = u.user_id ORDER BY wc.created_at, wc.credential_id) END AS webauthn_credential_ids`;
 
 export const userFrom = 'users u LEFT JOIN user_id_mappings m ON m.user_id = u.user_id';
+
+/** Follows userFrom: the login methods of a recipe that are in the tenant bound to $1; the caller adds conditions on `lt`. */
+export function inTenant(recipeId: RecipeId): string {
+  return `JOIN login_method_tenants lt ON lt.user_id = u.user_id WHERE lt.tenant_id = $1 AND lt.recipe_id = '${recipeId}'`;
+}
 
 // Either id is accepted; an internal id wins when a string is both (contract §2). Any id that names a user counts:
 // a login method's id or a retained group id.

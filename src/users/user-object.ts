@@ -15,7 +15,7 @@ function outputIdOf(row: LoginMethodRow): string {
 function loginMethodObject(row: LoginMethodRow, cdiVersion: CdiVersion) {
   const thirdParty = thirdPartyOf(row);
   return {
-    ...(cdiAtLeast(cdiVersion, '3.0') && { tenantIds: [row.tenant_id] }),
+    ...(cdiAtLeast(cdiVersion, '3.0') && { tenantIds: row.tenant_ids }),
     recipeUserId: outputIdOf(row),
     verified: row.verified,
     timeJoined: row.time_joined,
@@ -40,7 +40,7 @@ function distinct<T>(values: T[], key: (value: T) => string = String): T[] {
 export function toUserObject(user: StoredUser, cdiVersion: CdiVersion): WireUser {
   const methods = user.login_methods;
   if (!cdiAtLeast(cdiVersion, '4.0')) return legacyUserObject(methods[0], cdiVersion);
-  const tenantIds = cdiAtLeast(cdiVersion, '3.0') ? { tenantIds: distinct(methods.map((row) => row.tenant_id)) } : {};
+  const tenantIds = cdiAtLeast(cdiVersion, '3.0') ? { tenantIds: distinct(methods.flatMap((row) => row.tenant_ids)).sort() } : {};
   return {
     id: user.external_user_id ?? user.group_id,
     isPrimaryUser: user.is_primary,
@@ -65,7 +65,7 @@ function legacyUserObject(row: LoginMethodRow, cdiVersion: CdiVersion): WireUser
   return {
     id: outputIdOf(row),
     timeJoined: row.time_joined,
-    ...(cdiAtLeast(cdiVersion, '3.0') && { tenantIds: [row.tenant_id] }),
+    ...(cdiAtLeast(cdiVersion, '3.0') && { tenantIds: row.tenant_ids }),
     ...(row.email !== null && { email: row.email }),
     ...(row.phone_number !== null && { phoneNumber: row.phone_number }),
     ...(thirdParty && { thirdParty }),

@@ -4,6 +4,8 @@
 export const tableOwners: Readonly<Record<string, string>> = {
   users: 'users',
   user_id_mappings: 'users',
+  // The first membership of a login method is written by the users trigger of migration 0043.
+  login_method_tenants: 'users',
   user_ids: 'account-linking',
   user_groups: 'account-linking',
   // Kept by the users triggers of migration 0011.

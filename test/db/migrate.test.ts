@@ -67,11 +67,11 @@ describe('migrations', () => {
     const indexes = await pools[0].query(`SELECT indexname FROM pg_indexes WHERE schemaname = $1`, [schema]);
     expect(indexes.rows.map((row) => row.indexname)).toEqual(
       expect.arrayContaining([
-        'users__emailpassword_email_key',
-        'users__passwordless_email_key',
-        'users__passwordless_phone_number_key',
-        'users__thirdparty_key',
-        'users__email_idx',
+        'login_method_tenants__emailpassword_email_key',
+        'login_method_tenants__passwordless_email_key',
+        'login_method_tenants__passwordless_phone_number_key',
+        'login_method_tenants__thirdparty_key',
+        'login_method_tenants__email_idx',
         'users__time_joined_asc_idx',
         'users__time_joined_desc_idx',
         'users__lazy_legacy_user_id_idx',
@@ -101,7 +101,7 @@ describe('migrations', () => {
     await insert('d', 'thirdparty', 'x@example.com');
     await expect(insert('e', 'emailpassword', 'x@example.com')).rejects.toMatchObject({
       code: '23505',
-      constraint: 'users__emailpassword_email_key',
+      constraint: 'login_method_tenants__emailpassword_email_key',
     });
     await expect(insert('f', 'passwordless', null)).rejects.toMatchObject({
       code: '23514',

@@ -46,7 +46,7 @@ export async function findAccountHolder(
   method: { recipeId: RecipeId; email?: string; phoneNumber?: string; thirdPartyId?: string; thirdPartyUserId?: string },
 ): Promise<string | undefined> {
   const { rows } = await db.query<{ holder: string }>(
-    `SELECT coalesce(m.external_user_id, i.group_id) AS holder FROM users u
+    `SELECT coalesce(m.external_user_id, i.group_id) AS holder FROM login_method_tenants u
        JOIN user_ids i ON i.user_id = u.user_id
        LEFT JOIN user_id_mappings m ON m.user_id = i.group_id
       WHERE u.tenant_id = 'public' AND u.recipe_id = $1 AND (

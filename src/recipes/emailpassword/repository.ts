@@ -1,7 +1,6 @@
 import type { Queryable } from '../../db/pool.js';
-import { userColumns, userFrom, type LoginMethodRow } from '../../users/repository.js';
+import { inTenant, userColumns, userFrom, type LoginMethodRow } from '../../users/repository.js';
 import {
-  emailPasswordConflict,
   insertLoginMethodSql,
   returnedUserColumns,
   updateEmailPasswordLoginMethod,
@@ -32,8 +31,14 @@ export async function upsertEmailPasswordUser(
   // Most imports create a user, and that insert needs no join; only a re-import pays for the upsert below.
   const created = await insertEmailPasswordUser(db, user, false);
   if (created) return { row: created, existed: false };
-  const { existed, ...row } = await upsertEmailPasswordLoginMethod(db, user, keepRealHash ? lazyPointerPattern : undefined);
-  return { row, existed };
+  // A concurrent import of the email that committed after the upsert's snapshot was taken: the next one sees it.
+  for (;;) {
+    const upserted = await upsertEmailPasswordLoginMethod(db, user, keepRealHash ? lazyPointerPattern : undefined);
+    if (upserted) {
+      const { existed, ...row } = upserted;
+      return { row, existed };
+    }
+  }
 }
 
 /** Undefined when the email is taken; `verified` marks the email verified in the same statement. */
@@ -43,10 +48,9 @@ export async function insertEmailPasswordUser(
   verified: boolean,
 ): Promise<LoginMethodRow | undefined> {
   const { rows } = await db.query<LoginMethodRow>(
-    `WITH u AS (
-       ${insertLoginMethodSql.emailpassword}
-       ${emailPasswordConflict} DO NOTHING
+    `WITH ${insertLoginMethodSql.emailpassword}
        RETURNING ${returnedUserColumns}),
+     u AS (SELECT * FROM lmu),
      v AS (${verifyEmailsFromSql('u', '$6::boolean')})
      SELECT ${returnedUserColumns}, NULL::text AS external_user_id, $6::boolean AS verified, false AS in_primary_user FROM u`,
     [user.userId, user.tenantId, user.timeJoined, user.email, user.passwordHash, verified],
@@ -55,10 +59,10 @@ export async function insertEmailPasswordUser(
 }
 
 export async function findEmailPasswordUserByEmail(db: Queryable, tenantId: string, email: string): Promise<LoginMethodRow | undefined> {
-  const { rows } = await db.query<LoginMethodRow>(
-    `SELECT ${userColumns} FROM ${userFrom} WHERE u.tenant_id = $1 AND u.email = $2 AND u.recipe_id = 'emailpassword'`,
-    [tenantId, email],
-  );
+  const { rows } = await db.query<LoginMethodRow>(`SELECT ${userColumns} FROM ${userFrom} ${inTenant('emailpassword')} AND lt.email = $2`, [
+    tenantId,
+    email,
+  ]);
   return rows[0];
 }
 
@@ -69,8 +73,7 @@ export async function findEmailPasswordCredentials(
   email: string,
 ): Promise<{ row: LoginMethodRow; passwordHash: string } | undefined> {
   const { rows } = await db.query<LoginMethodRow & { password_hash: string }>(
-    `SELECT ${userColumns}, u.password_hash FROM ${userFrom}
-     WHERE u.tenant_id = $1 AND u.email = $2 AND u.recipe_id = 'emailpassword'`,
+    `SELECT ${userColumns}, u.password_hash FROM ${userFrom} ${inTenant('emailpassword')} AND lt.email = $2`,
     [tenantId, email],
   );
   if (rows.length === 0) return undefined;
@@ -95,7 +98,7 @@ export async function updateEmailPasswordUser(
     return (await updateEmailPasswordLoginMethod(db, userId, changes, currentEmail)) ? 'OK' : 'UNKNOWN_USER';
   } catch (error) {
     const violated = uniqueViolationOf(error);
-    if (violated === 'users__emailpassword_email_key') return 'EMAIL_TAKEN';
+    if (violated === 'login_method_tenants__emailpassword_email_key') return 'EMAIL_TAKEN';
     if (violated === 'primary_account_infos__info_key') return 'EMAIL_HELD_BY_ANOTHER_PRIMARY_USER';
     throw error;
   }

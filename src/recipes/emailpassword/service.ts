@@ -140,7 +140,7 @@ export class EmailPasswordService {
       await this.deps.hasher.verifyDecoy(password, `unknown:${tenantId}:${keys[0] ?? email}`);
       return WRONG_CREDENTIALS;
     }
-    if (isLazyPointer(found.passwordHash)) return this.signInPending(found.row, found.passwordHash, password, attempt);
+    if (isLazyPointer(found.passwordHash)) return this.signInPending(tenantId, found.row, found.passwordHash, password, attempt);
     return this.verifyStored(found.row, found.passwordHash, password, attempt);
   }
 
@@ -178,10 +178,16 @@ export class EmailPasswordService {
   }
 
   // A user imported for lazy migration: the old provider is asked once, and a confirmed password is stored hashed.
-  private async signInPending(row: LoginMethodRow, pointer: string, password: string, attempt: SignInAttempt): Promise<SignInResult> {
+  private async signInPending(
+    tenantId: string,
+    row: LoginMethodRow,
+    pointer: string,
+    password: string,
+    attempt: SignInAttempt,
+  ): Promise<SignInResult> {
     const outcome = await this.lazyMigration.signIn({
       userId: row.user_id,
-      tenantId: row.tenant_id,
+      tenantId,
       email: row.email ?? '',
       externalUserId: row.external_user_id ?? undefined,
       pointer,

@@ -7,6 +7,7 @@ import type { Provider } from './provider-config.js';
 import { openProvider, sealProvider } from './provider-secrets.js';
 import * as repository from './repository.js';
 import { TenantCache } from './tenant-cache.js';
+import { TenantMembership } from './membership.js';
 import type { TenantUpdate } from './tenant-input.js';
 
 export interface MultitenancyDependencies {
@@ -36,8 +37,10 @@ interface StoredTenant {
 /** Tenants as configuration: create, update, read, list, remove, and each tenant's third-party providers. */
 export class MultitenancyService {
   readonly cache: TenantCache<StoredTenant>;
+  readonly membership: TenantMembership;
 
   constructor(private readonly deps: MultitenancyDependencies) {
+    this.membership = new TenantMembership(deps);
     const listen = deps.config.postgresql_pool_mode === 'session';
     this.cache = new TenantCache({
       pool: deps.pool,

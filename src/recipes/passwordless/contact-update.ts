@@ -67,15 +67,15 @@ async function applyUpdate(tx: pg.PoolClient, update: ContactUpdate): Promise<Up
   const touched: Contact[] = [];
   if (emailChanges) touched.push(...contacts('email', user.email, email));
   if (phoneChanges) touched.push(...contacts('phoneNumber', user.phone_number, phoneNumber));
-  await lockContacts(tx, user.tenant_id, touched);
+  await lockContacts(tx, user.tenant_ids, touched);
 
   // The email is reported first when both are taken, so it is checked here rather than left to whichever
   // unique index the UPDATE happens to hit first.
   const newEmail = emailChanges ? email : null;
   const newPhoneNumber = phoneChanges ? phoneNumber : null;
-  const owners = await findContactOwners(tx, user.tenant_id, user.user_id, newEmail, newPhoneNumber);
+  const owners = await findContactOwners(tx, user.tenant_ids, user.user_id, newEmail, newPhoneNumber);
   const elsewhere = user.in_primary_user
-    ? await findContactsHeldElsewhere(tx, user.tenant_id, user.user_id, newEmail, newPhoneNumber)
+    ? await findContactsHeldElsewhere(tx, user.tenant_ids, user.user_id, newEmail, newPhoneNumber)
     : { email: false, phoneNumber: false };
   if (owners.emailTaken || elsewhere.email) return taken('email', user.in_primary_user);
   if (owners.phoneNumberTaken || elsewhere.phoneNumber) return taken('phoneNumber', user.in_primary_user);
@@ -85,12 +85,12 @@ async function applyUpdate(tx: pg.PoolClient, update: ContactUpdate): Promise<Up
     // A user created or linked by a flow that does not take the contact lock (bulk import, account linking) slipped
     // in after the checks.
     const index = uniqueViolationOf(error);
-    if (index === 'users__passwordless_email_key') throw new ContactTaken(taken('email', user.in_primary_user));
-    if (index === 'users__passwordless_phone_number_key') throw new ContactTaken(taken('phoneNumber', user.in_primary_user));
+    if (index === 'login_method_tenants__passwordless_email_key') throw new ContactTaken(taken('email', user.in_primary_user));
+    if (index === 'login_method_tenants__passwordless_phone_number_key') throw new ContactTaken(taken('phoneNumber', user.in_primary_user));
     if (index === 'primary_account_infos__info_key') throw new ContactTaken(taken(emailChanges ? 'email' : 'phoneNumber', true));
     throw error;
   }
-  await deleteDevicesByContacts(tx, user.tenant_id, touched);
+  await deleteDevicesByContacts(tx, user.tenant_ids, touched);
   return { status: 'OK' };
 }
 

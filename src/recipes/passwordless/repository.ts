@@ -1,6 +1,6 @@
 import type { Queryable } from '../../db/pool.js';
-import { userColumns, userFrom, type LoginMethodRow } from '../../users/repository.js';
-import { insertLoginMethodSql } from '../../users/login-method-repository.js';
+import { inTenant, userColumns, userFrom, type LoginMethodRow } from '../../users/repository.js';
+import { insertLoginMethodSql, returnedUserColumns } from '../../users/login-method-repository.js';
 import { verifyEmailsFromSql } from '../emailverification/repository.js';
 import { foreignKeyViolationOf, uniqueViolationOf } from '../../db/pg-errors.js';
 
@@ -51,13 +51,13 @@ const contactLockKey = (tenant: string, kind: string, value: string) =>
   `hashtextextended(${tenant} || ':' || ${kind} || ':' || ${value}, 5)`;
 const deviceContactLock = `pg_advisory_xact_lock(${contactLockKey('d.tenant_id', "CASE WHEN d.email IS NULL THEN 'phoneNumber' ELSE 'email' END", 'coalesce(d.email, d.phone_number)')})`;
 
-export async function lockContacts(db: Queryable, tenantId: string, contacts: Contact[]): Promise<void> {
+export async function lockContacts(db: Queryable, tenantIds: readonly string[], contacts: Contact[]): Promise<void> {
   // Keys are taken in ascending order so two callers locking the same pair cannot deadlock.
   await db.query(
     `SELECT pg_advisory_xact_lock(key) FROM (
-       SELECT DISTINCT ${contactLockKey('$1::text', 'c.kind', 'c.value')} AS key
-       FROM unnest($2::text[], $3::text[]) AS c(kind, value) ORDER BY key) AS keys`,
-    [tenantId, contacts.map((c) => c.kind), contacts.map((c) => c.value)],
+       SELECT DISTINCT ${contactLockKey('t.tenant_id', 'c.kind', 'c.value')} AS key
+       FROM unnest($1::text[]) AS t(tenant_id) CROSS JOIN unnest($2::text[], $3::text[]) AS c(kind, value) ORDER BY key) AS keys`,
+    [tenantIds, contacts.map((c) => c.kind), contacts.map((c) => c.value)],
   );
 }
 
@@ -164,12 +164,15 @@ export async function deleteDevice(db: Queryable, tenantId: string, deviceIdHash
 }
 
 /** The caller holds the contacts' locks (lockContacts). */
-export async function deleteDevicesByContacts(db: Queryable, tenantId: string, contacts: Contact[]): Promise<void> {
-  await db.query('DELETE FROM passwordless_devices WHERE tenant_id = $1 AND (email = ANY($2::text[]) OR phone_number = ANY($3::text[]))', [
-    tenantId,
-    contacts.filter((c) => c.kind === 'email').map((c) => c.value),
-    contacts.filter((c) => c.kind === 'phoneNumber').map((c) => c.value),
-  ]);
+export async function deleteDevicesByContacts(db: Queryable, tenantIds: readonly string[], contacts: Contact[]): Promise<void> {
+  await db.query(
+    'DELETE FROM passwordless_devices WHERE tenant_id = ANY($1::text[]) AND (email = ANY($2::text[]) OR phone_number = ANY($3::text[]))',
+    [
+      tenantIds,
+      contacts.filter((c) => c.kind === 'email').map((c) => c.value),
+      contacts.filter((c) => c.kind === 'phoneNumber').map((c) => c.value),
+    ],
+  );
 }
 
 /** For a contact whose lock the caller does not hold: devices another flow is working on are left alone. */
@@ -239,8 +242,7 @@ export async function findPasswordlessUserByContact(
   contact: Contact,
 ): Promise<LoginMethodRow | undefined> {
   const { rows } = await db.query<LoginMethodRow>(
-    `SELECT ${userColumns} FROM ${userFrom}
-     WHERE u.tenant_id = $1 AND u.recipe_id = 'passwordless' AND u.${contactColumn[contact.kind]} = $2`,
+    `SELECT ${userColumns} FROM ${userFrom} ${inTenant('passwordless')} AND lt.${contactColumn[contact.kind]} = $2`,
     [tenantId, contact.value],
   );
   return rows[0];
@@ -255,8 +257,7 @@ export async function deleteDevicesAndFindUserByContact(
   const column = contactColumn[contact.kind];
   const { rows } = await db.query<LoginMethodRow>(
     `WITH deleted AS (DELETE FROM passwordless_devices WHERE tenant_id = $1 AND ${column} = $2)
-     SELECT ${userColumns} FROM ${userFrom}
-     WHERE u.tenant_id = $1 AND u.recipe_id = 'passwordless' AND u.${column} = $2`,
+     SELECT ${userColumns} FROM ${userFrom} ${inTenant('passwordless')} AND lt.${column} = $2`,
     [tenantId, contact.value],
   );
   return rows[0];
@@ -270,9 +271,8 @@ export async function insertPasswordlessUser(
   // A new user has no id mapping yet, so the row is complete without a join; its email is verified in the same
   // statement when asked.
   const { rows } = await db.query<LoginMethodRow>(
-    `WITH u AS (
-       ${insertLoginMethodSql.passwordless} ON CONFLICT DO NOTHING
-       RETURNING user_id, tenant_id, recipe_id, time_joined, email, phone_number, third_party_id, third_party_user_id),
+    `WITH ${insertLoginMethodSql.passwordless} RETURNING ${returnedUserColumns}),
+     u AS (SELECT * FROM lmu),
      v AS (${verifyEmailsFromSql('u', '$6::boolean AND email IS NOT NULL')})
      SELECT u.*, NULL::text AS external_user_id, (u.email IS NULL OR $6::boolean) AS verified, false AS in_primary_user FROM u`,
     [user.userId, user.tenantId, user.timeJoined, emailOrNull(user.contact), phoneOrNull(user.contact), user.markEmailVerified],
@@ -292,18 +292,18 @@ export async function findUserByIdForUpdate(db: Queryable, id: string): Promise<
   return rows[0];
 }
 
-/** Which of the given values another passwordless user of the tenant already has. */
+/** Which of the given values another passwordless user of any of the tenants already has. */
 export async function findContactOwners(
   db: Queryable,
-  tenantId: string,
+  tenantIds: readonly string[],
   userId: string,
   email: string | null,
   phoneNumber: string | null,
 ): Promise<{ emailTaken: boolean; phoneNumberTaken: boolean }> {
   const { rows } = await db.query<{ email_taken: boolean | null; phone_taken: boolean | null }>(
-    `SELECT bool_or(email = $3) AS email_taken, bool_or(phone_number = $4) AS phone_taken FROM users
-     WHERE tenant_id = $1 AND recipe_id = 'passwordless' AND user_id <> $2 AND (email = $3 OR phone_number = $4)`,
-    [tenantId, userId, email, phoneNumber],
+    `SELECT bool_or(email = $3) AS email_taken, bool_or(phone_number = $4) AS phone_taken FROM login_method_tenants
+     WHERE tenant_id = ANY($1::text[]) AND recipe_id = 'passwordless' AND user_id <> $2 AND (email = $3 OR phone_number = $4)`,
+    [tenantIds, userId, email, phoneNumber],
   );
   return { emailTaken: rows[0]?.email_taken === true, phoneNumberTaken: rows[0]?.phone_taken === true };
 }

@@ -140,8 +140,8 @@ export class PasswordlessService {
     const contacts = contactLookup(kind, value).keys.map((key) => ({ kind, value: key }));
     if (contacts.length === 0) return;
     await withTransaction(this.deps.pool, async (tx) => {
-      await lockContacts(tx, tenantId, contacts);
-      await deleteDevicesByContacts(tx, tenantId, contacts);
+      await lockContacts(tx, [tenantId], contacts);
+      await deleteDevicesByContacts(tx, [tenantId], contacts);
     });
   }
 

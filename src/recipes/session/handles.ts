@@ -1,8 +1,9 @@
 import crypto from 'node:crypto';
 
-// Session handles and anti-CSRF tokens are random UUIDs v4 (S-2.1). This core issues only public handles; the
-// reference appends `_<tenantId>` for another tenant, which is read back here so such a handle names its tenant.
-export const newSessionHandle = (): string => crypto.randomUUID();
+// Session handles and anti-CSRF tokens are random UUIDs v4 (S-2.1). A session of a tenant other than public has
+// `_<tenantId>` appended, as the reference does, and its handle names its tenant.
+export const newSessionHandle = (tenantId = 'public'): string =>
+  tenantId === 'public' ? crypto.randomUUID() : `${crypto.randomUUID()}_${tenantId}`;
 export const newAntiCsrfToken = (): string => crypto.randomUUID();
 
 export function tenantOfHandle(handle: string): string {

@@ -49,11 +49,9 @@ function isSessionUser(claims: AccessTokenClaims, row: repo.SessionRowWithPrimar
   return claims.sub === row.user_id || claims.sub === row.primary_user_id;
 }
 
-/** A handle names its tenant (S-2.1); only `public` exists here, so any other is the contract's unknown-tenant 400. */
+/** A handle names its tenant (S-2.1); a tenant that does not exist (or no longer does) holds no session. */
 function publicTenantOfHandle(handle: string): string {
-  const tenantId = tenantOfHandle(handle);
-  if (tenantId !== 'public') throw coreError('TENANT_NOT_FOUND', 'public', tenantId);
-  return tenantId;
+  return tenantOfHandle(handle);
 }
 
 /** Custom claims must not use a claim of the token version (S-2.2); checked before anything is written. */
@@ -79,7 +77,7 @@ export class SessionService {
     const { pool, clock } = this.deps;
     const ids = await repo.resolveSessionUserIds(pool, input.userId);
     const now = clock();
-    const handle = newSessionHandle();
+    const handle = newSessionHandle(input.tenantId);
     const antiCsrfToken = input.enableAntiCsrf ? newAntiCsrfToken() : null;
     const refresh = await this.minter.refreshToken(
       { sessionHandle: handle, userId: ids.recipe_user_id, parentRefreshTokenHash1: null, antiCsrfToken, tenantId: input.tenantId },

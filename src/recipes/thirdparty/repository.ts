@@ -1,6 +1,6 @@
 import type { Queryable } from '../../db/pool.js';
 import { maxUsersPerLookup } from '../../users/listing-repository.js';
-import { userColumns, userFrom, type LoginMethodRow } from '../../users/repository.js';
+import { inTenant, userColumns, userFrom, type LoginMethodRow } from '../../users/repository.js';
 
 export interface NewThirdPartyUser {
   userId: string;
@@ -18,9 +18,9 @@ export async function lockThirdPartyUser(
   thirdPartyUserId: string,
 ): Promise<{ user_id: string; email: string } | undefined> {
   const { rows } = await db.query<{ user_id: string; email: string }>(
-    `SELECT user_id, email FROM users
-     WHERE tenant_id = $1 AND recipe_id = 'thirdparty' AND third_party_id = $2 AND third_party_user_id = $3
-     FOR UPDATE`,
+    `SELECT u.user_id, u.email FROM users u ${inTenant('thirdparty')}
+        AND lt.third_party_id = $2 AND lt.third_party_user_id = $3
+     FOR UPDATE OF u`,
     [tenantId, thirdPartyId, thirdPartyUserId],
   );
   return rows[0];
@@ -33,8 +33,7 @@ export async function findThirdPartyUser(
   thirdPartyUserId: string,
 ): Promise<LoginMethodRow | undefined> {
   const { rows } = await db.query<LoginMethodRow>(
-    `SELECT ${userColumns} FROM ${userFrom}
-     WHERE u.tenant_id = $1 AND u.recipe_id = 'thirdparty' AND u.third_party_id = $2 AND u.third_party_user_id = $3`,
+    `SELECT ${userColumns} FROM ${userFrom} ${inTenant('thirdparty')} AND lt.third_party_id = $2 AND lt.third_party_user_id = $3`,
     [tenantId, thirdPartyId, thirdPartyUserId],
   );
   return rows[0];
@@ -42,8 +41,7 @@ export async function findThirdPartyUser(
 
 export async function findThirdPartyUsersByEmail(db: Queryable, tenantId: string, email: string): Promise<LoginMethodRow[]> {
   const { rows } = await db.query<LoginMethodRow>(
-    `SELECT ${userColumns} FROM ${userFrom}
-     WHERE u.tenant_id = $1 AND u.recipe_id = 'thirdparty' AND u.email = $2
+    `SELECT ${userColumns} FROM ${userFrom} ${inTenant('thirdparty')} AND lt.email = $2
      ORDER BY u.time_joined ASC, u.user_id DESC LIMIT $3`,
     [tenantId, email, maxUsersPerLookup],
   );

@@ -149,3 +149,8 @@ export async function findVerifiedStatus(db: Queryable, userIds: string[]): Prom
   );
   return rows.map((row) => row.verified);
 }
+
+/** The TOTP ledger of a user in one tenant goes (the user left it). */
+export async function deleteCodesOfUserInTenant(db: Queryable, tenantId: string, userIds: string[]): Promise<void> {
+  await db.query('DELETE FROM totp_used_codes WHERE tenant_id = $1 AND user_id = ANY($2::text[])', [tenantId, userIds]);
+}

@@ -114,3 +114,8 @@ export async function insertUserRoles(db: Queryable, userIds: string[], tenantId
     roles,
   ]);
 }
+
+/** The roles a user holds in one tenant go (the user left it). */
+export async function deleteRolesOfUserInTenant(db: Queryable, tenantId: string, userIds: string[]): Promise<void> {
+  await db.query('DELETE FROM user_roles WHERE tenant_id = $1 AND user_id = ANY($2::text[])', [tenantId, userIds]);
+}

@@ -1,6 +1,6 @@
 import type { Queryable } from '../../db/pool.js';
 import { uniqueViolationOf } from '../../db/pg-errors.js';
-import { userColumns, userFrom, type LoginMethodRow } from '../../users/repository.js';
+import { inTenant, userColumns, userFrom, type LoginMethodRow } from '../../users/repository.js';
 import { insertLoginMethodSql, updateLoginMethodEmailSql } from '../../users/login-method-repository.js';
 import { verifyEmailsFromSql } from '../emailverification/repository.js';
 
@@ -150,9 +150,8 @@ export async function insertWebauthnUser(
   user: { userId: string; tenantId: string; email: string; timeJoined: number; verified: boolean },
 ): Promise<boolean> {
   const { rows } = await db.query<{ n: number }>(
-    `WITH u AS (
-       ${insertLoginMethodSql.webauthn}
-       ON CONFLICT (tenant_id, email) WHERE recipe_id = 'webauthn' DO NOTHING RETURNING user_id, email),
+    `WITH ${insertLoginMethodSql.webauthn} RETURNING user_id, email),
+     u AS (SELECT * FROM lmu),
      v AS (${verifyEmailsFromSql('u', '$5::boolean')})
      SELECT count(*)::int AS n FROM u`,
     [user.userId, user.tenantId, user.timeJoined, user.email, user.verified],
@@ -161,10 +160,10 @@ export async function insertWebauthnUser(
 }
 
 export async function findWebauthnUserByEmail(db: Queryable, tenantId: string, email: string): Promise<LoginMethodRow | undefined> {
-  const { rows } = await db.query<LoginMethodRow>(
-    `SELECT ${userColumns} FROM ${userFrom} WHERE u.tenant_id = $1 AND u.email = $2 AND u.recipe_id = 'webauthn'`,
-    [tenantId, email],
-  );
+  const { rows } = await db.query<LoginMethodRow>(`SELECT ${userColumns} FROM ${userFrom} ${inTenant('webauthn')} AND lt.email = $2`, [
+    tenantId,
+    email,
+  ]);
   return rows[0];
 }
 
@@ -182,7 +181,7 @@ export async function updateWebauthnEmail(db: Queryable, userId: string, email: 
     return rows[0].n === 1 ? 'OK' : 'UNKNOWN_USER';
   } catch (error) {
     const violated = uniqueViolationOf(error);
-    if (violated === 'users__webauthn_email_key') return 'EMAIL_TAKEN';
+    if (violated === 'login_method_tenants__webauthn_email_key') return 'EMAIL_TAKEN';
     if (violated === 'primary_account_infos__info_key') return 'EMAIL_HELD_BY_ANOTHER_PRIMARY_USER';
     throw error;
   }
@@ -259,7 +258,7 @@ export async function findWebauthnImportConflicts(
   if (emails.length === 0 && credentials.rpIds.length === 0) return [];
   const { rows } = await db.query<WebauthnImportConflict>(
     `SELECT 'webauthn-email' AS kind, u.email AS key, NULL::text AS holder
-       FROM users u WHERE u.tenant_id = 'public' AND u.recipe_id = 'webauthn' AND u.email = ANY($1::text[])
+       FROM login_method_tenants u WHERE u.tenant_id = 'public' AND u.recipe_id = 'webauthn' AND u.email = ANY($1::text[])
      UNION ALL
      SELECT 'webauthn-credential', c.rp_id || E'\\n' || c.credential_id, coalesce(m.external_user_id, c.user_id)
        FROM unnest($2::text[], $3::text[]) AS k(rp_id, credential_id)

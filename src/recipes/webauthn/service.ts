@@ -355,7 +355,7 @@ export class WebauthnService {
     const row = await findLiveRecoverToken(this.deps.pool, digestOf(token), tenantId, this.deps.clock());
     const user = row && (await findUserById(this.deps.pool, row.user_id));
     if (!row || !user) return { status: 'RECOVER_ACCOUNT_TOKEN_INVALID_ERROR' as const };
-    const webauthn = user.login_methods.find((method) => method.recipe_id === 'webauthn' && method.tenant_id === tenantId);
+    const webauthn = user.login_methods.find((method) => method.recipe_id === 'webauthn' && method.tenant_ids.includes(tenantId));
     return { status: 'OK' as const, user, email: row.email, recipeUserId: webauthn && (webauthn.external_user_id ?? webauthn.user_id) };
   }
 

@@ -124,15 +124,14 @@ describe('tenant lifecycle', () => {
     expect((await at('5.0')).json).toMatchObject({ firstFactors: ['otp-email'], passwordless: { enabled: true } });
   });
 
-  it('keeps refusing non-public tenants on every user route, even tenants that exist', async () => {
+  it('serves user routes in a tenant that exists, and creates the user there', async () => {
     await put(t, { tenantId: 'members', firstFactors: ['emailpassword'] });
     const signUp = await call(t.app, 'POST', '/members/recipe/signup', { body: { email: 'ann@example.com', password: 'pass-word-1' } });
-    expect([signUp.statusCode, expectText(signUp)]).toEqual([
-      400,
-      'AppId or tenantId not found => Tenant with the following connectionURIDomain, appId and tenantId combination not found: (, public, members)',
-    ]);
-    expect((await call(t.app, 'GET', '/members/users')).statusCode).toBe(400);
-    expect((await t.db.pool.query('SELECT count(*)::int AS n FROM users')).rows[0].n).toBe(0);
+    expect(signUp.statusCode).toBe(200);
+    expect(signUp.json.user.tenantIds).toEqual(['members']);
+    expect((await call(t.app, 'GET', '/members/users')).json.users).toHaveLength(1);
+    const members = await t.db.pool.query('SELECT tenant_id FROM login_method_tenants');
+    expect(members.rows).toEqual([{ tenant_id: 'members' }]);
   });
 });
 

@@ -117,7 +117,7 @@ describe('passwordless under concurrent requests', () => {
       const code = await createCode(t.app, { email: 'race@example.com' });
       const outside = await insertUncommitted('race@example.com');
       const pending = consumeWithLink(t.app, code);
-      await waitUntilBlocked("VALUES ($1, $2, 'passwordless', $3, $4, $5) ON CONFLICT DO NOTHING");
+      await waitUntilBlocked("VALUES ($2, $1, 'passwordless', $4, $5) ON CONFLICT DO NOTHING");
       await outside.commit();
       expect((await pending).json).toEqual({ status: 'RESTART_FLOW_ERROR' });
       expect((await t.db.pool.query('SELECT user_id FROM users')).rows).toEqual([{ user_id: 'outside' }]);
