@@ -8,7 +8,8 @@ describe('GET /users/count', () => {
     for (let i = 0; i < 3; i++) await insertUser(t.db, { recipeId: 'emailpassword' });
     for (let i = 0; i < 2; i++) await insertUser(t.db, { recipeId: 'thirdparty' });
     await insertUser(t.db, { recipeId: 'passwordless', email: null, phoneNumber: '+14155552671' });
-    // A row of another tenant (no route creates one here) shows what includeAllTenants adds.
+    // A user of another tenant shows what includeAllTenants adds.
+    await call(t.app, 'PUT', '/recipe/multitenancy/tenant/v2', { body: { tenantId: 'other', firstFactors: ['emailpassword'] } });
     await insertUser(t.db, { recipeId: 'emailpassword', tenantId: 'other' });
   });
 

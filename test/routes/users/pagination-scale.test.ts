@@ -32,7 +32,9 @@ describe(`GET /users over ${userCount} users`, () => {
       "INSERT INTO user_id_mappings (user_id, external_user_id) SELECT user_id, 'old-' || user_id FROM users WHERE time_joined % 10 = 0",
     );
     await t.db.pool.query('INSERT INTO email_verifications (user_id, email) SELECT user_id, email FROM users WHERE time_joined % 2 = 0');
-    await t.db.pool.query('ANALYZE users; ANALYZE user_groups; ANALYZE user_ids; ANALYZE user_id_mappings; ANALYZE email_verifications');
+    await t.db.pool.query(
+      'ANALYZE users; ANALYZE login_method_tenants; ANALYZE user_groups; ANALYZE user_ids; ANALYZE user_id_mappings; ANALYZE email_verifications',
+    );
   }, 120_000);
 
   // Runs the repository's own SQL under EXPLAIN by prefixing whatever it sends to the real database.
@@ -59,7 +61,8 @@ describe(`GET /users over ${userCount} users`, () => {
     const cursor = { id: rows[0].user_id, time: String(rows[0].time_joined) };
     const nodes = await planOf({ tenantId: 'public', recipeIds: undefined, order, fetch: pageSize + 1, cursor, search: undefined });
     const scan = nodes.find((node) => node['Index Name'] === index);
-    expect(scan?.['Node Type']).toBe('Index Scan');
+    // An index-only scan where the visibility map allows it (the tenant is read from login_method_tenants).
+    expect(['Index Scan', 'Index Only Scan']).toContain(scan?.['Node Type']);
     expect(scan?.['Index Cond']).toContain('time_joined');
     expect(nodes.map((node) => node['Node Type'])).not.toContain('Sort');
     // The page of users is read off the index alone; their login methods are then fetched by group id.
