@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import type { Config } from './config/config.js';
 import type { PasswordHasher } from './hashing/registry.js';
 import type { HashingObserver } from './hashing/observer.js';
-import type { TotpSecretBox } from './recipes/totp/secret-box.js';
+import type { TotpSecretBox } from './keys/secret-box.js';
 
 // What the composition root (services.ts) hands every service.
 export interface ServiceDependencies {

@@ -22,7 +22,7 @@ import type { VerificationScheduler } from './hashing/verification-scheduler.js'
 import { UserMetadataService } from './recipes/usermetadata/service.js';
 import { UserRolesService } from './recipes/userroles/service.js';
 import { TotpService } from './recipes/totp/service.js';
-import type { TotpSecretBox } from './recipes/totp/secret-box.js';
+import type { TotpSecretBox } from './keys/secret-box.js';
 import { RecoveryCodeService } from './recipes/totp/recovery-codes.js';
 import { SigningKeys } from './keys/signing-keys.js';
 import type { ServiceDependencies, ServiceMetrics } from './service-deps.js';

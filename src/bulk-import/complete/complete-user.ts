@@ -8,7 +8,7 @@ import { passkeyRows, userRows } from '../import-users.js';
 import type { ImportLoginMethod, ImportUser } from '../types.js';
 import { describeAccount, describeAccountInfo, describeAddedMethod } from './describe.js';
 import { addMissingMaterial } from './material.js';
-import type { TotpSecretBox } from '../../recipes/totp/secret-box.js';
+import type { TotpSecretBox } from '../../keys/secret-box.js';
 import { findWebauthnImportConflicts, insertImportedCredentials } from '../../recipes/webauthn/repository.js';
 import {
   findAccountHolder,

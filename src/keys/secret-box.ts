@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
-import type { TotpSecretKey } from '../../config/totp-secret-keys.js';
-import { coreError } from '../../errors.js';
+import type { TotpSecretKey } from '../config/totp-secret-keys.js';
+import { coreError } from '../errors.js';
 
 const IV_BYTES = 12;
 const TAG_BYTES = 16;
