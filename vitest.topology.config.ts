@@ -7,7 +7,7 @@ export default defineConfig({
     globalSetup: ['test/topology/global-setup.ts'],
     include: [
       'test/topology/**/*.test.ts',
-      'test/routes/emailpassword/signin.test.ts',
+      'test/recipes/emailpassword/signin.test.ts',
       'test/recipes/session/refresh.test.ts',
       'test/bulk-import/worker.test.ts',
       'test/lazy-migration/signin.test.ts',

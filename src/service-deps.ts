@@ -3,9 +3,7 @@ import type { Logger } from 'pino';
 import type { Config } from './config/config.js';
 import type { PasswordHasher } from './hashing/registry.js';
 import type { HashingObserver } from './hashing/observer.js';
-import type { LazyMigrationObserver } from './lazy-migration/service.js';
-import type { SessionBridgeObserver } from './session-bridge/service.js';
-import type { TotpSecretBox } from './recipes/totp/secret-box.js';
+import type { TotpSecretBox } from './keys/secret-box.js';
 
 // What the composition root (services.ts) hands every service.
 export interface ServiceDependencies {
@@ -20,7 +18,8 @@ export interface ServiceDependencies {
   metrics?: ServiceMetrics;
 }
 
-// What services report for the metrics (the services know nothing of Prometheus).
-export interface ServiceMetrics extends HashingObserver, LazyMigrationObserver, SessionBridgeObserver {
+// What services report for the metrics (the services know nothing of Prometheus). Lazy migration and the session
+// bridge have observers of their own, beside them, which the composition root hands them.
+export interface ServiceMetrics extends HashingObserver {
   bulkBatchFinished(imported: number, failed: number): void;
 }

@@ -14,18 +14,18 @@ import { StatisticsRefresher } from './bulk-import/statistics-refresh.js';
 import { startCleanupJob, type CleanupJob } from './recipes/passwordless/cleanup-job.js';
 import { PasswordResetService } from './recipes/emailpassword/password-reset.js';
 import { EmailVerificationService } from './recipes/emailverification/service.js';
-import { LazyMigrationService } from './lazy-migration/service.js';
-import { SessionBridgeService } from './session-bridge/service.js';
+import { LazyMigrationService, type LazyMigrationObserver } from './lazy-migration/service.js';
+import { SessionBridgeService, type SessionBridgeObserver } from './session-bridge/service.js';
 import { MigrationSupportService } from './bulk-import/migration-support-service.js';
 import { UserCompletionService } from './bulk-import/complete/service.js';
 import type { VerificationScheduler } from './hashing/verification-scheduler.js';
 import { UserMetadataService } from './recipes/usermetadata/service.js';
 import { UserRolesService } from './recipes/userroles/service.js';
 import { TotpService } from './recipes/totp/service.js';
-import type { TotpSecretBox } from './recipes/totp/secret-box.js';
+import type { TotpSecretBox } from './keys/secret-box.js';
 import { RecoveryCodeService } from './recipes/totp/recovery-codes.js';
 import { SigningKeys } from './keys/signing-keys.js';
-import type { ServiceDependencies } from './service-deps.js';
+import type { ServiceDependencies, ServiceMetrics } from './service-deps.js';
 import { SessionService } from './recipes/session/service.js';
 import { JwtService } from './recipes/jwt/service.js';
 import { perUserStores } from './per-user-stores.js';
@@ -84,7 +84,10 @@ export interface Services {
 // Used TOTP codes past their lifetime and cooldown are deleted hourly, as the reference does (contract M-5.6).
 const TOTP_CLEANUP_INTERVAL_MS = 3_600_000;
 
-export function createServices(base: Omit<ServiceDependencies, 'hasher'>): Services {
+// The metrics observe the services, lazy migration and the session bridge alike.
+type CoreObservers = ServiceMetrics & LazyMigrationObserver & SessionBridgeObserver;
+
+export function createServices(base: Omit<ServiceDependencies, 'hasher' | 'metrics'> & { metrics?: CoreObservers }): Services {
   const deps = { ...base, hasher: new PasswordHasher(hashingOptionsFromConfig(base.config), base.metrics) };
   const passwordless = new PasswordlessService(deps);
   const statistics = new StatisticsRefresher(deps.pool, deps.log);

@@ -1,4 +1,4 @@
-import { formatLazyPointer } from '../../src/lazy-migration/pointer.js';
+import { formatLazyPointer } from '../../src/hashing/lazy-pointer.js';
 import { FakeProvider, fakeSecrets, type FakeAccount } from '../../test/lazy-migration/fake-providers.js';
 import { skippedRow } from '../lib/report.js';
 import { postJson, routeExists, type BenchContext, type Scenario } from '../lib/scenario.js';

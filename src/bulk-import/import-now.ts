@@ -2,7 +2,7 @@ import type pg from 'pg';
 import type { Logger } from 'pino';
 import { withTransaction } from '../db/transaction.js';
 import { isTransient } from '../db/pg-errors.js';
-import type { TotpSecretBox } from '../recipes/totp/secret-box.js';
+import type { TotpSecretBox } from '../keys/secret-box.js';
 import type { PasswordHasher } from '../hashing/registry.js';
 import type { ImportSlots } from './import-slots.js';
 import { importBatch } from './process-batch.js';

@@ -11,7 +11,7 @@ import { detectConflicts, importErrors } from './conflicts.js';
 import { becomesPrimaryUser, outputIdOf, type ImportLoginMethod, type ImportOutcome, type ImportUser } from './types.js';
 import { mergeMetadataOfUsers } from '../recipes/usermetadata/repository.js';
 import { upsertDevices, type NewDevice } from '../recipes/totp/repository.js';
-import type { TotpSecretBox } from '../recipes/totp/secret-box.js';
+import type { TotpSecretBox } from '../keys/secret-box.js';
 import { insertRecoveryCodes, type NewRecoveryCode } from '../recipes/totp/recovery-codes-repository.js';
 import { insertImportedCredentials, type NewCredential } from '../recipes/webauthn/repository.js';
 

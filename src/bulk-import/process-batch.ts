@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import { CoreError } from '../errors.js';
 import { withTransaction } from '../db/transaction.js';
 import { claimQueueRows, finishQueueRows, findExistingRoles, useKeyDrivenPlans } from './repository.js';
-import type { TotpSecretBox } from '../recipes/totp/secret-box.js';
+import type { TotpSecretBox } from '../keys/secret-box.js';
 import type { PasswordHasher } from '../hashing/registry.js';
 import { isJsonObject } from './fields.js';
 import { explainImportError, importUsers, inInsertOrder } from './import-users.js';

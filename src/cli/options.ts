@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import { CliError } from './cli-error.js';
 import { apiKeyFrom, coreUrlFrom } from './connection.js';
 import { SOURCES, type SourceName } from './readers/index.js';
-import { SOURCE_NAME } from '../lazy-migration/pointer.js';
+import { SOURCE_NAME } from '../hashing/lazy-pointer.js';
 
 export interface PasswordCheck {
   email: string;

@@ -1,4 +1,4 @@
-import { SOURCE_NAME } from './pointer.js';
+import { SOURCE_NAME } from '../hashing/lazy-pointer.js';
 import { BlockConfigError as LazyConfigError, allowOnly, mapping, reader, type Raw } from '../config/block-reader.js';
 
 export { LazyConfigError };

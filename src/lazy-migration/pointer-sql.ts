@@ -1,8 +1,8 @@
-// The SQL forms of the `$lazy$` pointer of `pointer.ts`: every statement that asks whether a password column holds
-// a pointer, or reads a part of one, takes its text from here. The literal stays in the statement (not a parameter)
-// so that the partial index `users__lazy_source_idx` of migration 0010 (`WHERE password_hash LIKE '$lazy$%'`, on
-// `split_part(password_hash, '$', 3)`) serves it.
-import { LAZY_PREFIX } from './pointer.js';
+// The SQL forms of the `$lazy$` pointer of `hashing/lazy-pointer.ts`: every statement that asks whether a password
+// column holds a pointer, or reads a part of one, takes its text from here. The literal stays in the statement (not a
+// parameter) so that the partial index `users__lazy_source_idx` of migration 0010 (`WHERE password_hash LIKE
+// '$lazy$%'`, on `split_part(password_hash, '$', 3)`) serves it.
+import { LAZY_PREFIX } from '../hashing/lazy-pointer.js';
 
 /** A LIKE pattern matching every pointer, for statements that bind it as a parameter. */
 export const lazyPointerPattern = `${LAZY_PREFIX}%`;

@@ -8,7 +8,7 @@ import { SourceGuard, type BreakerState } from './guard.js';
 import { verifyOutcomeName, type AdapterOutcome, type SourceAdapter, type VerifyOutcomeName } from './outcome.js';
 
 export type { VerifyOutcomeName } from './outcome.js';
-import { parseLazyPointer } from './pointer.js';
+import { parseLazyPointer } from '../hashing/lazy-pointer.js';
 import {
   acquireLease,
   adoptionsPerDay,

@@ -1,4 +1,4 @@
-import { SOURCE_NAME } from '../lazy-migration/pointer.js';
+import { SOURCE_NAME } from '../hashing/lazy-pointer.js';
 import { BlockConfigError, allowOnly, mapping, reader, type Raw } from '../config/block-reader.js';
 import { bridgeKinds, bridgeKindNames, type BridgeKindName } from './kinds/index.js';
 import type { Trust } from './kinds/types.js';

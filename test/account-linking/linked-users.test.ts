@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { call, truncateAll, useTestApp } from '../helper.js';
-import { mapUser } from '../routes/users/fixtures.js';
+import { mapUser } from '../users/fixtures.js';
 
 // How every other route sees a user with several login methods (AL-3, AL-10): sign-in answers, old cdi shapes,
 // mappings per login method, listing, counting, paging and removal, with the database state after.

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { call, createTestApp, expectText, truncateAll, type TestApp } from '../helper.js';
-import { insertUser, mapUser } from '../routes/users/fixtures.js';
+import { insertUser, mapUser } from '../users/fixtures.js';
 
 // The five account-linking routes (AL-5 to AL-9) through the real app, with the database state after each.
 describe('account linking routes', () => {

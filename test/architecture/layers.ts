@@ -34,10 +34,4 @@ export const knownUpwardArrows: readonly string[] = [
   // The config type and loader read the two feature blocks through the features' own parsers.
   'config -> lazy-migration',
   'config -> session-bridge',
-  // The pointer is recognised among the hash formats (never verified).
-  'hashing -> lazy-migration',
-  // The observers services report to, and the TOTP secret box, are types of the modules they observe or serve.
-  'service-deps.ts -> lazy-migration',
-  'service-deps.ts -> recipes/totp',
-  'service-deps.ts -> session-bridge',
 ];

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { call, createTestApp, truncateAll, useTestApp, type TestDatabase } from '../helper.js';
-import { formatLazyPointer, parseLazyPointer, pinLegacyLogin } from '../../src/lazy-migration/pointer.js';
+import { formatLazyPointer, parseLazyPointer, pinLegacyLogin } from '../../src/hashing/lazy-pointer.js';
 import { FakeProvider } from './fake-providers.js';
 import { sourceEntry } from './sources.js';
 

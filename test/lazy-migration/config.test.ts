@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseLazyMigrationConfig } from '../../src/lazy-migration/config.js';
-import { formatLazyPointer, parseLazyPointer } from '../../src/lazy-migration/pointer.js';
+import { formatLazyPointer, parseLazyPointer } from '../../src/hashing/lazy-pointer.js';
 
 describe('lazy_migration config', () => {
   it('reads secrets from the environment and fills the defaults', () => {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, createTestApp, type TestApp } from '../helper.js';
-import { formatLazyPointer } from '../../src/lazy-migration/pointer.js';
+import { formatLazyPointer } from '../../src/hashing/lazy-pointer.js';
 import { FakeProvider } from './fake-providers.js';
 import { sourceEntry } from './sources.js';
 import type { SourceKind } from '../../src/lazy-migration/config.js';

@@ -10,7 +10,7 @@ import {
   truncateAll,
   useTestApp,
 } from '../helper.js';
-import { formatLazyPointer } from '../../src/lazy-migration/pointer.js';
+import { formatLazyPointer } from '../../src/hashing/lazy-pointer.js';
 import { FakeProvider } from './fake-providers.js';
 import { sourceEntry } from './sources.js';
 

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { call, createTestApp, expectText, truncateAll, useTestApp, type TestApp, type TestDatabase } from '../helper.js';
-import { formatLazyPointer } from '../../src/lazy-migration/pointer.js';
+import { formatLazyPointer } from '../../src/hashing/lazy-pointer.js';
 import { apiKey, runCommand } from '../cli/harness.js';
 import { FakeProvider } from './fake-providers.js';
 import { sourceEntry } from './sources.js';

@@ -8,7 +8,7 @@ import bcrypt from 'bcrypt';
 import { parse } from 'yaml';
 import { call, useTestApp } from '../helper.js';
 import { startMetricsServer, type MetricsServer } from '../../src/metrics/metrics-server.js';
-import { formatLazyPointer } from '../../src/lazy-migration/pointer.js';
+import { formatLazyPointer } from '../../src/hashing/lazy-pointer.js';
 import { bcryptHash, emailPasswordUser } from '../bulk-import/fixtures.js';
 import { costlyHash } from '../hostile/support/core-process.js';
 import { FakeProvider } from '../lazy-migration/fake-providers.js';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SignJWT, base64url, type JWTPayload } from 'jose';
 import { call, countRows, expectText, useTestApp } from '../helper.js';
-import { formatLazyPointer } from '../../src/lazy-migration/pointer.js';
+import { formatLazyPointer } from '../../src/hashing/lazy-pointer.js';
 import { FakeIssuer } from './fake-issuer.js';
 import { kindCases, supabaseClaims } from './kinds.js';
 import { exchange, importUser, seconds, wireUser } from './helpers.js';

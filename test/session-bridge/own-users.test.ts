@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, countRows, useTestApp } from '../helper.js';
-import { formatLazyPointer } from '../../src/lazy-migration/pointer.js';
+import { formatLazyPointer } from '../../src/hashing/lazy-pointer.js';
 import { FakeIssuer } from './fake-issuer.js';
 import { kindCases } from './kinds.js';
 import { exchange, importUser, seconds, wireUser } from './helpers.js';

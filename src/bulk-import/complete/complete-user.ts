@@ -3,12 +3,12 @@ import { insertLoginMethodIds, setGroupsPrimary } from '../../account-linking/re
 import { insertLoginMethods, replacePasswordHashWhileLike } from '../../users/login-method-repository.js';
 import { insertEmailVerifications } from '../../recipes/emailverification/repository.js';
 import { lazyPointerPattern } from '../../lazy-migration/pointer-sql.js';
-import { isLazyPointer } from '../../lazy-migration/pointer.js';
+import { isLazyPointer } from '../../hashing/lazy-pointer.js';
 import { passkeyRows, userRows } from '../import-users.js';
 import type { ImportLoginMethod, ImportUser } from '../types.js';
 import { describeAccount, describeAccountInfo, describeAddedMethod } from './describe.js';
 import { addMissingMaterial } from './material.js';
-import type { TotpSecretBox } from '../../recipes/totp/secret-box.js';
+import type { TotpSecretBox } from '../../keys/secret-box.js';
 import { findWebauthnImportConflicts, insertImportedCredentials } from '../../recipes/webauthn/repository.js';
 import {
   findAccountHolder,

@@ -1,7 +1,7 @@
 import type { Queryable } from '../../db/pool.js';
 import { insertUserRoles } from '../../recipes/userroles/repository.js';
 import { lockTotpUser, upsertDevices } from '../../recipes/totp/repository.js';
-import type { TotpSecretBox } from '../../recipes/totp/secret-box.js';
+import type { TotpSecretBox } from '../../keys/secret-box.js';
 import { insertRecoveryCodes } from '../../recipes/totp/recovery-codes-repository.js';
 import { mergeMetadataOfUsers } from '../../recipes/usermetadata/repository.js';
 import type { ImportUser } from '../types.js';

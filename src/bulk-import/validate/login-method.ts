@@ -8,9 +8,8 @@ import { checkContact } from '../../normalise/contact.js';
 import type { RecipeId } from '../../users/repository.js';
 import { FieldReader, type JsonObject } from '../fields.js';
 import type { ValidationContext } from './context.js';
-import { lazyPointerFormat, unknownSourceOf } from '../../hashing/lazy-pointer.js';
+import { lazyPointerFormat, pinLegacyLogin, unknownSourceOf } from '../../hashing/lazy-pointer.js';
 import type { ImportLoginMethod } from '../types.js';
-import { pinLegacyLogin } from '../../lazy-migration/pointer.js';
 import { readImportedCredential } from '../../recipes/webauthn/import-credential.js';
 
 // The loginMethods part of contract §10.2: shared keys, then the recipe's own fields.

@@ -1,4 +1,4 @@
-import { formatLazyPointer } from '../../lazy-migration/pointer.js';
+import { formatLazyPointer } from '../../hashing/lazy-pointer.js';
 import type { LoginMethod } from '../bulk-user.js';
 import { compact } from './assemble.js';
 

@@ -1,10 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { Type } from '@sinclair/typebox';
 import { listedCdiVersions } from '../../http/cdi-version.js';
 import { defineRoute } from '../../http/route.js';
-
-const ApiVersionQuery = Type.Object({ websiteDomain: Type.Optional(Type.String()), apiDomain: Type.Optional(Type.String()) });
-const ApiVersionResponse = Type.Object({ versions: Type.Array(Type.String()) });
+import { ApiVersionQuery, ApiVersionResponse } from '../schemas.js';
 
 const apiVersion: FastifyPluginAsync = async (app) => {
   defineRoute(app, {

@@ -51,3 +51,30 @@ export const UpdateUserResponse = Type.Union([
   // Account linking AL-10.3.
   Type.Object({ status: Type.Literal('EMAIL_CHANGE_NOT_ALLOWED_ERROR'), reason: Type.String() }),
 ]);
+
+// Password reset (routes/password-reset.ts).
+export const ResetTokenBody = Type.Intersect([
+  Type.Object({ userId: Type.String() }),
+  Type.Object({ email: Type.Optional(Type.String()) }),
+]);
+// supertokens-node v24 sends only the token, at every CDI version it speaks; older SDKs also sent method 'token'.
+// The reference reads only the token; a method other than 'token' is still refused here.
+export const ConsumeResetTokenBody = Type.Intersect([
+  Type.Object({ method: Type.Optional(Type.String()) }),
+  Type.Object({ token: Type.String() }),
+]);
+export const ResetPasswordBody = Type.Intersect([
+  Type.Object({ method: Type.String() }),
+  Type.Object({ token: Type.String() }),
+  Type.Object({ newPassword: Type.String() }),
+]);
+export const ResetTokenInvalid = Type.Object({ status: Type.Literal('RESET_PASSWORD_INVALID_TOKEN_ERROR') });
+export const ResetTokenResponse = Type.Union([
+  Type.Object({ status: Type.Literal('OK'), token: Type.String() }),
+  Type.Object({ status: Type.Literal('UNKNOWN_USER_ID_ERROR') }),
+]);
+export const ConsumeResetTokenResponse = Type.Union([
+  Type.Object({ status: Type.Literal('OK'), userId: Type.String(), email: Type.String() }),
+  ResetTokenInvalid,
+]);
+export const ResetPasswordResponse = Type.Union([Type.Object({ status: Type.Literal('OK'), userId: Type.String() }), ResetTokenInvalid]);

@@ -20,8 +20,7 @@ import type { ImportCheck, ImportFailureStage } from '../../hashing/registry.js'
 import { checkEmail, contactLookup, findByContact, legacyEmailKey, requireEmail } from '../../normalise/contact.js';
 import { assertMaxLength } from '../../normalise/length-limits.js';
 import type { ServiceDependencies } from '../../service-deps.js';
-import { isLazyPointer, pinLegacyLogin } from '../../lazy-migration/pointer.js';
-import { lazyPointerFormat, unknownSourceOf } from '../../hashing/lazy-pointer.js';
+import { isLazyPointer, lazyPointerFormat, pinLegacyLogin, unknownSourceOf } from '../../hashing/lazy-pointer.js';
 import { readPasswordHash } from '../../lazy-migration/repository.js';
 import type { LazyMigrationService } from '../../lazy-migration/service.js';
 import { SignInFailureFloor, type FloorClass } from './signin-floor.js';

@@ -1,5 +1,5 @@
 import { coreError } from '../../errors.js';
-import type { SealedSecret, TotpSecretBox } from '../totp/secret-box.js';
+import type { SealedSecret, TotpSecretBox } from '../../keys/secret-box.js';
 import type { Provider, ProviderClient } from './provider-config.js';
 
 /** What is sealed of one client: its secret and its additionalConfig (Apple's private key and the like). */

@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import pg from 'pg';
 import type { Config } from '../../config/config.js';
 import { withTransaction } from '../../db/transaction.js';
-import type { TotpSecretBox } from '../totp/secret-box.js';
+import type { TotpSecretBox } from '../../keys/secret-box.js';
 import type { Provider } from './provider-config.js';
 import { openProvider, sealProvider } from './provider-secrets.js';
 import * as repository from './repository.js';

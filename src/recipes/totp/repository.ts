@@ -1,7 +1,7 @@
 import type { Queryable } from '../../db/pool.js';
 import type { TotpAlgorithm } from './code.js';
 import { coreError } from '../../errors.js';
-import type { TotpSecretBox } from './secret-box.js';
+import type { TotpSecretBox } from '../../keys/secret-box.js';
 
 export interface DeviceRow {
   device_name: string;

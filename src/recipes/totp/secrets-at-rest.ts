@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import type { TotpSecretKey } from '../../config/totp-secret-keys.js';
 import { isDatabaseUnavailable } from '../../db/pg-errors.js';
 import { withTransaction } from '../../db/transaction.js';
-import { TotpSecretBox } from './secret-box.js';
+import { TotpSecretBox } from '../../keys/secret-box.js';
 
 export class TotpSecretKeysError extends Error {}
 
