@@ -122,7 +122,16 @@ export async function runMigrate(options: MigrateOptions, io: CliIo): Promise<nu
     error instanceof CliError && !io.signal?.aborted && results.read === 0 && recordsDoneBefore === 0 && results.canary.length === 0;
   const finish = (reportPath: string | undefined, partial: boolean, settled = results, unsettledBecause?: string) => {
     progress.finishLine();
-    const context = { ...options, coreId: identity.coreId, partial, startedAt, finishedAt: now(), unsettledBecause, progress: runFiles, tenants };
+    const context = {
+      ...options,
+      coreId: identity.coreId,
+      partial,
+      startedAt,
+      finishedAt: now(),
+      unsettledBecause,
+      progress: runFiles,
+      tenants,
+    };
     const report = buildReport(settled, context);
     if (reportPath !== undefined) writeReport(reportPath, report, settled.created.lineChunks());
     io.stdout.write(formatSummary(report, reportPath));

@@ -275,8 +275,15 @@ export function formatSummary(report: Report, reportPath: string | undefined): s
 function tenantLines(tenants: readonly ReportedTenant[], dryRun: boolean): string[] {
   const lines = [dryRun ? 'Tenants (none created by a dry run):' : 'Tenants:'];
   for (const tenant of tenants.slice(0, MAX_LISTED)) {
-    const state = dryRun ? (tenant.existsInCore ? 'in the core already' : 'would be created') : tenant.createdByRun ? 'created by this run' : 'in the core before';
-    const factors = tenant.firstFactors === null ? 'login methods: the SDK recipes' : `login methods: ${tenant.firstFactors.join(', ') || 'none'}`;
+    const state = dryRun
+      ? tenant.existsInCore
+        ? 'in the core already'
+        : 'would be created'
+      : tenant.createdByRun
+        ? 'created by this run'
+        : 'in the core before';
+    const factors =
+      tenant.firstFactors === null ? 'login methods: the SDK recipes' : `login methods: ${tenant.firstFactors.join(', ') || 'none'}`;
     lines.push(`  ${tenant.tenantId} from ${tenant.sourceId} (${state}; ${factors})`);
     for (const item of tenant.notCarried) lines.push(`    not carried: ${item}`);
   }

@@ -102,7 +102,9 @@ export async function runUndo(options: UndoOptions, io: CliIo): Promise<number> 
   if (left.length === 0) {
     for (const tenant of report.tenantsCreated) {
       const outcome = await removeTenantIfEmpty(client, tenant);
-      lines.push(`  tenant ${tenant}: ${outcome === 'removed' ? 'removed' : outcome === 'gone' ? 'no longer in core' : 'kept: users were added to it after the run'}`);
+      lines.push(
+        `  tenant ${tenant}: ${outcome === 'removed' ? 'removed' : outcome === 'gone' ? 'no longer in core' : 'kept: users were added to it after the run'}`,
+      );
     }
   }
   if (left.length === 0) forgetRun(report.progress);

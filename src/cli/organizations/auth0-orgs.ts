@@ -29,7 +29,9 @@ export function loadAuth0Organizations(path: string): SourceOrganization[] {
   try {
     parsed = JSON.parse(fs.readFileSync(path, 'utf8'));
   } catch (error) {
-    throw new CliError(`${path}: ${error instanceof SyntaxError ? error.message : 'cannot be read'} (expected the organizations: a JSON array)`);
+    throw new CliError(
+      `${path}: ${error instanceof SyntaxError ? error.message : 'cannot be read'} (expected the organizations: a JSON array)`,
+    );
   }
   if (!Array.isArray(parsed)) throw new CliError(`${path}: expected the organizations as one JSON array`);
   return parsed.map((element, position) => {
@@ -61,7 +63,9 @@ function auth0Organization(organization: Record<string, unknown>, id: string): S
     else if (strategy === 'email') ['otp-email', 'link-email'].forEach((factor) => factors.add(factor));
     else if (strategy === 'sms') factors.add('otp-phone');
     else if (ENTERPRISE.has(strategy) || strategy === '')
-      notCarried.push(`connection ${name} (${strategy || 'no strategy'}): enterprise connections stay at Auth0; configure the provider in the tenant`);
+      notCarried.push(
+        `connection ${name} (${strategy || 'no strategy'}): enterprise connections stay at Auth0; configure the provider in the tenant`,
+      );
     else factors.add('thirdparty');
     if (enabled.assign_membership_on_login === true)
       notCarried.push(`connection ${name}: assign_membership_on_login (members added at first login) is not kept`);

@@ -39,5 +39,11 @@ export async function loadOrganizationPlan(
 function homeTenant(tenant: string, firstFactors: string[] | null): SourceOrganization {
   const tenantId = tenantIdFrom(tenant);
   if (tenantId === undefined) throw new CliError(`--tenant ${tenant} leaves no tenant id (a-z, 0-9 and -)`);
-  return { sourceId: tenant, fields: { id: tenantId, name: tenantId, slug: tenantId, alias: tenantId }, firstFactors, notCarried: [], members: new Map() };
+  return {
+    sourceId: tenant,
+    fields: { id: tenantId, name: tenantId, slug: tenantId, alias: tenantId },
+    firstFactors,
+    notCarried: [],
+    members: new Map(),
+  };
 }

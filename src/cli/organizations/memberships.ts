@@ -10,7 +10,12 @@ const PUBLIC = 'public';
  * when `keepPublic`), their organization roles assigned in those tenants. A user of no organization keeps `public`,
  * or the run's one tenant (Identity Platform's `--tenant`).
  */
-export function withOrganizations(source: OpenedSource, plan: OrganizationPlan, mapping: Mapping | undefined, dryRun = false): OpenedSource {
+export function withOrganizations(
+  source: OpenedSource,
+  plan: OrganizationPlan,
+  mapping: Mapping | undefined,
+  dryRun = false,
+): OpenedSource {
   async function* records(): AsyncGenerator<SourceRecord> {
     for await (const record of source.records) {
       const placed = placeInTenants(record, plan, mapping);
@@ -42,7 +47,10 @@ export function placeInTenants(record: SourceRecord, plan: OrganizationPlan, map
     assign(entry.role, entry.tenantIds.includes(PUBLIC) && !tenantIds.includes(PUBLIC) ? tenantIds : entry.tenantIds);
   }
   for (const membership of memberships) {
-    const { roles: names, unmapped } = resolveRoles(membership.roles, mapping === undefined ? carryByName : { ...mapping, unmapped: 'keep' });
+    const { roles: names, unmapped } = resolveRoles(
+      membership.roles,
+      mapping === undefined ? carryByName : { ...mapping, unmapped: 'keep' },
+    );
     for (const role of names) {
       if (plan.settings.roles === 'prefixed') assign(`${membership.tenantId}:${role}`, tenantIds.includes(PUBLIC) ? [PUBLIC] : tenantIds);
       else assign(role, [membership.tenantId]);

@@ -61,7 +61,9 @@ export function planOrganizations(
     const from = organization.fields[settings.tenantId ?? field] ?? organization.fields[field] ?? organization.sourceId;
     const tenantId = tenantIdFrom(from);
     if (tenantId === undefined) {
-      problems.push(`organization ${organization.sourceId}: ${settings.tenantId ?? field} ${JSON.stringify(from)} leaves no tenant id (a-z, 0-9)`);
+      problems.push(
+        `organization ${organization.sourceId}: ${settings.tenantId ?? field} ${JSON.stringify(from)} leaves no tenant id (a-z, 0-9)`,
+      );
       continue;
     }
     const twin = bySourceId.get(tenantId);

@@ -39,11 +39,15 @@ export async function createTenants(
   const existing = await listTenants(client);
   const reported: ReportedTenant[] = [];
   for (const tenant of planned) {
-    const body = existing.has(tenant.tenantId) ? { tenantId: tenant.tenantId } : { tenantId: tenant.tenantId, firstFactors: tenant.firstFactors };
+    const body = existing.has(tenant.tenantId)
+      ? { tenantId: tenant.tenantId }
+      : { tenantId: tenant.tenantId, firstFactors: tenant.firstFactors };
     const reply = await client.send('PUT', '/recipe/multitenancy/tenant/v2', { body });
     const answer = asRecord(reply.json);
     if (reply.status !== 200 || answer.status !== 'OK')
-      throw new CliError(`tenant ${tenant.tenantId} (organization ${tenant.sourceId}) cannot be created: ${reply.status} ${reply.text.trim().slice(0, 300)}`);
+      throw new CliError(
+        `tenant ${tenant.tenantId} (organization ${tenant.sourceId}) cannot be created: ${reply.status} ${reply.text.trim().slice(0, 300)}`,
+      );
     reported.push({ ...tenant, createdByRun: answer.createdNew === true || createdBefore.includes(tenant.tenantId) });
   }
   return reported;

@@ -51,7 +51,9 @@ describe('the mapping file organizations block', () => {
   });
 
   it('reads every key', () => {
-    const mapping = parseMapping({ organizations: { tenantId: 'id', keepPublic: false, roles: 'prefixed', firstFactors: ['emailpassword'] } });
+    const mapping = parseMapping({
+      organizations: { tenantId: 'id', keepPublic: false, roles: 'prefixed', firstFactors: ['emailpassword'] },
+    });
     expect(mapping.organizations).toEqual({ tenantId: 'id', keepPublic: false, roles: 'prefixed', firstFactors: ['emailpassword'] });
   });
 
@@ -111,7 +113,11 @@ describe('auth0 --orgs', () => {
           { user_id: 'auth0|bob', email: 'bob@example.com', name: 'Bob', roles: [] },
         ],
         enabled_connections: [
-          { connection_id: 'con_1', assign_membership_on_login: false, connection: { name: 'Username-Password-Authentication', strategy: 'auth0' } },
+          {
+            connection_id: 'con_1',
+            assign_membership_on_login: false,
+            connection: { name: 'Username-Password-Authentication', strategy: 'auth0' },
+          },
           { connection_id: 'con_2', assign_membership_on_login: true, connection: { name: 'google-oauth2', strategy: 'google-oauth2' } },
           { connection_id: 'con_3', connection: { name: 'acme-saml', strategy: 'samlp' } },
         ],
@@ -153,7 +159,15 @@ describe('auth0 --orgs', () => {
         notCarried: [],
       },
       // No enabled_connections in the file: left to the SDK's recipes rather than shut.
-      { tenantId: 'initech', sourceId: 'org_none3', name: 'initech', displayName: null, metadata: null, firstFactors: null, notCarried: [] },
+      {
+        tenantId: 'initech',
+        sourceId: 'org_none3',
+        name: 'initech',
+        displayName: null,
+        metadata: null,
+        firstFactors: null,
+        notCarried: [],
+      },
     ]);
     expect([...plan.memberships]).toEqual([
       ['auth0|alice', [{ tenantId: 'acme', roles: ['admin'] }]],
@@ -171,7 +185,9 @@ describe('auth0 --orgs', () => {
     const plan = planOrganizations(loadAuth0Organizations(orgs), 'name', defaults);
     const alice = placeInTenants(record('auth0|alice', { carried: ['roles: viewer'] }), plan, undefined);
     const withRole = { ...alice };
-    expect(withRole.user?.loginMethods).toEqual([{ recipeId: 'emailpassword', email: 'auth0|alice@example.com', tenantIds: ['acme', 'public'] }]);
+    expect(withRole.user?.loginMethods).toEqual([
+      { recipeId: 'emailpassword', email: 'auth0|alice@example.com', tenantIds: ['acme', 'public'] },
+    ]);
     expect(alice.user?.userRoles).toEqual([{ role: 'admin', tenantIds: ['acme'] }]);
     expect(alice.carried).toEqual(['roles: viewer', 'roles in acme: admin', 'tenants: acme, public']);
 
@@ -203,7 +219,9 @@ describe('auth0 --orgs', () => {
   });
 
   it('refuses a file that is not an array of organizations with ids', () => {
-    expect(() => loadAuth0Organizations(temp.file('bad-orgs.json', '{"organizations": []}'))).toThrow('expected the organizations as one JSON array');
+    expect(() => loadAuth0Organizations(temp.file('bad-orgs.json', '{"organizations": []}'))).toThrow(
+      'expected the organizations as one JSON array',
+    );
     expect(() => loadAuth0Organizations(temp.file('noid-orgs.json', '[{"name":"acme"}]'))).toThrow('organization 1 has no id');
   });
 });
@@ -215,12 +233,20 @@ describe('clerk organization_memberships', () => {
         'user_a',
         clerkApiUser('user_a', 'a@example.com', {
           organization_memberships: [
-            { role: 'org:admin', organization: { id: 'org_1', name: 'Acme', slug: 'acme', private_metadata: { tier: 2 }, max_allowed_memberships: 5 } },
+            {
+              role: 'org:admin',
+              organization: { id: 'org_1', name: 'Acme', slug: 'acme', private_metadata: { tier: 2 }, max_allowed_memberships: 5 },
+            },
             { role: 'org:member', organization: { id: 'org_2', name: 'No Slug Co', slug: null } },
           ],
         }),
       ],
-      ['user_b', clerkApiUser('user_b', 'b@example.com', { organization_memberships: [{ role: 'org:member', organization: { id: 'org_1', slug: 'acme' } }] })],
+      [
+        'user_b',
+        clerkApiUser('user_b', 'b@example.com', {
+          organization_memberships: [{ role: 'org:member', organization: { id: 'org_1', slug: 'acme' } }],
+        }),
+      ],
     ]) as unknown as Map<string, Record<string, unknown>>;
     const plan = planOrganizations(clerkOrganizations(users), 'slug', defaults);
     expect(plan.tenants.map(({ tenantId, sourceId, metadata, notCarried }) => ({ tenantId, sourceId, metadata, notCarried }))).toEqual([
