@@ -18,6 +18,7 @@ import { openSource, loadAuth0Hashes, type ReaderOptions } from './readers/index
 import { RoleDeclarer, withoutRoles } from './declare-roles.js';
 import { loadMapping } from './mapping.js';
 import { loadOrganizationPlan } from './organizations/load-plan.js';
+import { tenantIdFrom } from './organizations/tenant-id.js';
 import { withOrganizations } from './organizations/memberships.js';
 import { createTenants, describeTenants, type ReportedTenant } from './organizations/tenants.js';
 import { loadClerkApi } from './readers/clerk.js';
@@ -48,7 +49,7 @@ export async function runMigrate(options: MigrateOptions, io: CliIo): Promise<nu
       io.stderr.write(`${message}\n`);
     },
     format: options.format,
-    hashConfig: options.hashConfigPath === undefined ? undefined : hashConfigFrom(options.hashConfigPath),
+    hashConfig: options.hashConfigPath === undefined ? undefined : hashConfigFrom(options.hashConfigPath, options.tenant),
     auth0Hashes: options.passwordHashesPath === undefined ? undefined : await loadAuth0Hashes(options.passwordHashesPath),
     includeDisabled: options.includeDisabled,
     providerOverrides: options.providerOverrides,
@@ -378,9 +379,11 @@ async function carryOptions(options: MigrateOptions, startedAt: Date): Promise<P
   };
 }
 
-function hashConfigFrom(path: string): HashConfig {
+// Each Identity Platform tenant signs with a key of its own: a tenant's hashes name theirs, the tenant id.
+function hashConfigFrom(path: string, tenant: string | undefined): HashConfig {
+  const keyName = tenant === undefined ? undefined : tenantIdFrom(tenant);
   try {
-    return readHashConfig(path);
+    return { ...readHashConfig(path), ...(keyName !== undefined && { keyName }) };
   } catch (error) {
     if (error instanceof HashConfigError) throw new CliError(`${path}: ${error.message}`);
     throw new CliError(`cannot read ${path}`);

@@ -13,7 +13,8 @@ export function parseNamedSignerKeys(value: string | undefined): Map<string, Buf
   for (const entry of value.split(',')) {
     const separator = entry.indexOf(':');
     const name = entry.slice(0, separator).trim();
-    if (separator === -1 || !NAME.test(name)) return 'takes <name>:<base64 key>, comma-separated; a name is 1 to 64 of A-Z, a-z, 0-9, _ and -';
+    if (separator === -1 || !NAME.test(name))
+      return 'takes <name>:<base64 key>, comma-separated; a name is 1 to 64 of A-Z, a-z, 0-9, _ and -';
     if (keys.has(name)) return `names ${name} twice`;
     const key = decodeEitherBase64(entry.slice(separator + 1).trim());
     if (key === undefined || key.length === 0) return `has a key for ${name} that is not valid base64`;

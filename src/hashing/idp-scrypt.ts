@@ -51,7 +51,8 @@ export function parseIdpScrypt(stored: string, limits?: HashCostLimits): ParseRe
     }
     named.set(key, piece.slice(2));
   }
-  if (pieces.length === 8 && !named.has('k=')) return fail('the last parts must be m=<mem_cost>, r=<rounds>, s=<separator> and k=<key name>');
+  if (pieces.length === 8 && !named.has('k='))
+    return fail('the last parts must be m=<mem_cost>, r=<rounds>, s=<separator> and k=<key name>');
   const memText = named.get('m=') ?? '';
   const roundsText = named.get('r=') ?? '';
   if (!/^\d+$/.test(memText) || !/^\d+$/.test(roundsText)) return fail('m and r must be decimal integers');

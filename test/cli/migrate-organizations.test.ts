@@ -1,7 +1,9 @@
+import crypto from 'node:crypto';
 import fs from 'node:fs';
+import { FirebaseScrypt } from 'firebase-scrypt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call } from '../helper.js';
-import { bcryptHash, makeTempDir } from './fixtures.js';
+import { bcryptHash, firebaseJsonExport, hashConfigBlock, hashParams, makeTempDir } from './fixtures.js';
 import { apiKey, migrateArgs, runCommand, signIn, startCore, userById, type RunningCore } from './harness.js';
 
 // `identity-core migrate auth0 … --orgs orgs.json`: the organizations become tenants before any user is sent, the
@@ -252,5 +254,84 @@ describe('migrate auth0 --orgs: members in their tenants (needs users in tenants
     const undone = await runCommand(['migrate', 'undo', `${users}.migrate-report.json`, '--core-url', core.url]);
     expect(undone.code).toBe(0);
     expect(await tenantsOf(core)).toEqual([{ tenantId: 'public' }]);
+  });
+});
+
+// Identity Platform: one run per tenant, each tenant's hashes signed with its own key, named in the core's
+// idp_password_hashing_signer_keys by the tenant id.
+describe('migrate firebase --tenant (Identity Platform)', () => {
+  const temp = makeTempDir();
+  const keys = { 'tenant-a': crypto.randomBytes(64).toString('base64'), 'tenant-b': crypto.randomBytes(64).toString('base64') };
+  let core: RunningCore;
+  beforeAll(async () => {
+    core = await startCore({ idp_password_hashing_signer_keys: `tenant-a:${keys['tenant-a']},tenant-b:${keys['tenant-b']}` });
+  });
+  afterAll(async () => {
+    await core.t.close();
+    temp.remove();
+  });
+
+  const tenantExport = async (tenant: 'tenant-a' | 'tenant-b', password: string, signerKey = keys[tenant]) => {
+    const salt = crypto.randomBytes(12).toString('base64');
+    const hasher = new FirebaseScrypt({ ...hashParams, signerKey });
+    const file = temp.file(
+      `${tenant}-${crypto.randomUUID()}.json`,
+      firebaseJsonExport([{ localId: `${tenant}-ann`, email: 'ann@example.com', passwordHash: await hasher.hash(password, salt), salt }]),
+    );
+    const config = temp.file(`${tenant}-hash-config.txt`, hashConfigBlock.replace(hashParams.signerKey, signerKey));
+    return { file, config };
+  };
+
+  it('checks the core against the tenant’s own key before anything is sent, and creates the tenant', async () => {
+    const { file, config } = await tenantExport('tenant-a', 'pw-a');
+    const result = await runCommand(migrateArgs(core, 'firebase', file, '--hash-config', config, '--tenant', 'tenant-a'));
+    expect(result.stderr).toContain('hash self-check: the core verified a password hashed with --hash-config');
+    expect((await tenantsOf(core)).map((tenant) => tenant.tenantId)).toContain('tenant-a');
+    expect(reportOf(file).tenants).toEqual([expect.objectContaining({ tenantId: 'tenant-a', sourceId: 'tenant-a', createdByRun: true })]);
+  });
+
+  it('stops before anything is sent when the core holds another key under the tenant’s name', async () => {
+    const { file, config } = await tenantExport('tenant-b', 'pw-b', crypto.randomBytes(64).toString('base64'));
+    const result = await runCommand(migrateArgs(core, 'firebase', file, '--hash-config', config, '--tenant', 'tenant-b'));
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('its idp_password_hashing_signer_keys entry tenant-b:<key> does not hold the tenant');
+    expect((await tenantsOf(core)).map((tenant) => tenant.tenantId)).not.toContain('tenant-b');
+  });
+});
+
+describe('migrate firebase --tenant: the same email in two tenants (needs users in tenants)', () => {
+  const temp = makeTempDir();
+  const keys = { a: crypto.randomBytes(64).toString('base64'), b: crypto.randomBytes(64).toString('base64') };
+  let core: RunningCore;
+  beforeAll(async () => {
+    core = await startCore({ idp_password_hashing_signer_keys: `tenant-a:${keys.a},tenant-b:${keys.b}` });
+  });
+  afterAll(async () => {
+    await core.t.close();
+    temp.remove();
+  });
+
+  it('imports two users, each signing in with its own password in its own tenant only', async () => {
+    for (const [tenant, key, password] of [
+      ['tenant-a', keys.a, 'pw-a'],
+      ['tenant-b', keys.b, 'pw-b'],
+    ] as const) {
+      const salt = crypto.randomBytes(12).toString('base64');
+      const hash = await new FirebaseScrypt({ ...hashParams, signerKey: key }).hash(password, salt);
+      const file = temp.file(
+        `${tenant}.json`,
+        firebaseJsonExport([{ localId: `${tenant}-ann`, email: 'ann@example.com', passwordHash: hash, salt }]),
+      );
+      const config = temp.file(`${tenant}-hash-config.txt`, hashConfigBlock.replace(hashParams.signerKey, key));
+      const result = await runCommand(migrateArgs(core, 'firebase', file, '--hash-config', config, '--tenant', tenant));
+      expect(result.code).toBe(0);
+    }
+    expect((await userById(core, 'tenant-a-ann'))?.tenantIds).toEqual(['tenant-a']);
+    expect((await userById(core, 'tenant-b-ann'))?.tenantIds).toEqual(['tenant-b']);
+    const signInAt = async (tenant: string, password: string) =>
+      (await call(core.t.app, 'POST', `/${tenant}/recipe/signin`, { body: { email: 'ann@example.com', password }, headers })).json?.status;
+    expect(await signInAt('tenant-a', 'pw-a')).toBe('OK');
+    expect(await signInAt('tenant-b', 'pw-b')).toBe('OK');
+    expect(await signInAt('tenant-a', 'pw-b')).toBe('WRONG_CREDENTIALS_ERROR');
   });
 });

@@ -71,7 +71,11 @@ describe('named signer keys ($k=<name>)', () => {
   it('parses k= once, after the other parts, as a name', () => {
     const base = `$f_scrypt$${PUBLISHED_SCRYPT.hash}$${PUBLISHED_SCRYPT.salt}$m=14$r=8$s=Bw==`;
     expect(parseIdpScrypt(`${base}$k=tenant_1-a`)).toMatchObject({ ok: true, value: { keyName: 'tenant_1-a' } });
-    expect(parseIdpScrypt(`${base}$k=a.b`)).toEqual({ ok: false, reason: 'k must name a signer key: 1 to 64 of A-Z, a-z, 0-9, _ and -', recognised: true });
+    expect(parseIdpScrypt(`${base}$k=a.b`)).toEqual({
+      ok: false,
+      reason: 'k must name a signer key: 1 to 64 of A-Z, a-z, 0-9, _ and -',
+      recognised: true,
+    });
     expect(parseIdpScrypt(`${base}$k=a$k=b`).ok).toBe(false);
     expect(parseIdpScrypt(`${base}$x=1`).ok).toBe(false);
   });
