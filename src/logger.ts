@@ -15,6 +15,7 @@ const redactPaths = [
   '*.deviceId',
   '*.signerKey',
   '*.idp_password_hashing_signer_key',
+  '*.idp_password_hashing_signer_keys',
   '*.api_keys',
   'password',
   'passwordHash',

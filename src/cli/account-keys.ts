@@ -7,6 +7,8 @@ export interface CoreUser {
   /** The user the login method belongs to (its primary user's id, or its own); cores before account linking omit it. */
   groupId?: string;
   recipeId: string;
+  /** The login method's tenants, when the core's lookup answers them: the same email in another tenant is another account. */
+  tenantIds?: string[];
   email?: string;
   phoneNumber?: string;
   thirdPartyId?: string;
@@ -177,7 +179,7 @@ function accountKeysOf(account: {
  */
 export function presenceOf(user: BulkImportUser, core: CoreIndex): Presence {
   if (core.empty) return { kind: 'absent' };
-  const holders = user.loginMethods.map((method) => core.holders(method));
+  const holders = user.loginMethods.map((method) => core.holders(method).filter((holder) => sharesTenant(holder, method)));
   const byOldId = user.externalUserId === undefined ? undefined : core.withOldId(user.externalUserId);
   if (byOldId !== undefined) {
     const userId = groupOf(byOldId);
@@ -215,6 +217,14 @@ export function presenceOf(user: BulkImportUser, core: CoreIndex): Presence {
     kind: 'conflict',
     reason: `${describe(holder)} already exists in the core as another user (${holder.externalUserId ?? holder.userId})`,
   };
+}
+
+// Accounts are unique per tenant: a holder in none of the method's tenants is someone else in another tenant. A core
+// whose lookup does not answer tenants is taken at its word that the holder is this account.
+function sharesTenant(holder: CoreUser, method: LoginMethod): boolean {
+  if (holder.tenantIds === undefined) return true;
+  const tenants = method.tenantIds ?? ['public'];
+  return holder.tenantIds.some((tenant) => tenants.includes(tenant));
 }
 
 /**

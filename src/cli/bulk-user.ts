@@ -25,6 +25,8 @@ export interface LoginMethod {
   credentials?: PasskeyCredential[];
   isVerified?: boolean;
   timeJoinedInMSSinceEpoch?: number;
+  /** The tenants the login method is in; absent: `public` (contract-multitenancy T-5). */
+  tenantIds?: string[];
   /** Set on the first login method of a user that has several: the core links the others to it. */
   isPrimary?: boolean;
 }

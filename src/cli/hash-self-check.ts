@@ -24,9 +24,11 @@ export async function checkCoreAgainstHashConfig(client: CoreClient, hashConfig:
     verified === undefined ? await signInAsSynthetic(client, await hashSynthetic(hashConfig)) : verified ? 'OK' : 'WRONG_CREDENTIALS_ERROR';
   if (status === 'OK') return 'the core verified a password hashed with --hash-config (signer key matches; it takes the parameters)';
   throw new CliError(
-    status === 'WRONG_CREDENTIALS_ERROR'
-      ? "hash self-check failed: the core does not verify a password hashed here with --hash-config, so the core's idp_password_hashing_signer_key is not the base64_signer_key of --hash-config. Set it on the core (env IDP_PASSWORD_HASHING_SIGNER_KEY) to the hash_config block's base64_signer_key, restart it, and run again. Nothing was imported."
-      : `hash self-check failed: signing in as a user hashed with --hash-config answered ${status}. Nothing was imported.`,
+    status === 'WRONG_CREDENTIALS_ERROR' && hashConfig.keyName !== undefined
+      ? `hash self-check failed: the core does not verify a password hashed here with --hash-config, so its idp_password_hashing_signer_keys entry ${hashConfig.keyName}:<key> does not hold the tenant's base64_signer_key. Set it on the core, restart it, and run again. Nothing was imported.`
+      : status === 'WRONG_CREDENTIALS_ERROR'
+        ? "hash self-check failed: the core does not verify a password hashed here with --hash-config, so the core's idp_password_hashing_signer_key is not the base64_signer_key of --hash-config. Set it on the core (env IDP_PASSWORD_HASHING_SIGNER_KEY) to the hash_config block's base64_signer_key, restart it, and run again. Nothing was imported."
+        : `hash self-check failed: signing in as a user hashed with --hash-config answered ${status}. Nothing was imported.`,
   );
 }
 
@@ -71,6 +73,7 @@ async function hashSynthetic(hashConfig: HashConfig): Promise<SyntheticUser> {
 function hashWithParameters(hashConfig: HashConfig, hash: Buffer, salt: Buffer): string {
   return (
     `$f_scrypt$${hash.toString('base64')}$${salt.toString('base64')}` +
-    `$m=${hashConfig.memCost}$r=${hashConfig.rounds}$s=${hashConfig.saltSeparator}`
+    `$m=${hashConfig.memCost}$r=${hashConfig.rounds}$s=${hashConfig.saltSeparator}` +
+    (hashConfig.keyName === undefined ? '' : `$k=${hashConfig.keyName}`)
   );
 }

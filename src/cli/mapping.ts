@@ -17,11 +17,29 @@ export interface Mapping {
   roleClaims: string[];
   /** Source attributes users could edit at the source: carried under `userMetadata` instead of `appMetadata`. */
   userEditableClaims: Set<string>;
+  /** How the source's organizations become tenants (docs/organizations.md); every key has a default. */
+  organizations: OrganizationSettings;
 }
+
+export type TenantIdField = 'name' | 'id' | 'slug' | 'alias';
+
+export interface OrganizationSettings {
+  /** The organization field a tenant id is made from; undefined: the source's own (Auth0 name, Clerk slug, Keycloak alias). */
+  tenantId?: TenantIdField;
+  /** Members stay in `public` too, so they still sign in where they did before. */
+  keepPublic: boolean;
+  /** `scoped`: an org role is assigned in the org's tenant; `prefixed`: as `<tenant>:<role>` in public. */
+  roles: 'scoped' | 'prefixed';
+  /** The login methods of every tenant created, where the source does not say them (Clerk, Keycloak, Identity Platform). */
+  firstFactors?: string[];
+}
+
+export const DEFAULT_ORGANIZATIONS: OrganizationSettings = { keepPublic: true, roles: 'scoped' };
+const ORGANIZATION_KEYS = ['tenantId', 'keepPublic', 'roles', 'firstFactors'];
 
 // The reference core's limit on a role name (contract M-4.3).
 const MAX_ROLE = 255;
-const KEYS = ['roles', 'map', 'unmapped', 'roleClaims', 'userEditableClaims'];
+const KEYS = ['roles', 'map', 'unmapped', 'roleClaims', 'userEditableClaims', 'organizations'];
 
 export async function loadMapping(path: string): Promise<Mapping> {
   let text: string;
@@ -90,6 +108,27 @@ export function parseMapping(value: unknown): Mapping {
     unmapped,
     roleClaims: stringList(value.roleClaims, 'roleClaims'),
     userEditableClaims: new Set(stringList(value.userEditableClaims, 'userEditableClaims')),
+    organizations: organizationSettings(value.organizations),
+  };
+}
+
+function organizationSettings(value: unknown): OrganizationSettings {
+  if (value === undefined || value === null) return { ...DEFAULT_ORGANIZATIONS };
+  if (!isObject(value)) throw new MappingError(`organizations must be an object with ${ORGANIZATION_KEYS.join(', ')}`);
+  const unknown = Object.keys(value).filter((key) => !ORGANIZATION_KEYS.includes(key));
+  if (unknown.length > 0)
+    throw new MappingError(`unknown key(s) organizations.${unknown.join(', organizations.')} (known: ${ORGANIZATION_KEYS.join(', ')})`);
+  const { tenantId, keepPublic = true, roles = 'scoped', firstFactors } = value;
+  if (tenantId !== undefined && !['name', 'id', 'slug', 'alias'].includes(tenantId as string))
+    throw new MappingError('organizations.tenantId takes name, id, slug or alias');
+  if (typeof keepPublic !== 'boolean') throw new MappingError('organizations.keepPublic takes true or false');
+  if (roles !== 'scoped' && roles !== 'prefixed') throw new MappingError('organizations.roles takes scoped or prefixed');
+  const factors = firstFactors === undefined ? undefined : stringList(firstFactors, 'organizations.firstFactors');
+  return {
+    ...(tenantId !== undefined && { tenantId: tenantId as TenantIdField }),
+    keepPublic,
+    roles,
+    ...(factors !== undefined && { firstFactors: [...new Set(factors)] }),
   };
 }
 

@@ -17,6 +17,10 @@ import { waitForQueue } from './queue.js';
 import { openSource, loadAuth0Hashes, type ReaderOptions } from './readers/index.js';
 import { RoleDeclarer, withoutRoles } from './declare-roles.js';
 import { loadMapping } from './mapping.js';
+import { loadOrganizationPlan } from './organizations/load-plan.js';
+import { tenantIdFrom } from './organizations/tenant-id.js';
+import { withOrganizations } from './organizations/memberships.js';
+import { createTenants, describeTenants, type ReportedTenant } from './organizations/tenants.js';
 import { loadClerkApi } from './readers/clerk.js';
 import { loadSupabaseTables } from './readers/supabase.js';
 import { HashConfigError, readHashConfig, type HashConfig } from './readers/hash-config.js';
@@ -45,7 +49,7 @@ export async function runMigrate(options: MigrateOptions, io: CliIo): Promise<nu
       io.stderr.write(`${message}\n`);
     },
     format: options.format,
-    hashConfig: options.hashConfigPath === undefined ? undefined : hashConfigFrom(options.hashConfigPath),
+    hashConfig: options.hashConfigPath === undefined ? undefined : hashConfigFrom(options.hashConfigPath, options.tenant),
     auth0Hashes: options.passwordHashesPath === undefined ? undefined : await loadAuth0Hashes(options.passwordHashesPath),
     includeDisabled: options.includeDisabled,
     providerOverrides: options.providerOverrides,
@@ -53,11 +57,15 @@ export async function runMigrate(options: MigrateOptions, io: CliIo): Promise<nu
     ...(await carryOptions(options, startedAt)),
     signal: io.signal,
   };
+  // Organizations become tenants: their ids are checked (two organizations on one id stop the run) before anything is sent.
+  const plan = await loadOrganizationPlan(options, readerOptions.carry?.mapping, readerOptions.clerkApi);
+  let tenants: ReportedTenant[] | undefined;
   const client = new CoreClient({ baseUrl: options.coreUrl, apiKey: options.apiKey, attempts: options.retries + 1, signal: io.signal });
   const roles = new RoleDeclarer(client, readerOptions.carry?.mapping);
   // A pass that sends users declares their roles first; a dry run sends none; a tally after a lost core asks nothing.
   const open = (purpose: 'send' | 'tally' = 'send') => {
-    const opened = openSource(options.source, options.file, readerOptions);
+    const read = openSource(options.source, options.file, readerOptions);
+    const opened = plan === undefined ? read : withOrganizations(read, plan, readerOptions.carry?.mapping, options.dryRun);
     if (purpose === 'tally') return opened;
     return options.dryRun ? withoutRoles(opened) : roles.declaring(opened);
   };
@@ -115,7 +123,16 @@ export async function runMigrate(options: MigrateOptions, io: CliIo): Promise<nu
     error instanceof CliError && !io.signal?.aborted && results.read === 0 && recordsDoneBefore === 0 && results.canary.length === 0;
   const finish = (reportPath: string | undefined, partial: boolean, settled = results, unsettledBecause?: string) => {
     progress.finishLine();
-    const context = { ...options, coreId: identity.coreId, partial, startedAt, finishedAt: now(), unsettledBecause, progress: runFiles };
+    const context = {
+      ...options,
+      coreId: identity.coreId,
+      partial,
+      startedAt,
+      finishedAt: now(),
+      unsettledBecause,
+      progress: runFiles,
+      tenants,
+    };
     const report = buildReport(settled, context);
     if (reportPath !== undefined) writeReport(reportPath, report, settled.created.lineChunks());
     io.stdout.write(formatSummary(report, reportPath));
@@ -125,6 +142,10 @@ export async function runMigrate(options: MigrateOptions, io: CliIo): Promise<nu
   if (options.dryRun) {
     if (selfCheck !== undefined) log(`hash self-check: ${await selfCheck}`);
     await assertDryRunSupported(client);
+    if (plan !== undefined) {
+      tenants = await describeTenants(client, plan.tenants);
+      log(`tenants: ${tenants.map((tenant) => `${tenant.tenantId}${tenant.existsInCore ? '' : ' (new)'}`).join(', ')}`);
+    }
     if (options.checks.length > 0) results.canary.push(...(await canary(true)).outcomes);
     try {
       await dryRunAll(client, open(), { batchSize: options.batchSize, maxInvalid: options.maxInvalid }, results, progress);
@@ -171,6 +192,15 @@ export async function runMigrate(options: MigrateOptions, io: CliIo): Promise<nu
     const running = { ...options, coreId: identity.coreId, partial: true, running: true, startedAt, finishedAt: now(), progress: runFiles };
     writeReport(reportPath, buildReport(new Results(), running), []);
     if (state.recordsDone > 0) log(`resuming: ${state.recordsDone} users of the export were handled by an earlier invocation of this run`);
+    if (plan !== undefined) {
+      tenants = await createTenants(client, plan.tenants, state.tenantsCreated ?? []);
+      const created = tenants.filter((tenant) => tenant.createdByRun).map((tenant) => tenant.tenantId);
+      state.tenantsCreated = created;
+      saveState(statePath, state, now());
+      log(`tenants: ${tenants.length} (${created.length} created by this run)`);
+      // A run killed from here on leaves a report that names its tenants, for undo.
+      writeReport(reportPath, buildReport(new Results(), { ...running, tenants }), []);
+    }
     if (readerOptions.carry?.mapping !== undefined) {
       const created = await roles.declareMapped();
       log(`roles: ${readerOptions.carry.mapping.roles.size} declared by the mapping (${created} new to the core)`);
@@ -185,7 +215,7 @@ export async function runMigrate(options: MigrateOptions, io: CliIo): Promise<nu
     createdLog.clear();
   };
   // The pass reads canary users' ids and mapped roles from what this makes: with either, it starts afterwards.
-  const overlaps = readerOptions.carry?.mapping === undefined && options.checks.length === 0;
+  const overlaps = readerOptions.carry?.mapping === undefined && options.checks.length === 0 && plan === undefined;
   if (!overlaps) await prepare();
   const prepared = overlaps ? prepare() : Promise.resolve();
   prepared.catch(() => {});
@@ -349,9 +379,11 @@ async function carryOptions(options: MigrateOptions, startedAt: Date): Promise<P
   };
 }
 
-function hashConfigFrom(path: string): HashConfig {
+// Each Identity Platform tenant signs with a key of its own: a tenant's hashes name theirs, the tenant id.
+function hashConfigFrom(path: string, tenant: string | undefined): HashConfig {
+  const keyName = tenant === undefined ? undefined : tenantIdFrom(tenant);
   try {
-    return readHashConfig(path);
+    return { ...readHashConfig(path), ...(keyName !== undefined && { keyName }) };
   } catch (error) {
     if (error instanceof HashConfigError) throw new CliError(`${path}: ${error.message}`);
     throw new CliError(`cannot read ${path}`);

@@ -49,10 +49,16 @@ export interface MigrateOptions {
   rpId?: string;
   /** Run although some passkeys are for RP IDs the core does not list: those are left behind, marked to re-enrol. */
   leaveUnconfiguredPasskeys: boolean;
+  /** auth0: the organizations, their members and connections (docs/organizations.md). */
+  orgsPath?: string;
+  /** firebase (Identity Platform), cognito, keycloak: the tenant every user of the export goes to. */
+  tenant?: string;
 }
 
 export const MAX_BATCH = 10_000;
 const LAZY_READERS: readonly string[] = ['firebase', 'auth0', 'cognito', 'okta', 'csv', 'ndjson'];
+/** Sources whose export is one tenant of several (an Identity Platform tenant, a Cognito pool, a Keycloak realm). */
+export const TENANT_SOURCES: readonly string[] = ['firebase', 'cognito', 'keycloak'];
 export const PASSKEY_SOURCES: readonly string[] = ['keycloak', 'kratos', 'auth0', 'supabase', 'hanko'];
 
 export const MIGRATE_USAGE = `Usage: identity-core migrate <source> <file> [options]
@@ -95,6 +101,10 @@ Options:
   --leave-unconfigured-passkeys run although the export has passkeys for RP IDs the core's webauthn_rp_ids
                                 does not list (the run is refused otherwise): those passkeys are left
                                 behind, each named in the report, and their users marked to re-enrol
+  --orgs <file>                 auth0: the organizations with their members and enabled connections (one JSON
+                                array; see docs/organizations.md): one tenant each, members placed in it
+  --tenant <id>                 firebase (an Identity Platform tenant), cognito (a user pool), keycloak (a
+                                realm): every user of the export goes to this tenant, created first
   --dry-run                     ask the core what would happen; write nothing
   --check-password <email:pw>   canary: import this user first and sign in (repeatable)
   --report <file>               JSON report (default <file>.migrate-report.json)
@@ -144,6 +154,8 @@ export function parseMigrateArgs(argv: string[], env: Readonly<Record<string, st
         'authentication-methods': { type: 'string' },
         'rp-id': { type: 'string' },
         'leave-unconfigured-passkeys': { type: 'boolean' },
+        orgs: { type: 'string' },
+        tenant: { type: 'string' },
       },
     });
   } catch (error) {
@@ -174,6 +186,9 @@ export function parseMigrateArgs(argv: string[], env: Readonly<Record<string, st
     throw new CliError('--rp-id takes a domain (example.com), without a scheme, port or path');
   if (values['leave-unconfigured-passkeys'] && !PASSKEY_SOURCES.includes(source))
     throw new CliError(`--leave-unconfigured-passkeys applies to ${PASSKEY_SOURCES.join(', ')}: the sources that give passkeys out`);
+  if (values.orgs !== undefined && source !== 'auth0') throw new CliError('--orgs only applies to the auth0 source');
+  if (values.tenant !== undefined && !TENANT_SOURCES.includes(source))
+    throw new CliError(`--tenant applies to ${TENANT_SOURCES.join(', ')}: the sources whose export is one tenant of several`);
   const lazySource = values['lazy-source'];
   if (lazySource !== undefined && !SOURCE_NAME.test(lazySource))
     throw new CliError('--lazy-source takes a source name: 1 to 32 of a-z, 0-9, _ and -');
@@ -211,6 +226,8 @@ export function parseMigrateArgs(argv: string[], env: Readonly<Record<string, st
     ...(values['authentication-methods'] !== undefined && { authenticationMethodsPath: values['authentication-methods'] }),
     ...(rpId !== undefined && { rpId }),
     leaveUnconfiguredPasskeys: values['leave-unconfigured-passkeys'] ?? false,
+    ...(values.orgs !== undefined && { orgsPath: values.orgs }),
+    ...(values.tenant !== undefined && { tenant: values.tenant }),
   };
 }
 

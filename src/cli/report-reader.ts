@@ -20,9 +20,19 @@ export class ReportReader {
   /** The run never wrote its end (killed): its `created` list is empty, its side files say what it sent. */
   readonly running: boolean;
   readonly progress: RunFiles | undefined;
+  /** Tenants the run created for the source's organizations: undo removes them once empty. */
+  readonly tenantsCreated: string[];
 
   constructor(readonly path: string) {
-    let head: { coreId?: unknown; coreUrl?: unknown; dryRun?: unknown; created?: unknown; running?: unknown; progress?: unknown };
+    let head: {
+      coreId?: unknown;
+      coreUrl?: unknown;
+      dryRun?: unknown;
+      created?: unknown;
+      running?: unknown;
+      progress?: unknown;
+      tenants?: unknown;
+    };
     if (!fs.existsSync(path)) {
       throw new CliError(`${path} does not exist: give the report the run wrote (<export>.migrate-report.json, or its --report)`);
     }
@@ -38,6 +48,9 @@ export class ReportReader {
     this.coreUrl = typeof head.coreUrl === 'string' ? head.coreUrl : undefined;
     this.running = head.running === true;
     this.progress = isRunFiles(head.progress) ? head.progress : undefined;
+    this.tenantsCreated = (Array.isArray(head.tenants) ? (head.tenants as { tenantId?: unknown; createdByRun?: unknown }[]) : [])
+      .filter((tenant) => tenant?.createdByRun === true && typeof tenant.tenantId === 'string')
+      .map((tenant) => tenant.tenantId as string);
     if (this.running && this.progress === undefined) throw this.noCreatedList();
   }
 

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import type { MethodSummary } from './bulk-user.js';
 import type { Results, Stage } from './results.js';
 import { isProviderDomain } from './passkey-rp-check.js';
+import type { ReportedTenant } from './organizations/tenants.js';
 
 export interface ReportContext {
   source: string;
@@ -19,6 +20,8 @@ export interface ReportContext {
   running?: boolean;
   /** A real run's own files, where undo finds what it sent and what it leaves for a re-run to clear. */
   progress?: RunFiles;
+  /** The tenants the run created or found for the source's organizations (docs/organizations.md). */
+  tenants?: ReportedTenant[];
 }
 
 /** Absolute paths of a real run's side files, and the start of the run they belong to. */
@@ -75,6 +78,7 @@ export function buildReport(results: Results, context: ReportContext) {
     totals,
     ...(context.unsettledBecause !== undefined && { unsettledBecause: context.unsettledBecause }),
     ...(context.progress !== undefined && { progress: context.progress }),
+    ...(context.tenants !== undefined && { tenants: context.tenants }),
     ...(results.weakHashes > 0 && { weakHashes: results.weakHashes }),
     notImported: [...results.notImported].sort((a, b) => a.record - b.record),
     collisions: results.collisions,
@@ -244,6 +248,7 @@ export function formatSummary(report: Report, reportPath: string | undefined): s
       `Carried beyond login methods: ${report.carried.length} user${report.carried.length === 1 ? '' : 's'} (${parts.map(([name, n]) => `${name} ${n}`).join(', ')}); each is listed in the report.`,
     );
   }
+  if (report.tenants !== undefined) lines.push('', ...tenantLines(report.tenants, report.dryRun));
   if (report.passkeys !== undefined) lines.push('', ...passkeyLines(report.passkeys, report.dryRun));
   if (report.notCarried.length > 0) {
     lines.push('', 'Data not carried, and why:');
@@ -265,6 +270,25 @@ export function formatSummary(report: Report, reportPath: string | undefined): s
   }
   if (reportPath !== undefined) lines.push('', `Report: ${reportPath}`);
   return `${lines.join('\n')}\n`;
+}
+
+function tenantLines(tenants: readonly ReportedTenant[], dryRun: boolean): string[] {
+  const lines = [dryRun ? 'Tenants (none created by a dry run):' : 'Tenants:'];
+  for (const tenant of tenants.slice(0, MAX_LISTED)) {
+    const state = dryRun
+      ? tenant.existsInCore
+        ? 'in the core already'
+        : 'would be created'
+      : tenant.createdByRun
+        ? 'created by this run'
+        : 'in the core before';
+    const factors =
+      tenant.firstFactors === null ? 'login methods: the SDK recipes' : `login methods: ${tenant.firstFactors.join(', ') || 'none'}`;
+    lines.push(`  ${tenant.tenantId} from ${tenant.sourceId} (${state}; ${factors})`);
+    for (const item of tenant.notCarried) lines.push(`    not carried: ${item}`);
+  }
+  if (tenants.length > MAX_LISTED) lines.push(`  ... and ${tenants.length - MAX_LISTED} more in the report`);
+  return lines;
 }
 
 function passkeyLines(passkeys: NonNullable<Report['passkeys']>, dryRun: boolean): string[] {

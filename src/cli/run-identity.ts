@@ -32,6 +32,7 @@ export async function runIdentity(client: CoreClient, options: MigrateOptions, s
       includeDisabled: options.includeDisabled,
       lazySource: options.lazySource ?? null,
       providerOverrides: [...options.providerOverrides.entries()].sort(),
+      ...(options.tenant !== undefined && { tenant: options.tenant }),
       hashConfig,
       passwordHashes,
       ...sideFiles,
@@ -58,6 +59,7 @@ async function sideFileDigests(options: MigrateOptions, signal?: AbortSignal): P
     clerkApi: options.clerkApiPath,
     identities: options.identitiesPath,
     mfaFactors: options.mfaFactorsPath,
+    orgs: options.orgsPath,
   };
   const given = Object.entries(files).filter((entry): entry is [string, string] => entry[1] !== undefined);
   return Object.fromEntries(await Promise.all(given.map(async ([name, path]) => [name, await fileDigest(path, signal)])));

@@ -27,6 +27,8 @@ export interface MigrationState {
   rejected: Rejection[];
   /** Core ids of the canary users this run imported one by one. */
   canaryCreated: { email: string; userId: string }[];
+  /** Tenants this run created (an earlier invocation of it included): undo removes them once empty. */
+  tenantsCreated?: string[];
 }
 
 export function statePathFor(file: string): string {

@@ -7,6 +7,7 @@ import type { CliIo } from './io.js';
 import { ReportReader } from './report-reader.js';
 import type { CreatedUser } from './results.js';
 import { forgetRun, usersToUndo } from './undo-list.js';
+import { removeTenantIfEmpty } from './organizations/tenants.js';
 
 export const UNDO_USAGE = `Usage: identity-core migrate undo <report> [options]
 
@@ -91,11 +92,21 @@ export async function runUndo(options: UndoOptions, io: CliIo): Promise<number> 
   const lines = [`Undo of ${options.reportPath} in ${coreUrl}${options.dryRun ? ' (dry run)' : ''}`];
   if (options.dryRun) {
     lines.push(`  would remove        ${present}`, `  no longer in core   ${gone}`, ...listed);
+    for (const tenant of report.tenantsCreated) lines.push(`  would remove tenant ${tenant} once empty`);
     io.stdout.write(`${lines.join('\n')}\n`);
     return 0;
   }
   lines.push(`  removed             ${present - left.length}`, `  no longer in core   ${gone}`);
   for (const user of left) lines.push(`  still in the core: ${user.user} (record ${user.record})`);
+  // The run's tenants go once its users are gone, each only if no user was added to it since.
+  if (left.length === 0) {
+    for (const tenant of report.tenantsCreated) {
+      const outcome = await removeTenantIfEmpty(client, tenant);
+      lines.push(
+        `  tenant ${tenant}: ${outcome === 'removed' ? 'removed' : outcome === 'gone' ? 'no longer in core' : 'kept: users were added to it after the run'}`,
+      );
+    }
+  }
   if (left.length === 0) forgetRun(report.progress);
   io.stdout.write(`${lines.join('\n')}\n`);
   return left.length === 0 ? 0 : 1;

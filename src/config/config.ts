@@ -60,6 +60,7 @@ export interface Config {
   argon2_hashing_pool_size: number;
   bcrypt_hashing_pool_size: number;
   idp_password_hashing_signer_key: string | undefined;
+  idp_password_hashing_signer_keys: string | undefined;
   idp_password_hashing_pool_size: number;
   imported_hash_max_memory_kib: number;
   imported_hash_max_argon2_work_kib: number;

@@ -298,6 +298,13 @@ export const configKeys: ConfigKey[] = [
     description: 'base64 signer key of the platform that exported $f_scrypt$ hashes',
   },
   {
+    name: 'idp_password_hashing_signer_keys',
+    env: ['IDP_PASSWORD_HASHING_SIGNER_KEYS'],
+    schema: Str(),
+    description:
+      'comma-separated <name>:<base64 signer key> of several exporting projects or tenants; a $f_scrypt$ hash ending $k=<name> is verified with that key',
+  },
+  {
     name: 'idp_password_hashing_pool_size',
     env: ['IDP_PASSWORD_HASHING_POOL_SIZE', 'FIREBASE_PASSWORD_HASHING_POOL_SIZE'],
     aliases: ['firebase_password_hashing_pool_size'],

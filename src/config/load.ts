@@ -8,6 +8,7 @@ import { BlockConfigError } from './block-reader.js';
 import { type Config, type LogLevel } from './config.js';
 import { ConfigError } from './config-error.js';
 import { parseTotpSecretKeys } from './totp-secret-keys.js';
+import { parseNamedSignerKeys } from './signer-keys.js';
 import { describeBase64Problem } from '../base64.js';
 import { compareCdiVersions, isSupportedCdiVersion, newestCdiVersion, parseCdiVersion } from '../http/cdi-version.js';
 
@@ -182,6 +183,8 @@ function validate(raw: RawValues, env: Record<string, string | undefined>): Conf
   const signerKey = get<string | undefined>('idp_password_hashing_signer_key');
   const signerKeyProblem = signerKey ? describeBase64Problem(signerKey) : undefined;
   if (signerKeyProblem) throw new ConfigError(`'idp_password_hashing_signer_key' is not valid base64: ${signerKeyProblem}`);
+  const namedKeys = parseNamedSignerKeys(get<string | undefined>('idp_password_hashing_signer_keys'));
+  if (typeof namedKeys === 'string') throw new ConfigError(`'idp_password_hashing_signer_keys' ${namedKeys}`);
   checkSessionSettings(get);
   if (!['session', 'transaction'].includes(get<string>('postgresql_pool_mode'))) {
     throw new ConfigError(`'postgresql_pool_mode' must be one of 'session' or 'transaction'`);

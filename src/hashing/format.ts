@@ -6,6 +6,8 @@ export type ParseResult<T> = { ok: true; value: T } | { ok: false; reason: strin
 
 export interface VerifyContext {
   signerKey?: Buffer;
+  /** idp_password_hashing_signer_keys: a hash that names its key (`$k=<name>`) is verified with that one. */
+  namedSignerKeys?: ReadonlyMap<string, Buffer>;
 }
 
 /**
@@ -77,6 +79,8 @@ export interface HashFormat<T> {
   /** The §6.1 import error for a hash rejected when this algorithm was named. */
   readonly invalidMessage: string;
   readonly needsSignerKey: boolean;
+  /** The named signer key a parsed hash asks for (`$k=<name>`); undefined: the one unnamed key. */
+  signerKeyName?(parsed: T): string | undefined;
   readonly pool: HashPool;
   /** Cheap check that the string claims to be this format; `parse` then decides whether it is valid. */
   hasPrefix(hash: string): boolean;

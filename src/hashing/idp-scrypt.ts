@@ -3,14 +3,21 @@ import { decodeEitherBase64 } from '../base64.js';
 import { fail, overCostLimit, type HashCostLimits, type HashFormat, type ParseResult, scheduledOrCostly } from './format.js';
 import { COSTLY_FROM } from './cost-limits.js';
 
-/** The exporting platform's scrypt variant: `$f_scrypt$<hash>$<salt>$m=<mem_cost>$r=<rounds>$s=<separator>`. */
+/**
+ * The exporting platform's scrypt variant: `$f_scrypt$<hash>$<salt>$m=<mem_cost>$r=<rounds>$s=<separator>`, and
+ * optionally `$k=<name>`: the hash was made with the signer key of that name in idp_password_hashing_signer_keys
+ * (each Identity Platform tenant has a key of its own).
+ */
 export interface IdpScryptHash {
   hash: Buffer;
   salt: Buffer;
   separator: Buffer;
   memCost: number;
   rounds: number;
+  keyName?: string;
 }
+
+const KEY_NAME = /^[A-Za-z0-9_-]{1,64}$/;
 
 // 1 GiB per verification is the most one imported hash may make a sign-in allocate; mem_cost and
 // rounds caps stop absurd values before the product is even computed.
@@ -33,17 +40,19 @@ export function parseIdpScrypt(stored: string, limits?: HashCostLimits): ParseRe
   const pieces = stored.split('$');
   // Java's String.split, which defines the format, drops trailing empty pieces.
   while (pieces.length > 0 && pieces[pieces.length - 1] === '') pieces.pop();
-  if (pieces.length !== 7 || pieces[0] !== '' || pieces[1] !== 'f_scrypt') {
-    return fail('expected $f_scrypt$<hash>$<salt>$m=<mem_cost>$r=<rounds>$s=<separator>');
+  if ((pieces.length !== 7 && pieces.length !== 8) || pieces[0] !== '' || pieces[1] !== 'f_scrypt') {
+    return fail('expected $f_scrypt$<hash>$<salt>$m=<mem_cost>$r=<rounds>$s=<separator>[$k=<key name>]');
   }
   const named = new Map<string, string>();
   for (const piece of pieces.slice(4)) {
     const key = piece.slice(0, 2);
-    if (!['m=', 'r=', 's='].includes(key) || named.has(key)) {
-      return fail('the last three parts must be m=<mem_cost>, r=<rounds> and s=<separator>, once each');
+    if (!['m=', 'r=', 's=', 'k='].includes(key) || named.has(key)) {
+      return fail('the last parts must be m=<mem_cost>, r=<rounds>, s=<separator> and optionally k=<key name>, once each');
     }
     named.set(key, piece.slice(2));
   }
+  if (pieces.length === 8 && !named.has('k='))
+    return fail('the last parts must be m=<mem_cost>, r=<rounds>, s=<separator> and k=<key name>');
   const memText = named.get('m=') ?? '';
   const roundsText = named.get('r=') ?? '';
   if (!/^\d+$/.test(memText) || !/^\d+$/.test(roundsText)) return fail('m and r must be decimal integers');
@@ -68,11 +77,13 @@ export function parseIdpScrypt(stored: string, limits?: HashCostLimits): ParseRe
   }
   // scrypt itself requires N < 2^(16·r); Node rejects anything else, so such a hash can never verify.
   if (memCost >= 16 * rounds) return fail('mem_cost must be less than 16 * rounds', true);
+  const keyName = named.get('k=');
+  if (keyName !== undefined && !KEY_NAME.test(keyName)) return fail('k must name a signer key: 1 to 64 of A-Z, a-z, 0-9, _ and -', true);
   const memoryKib = scryptMemoryBytes(memCost, rounds) / 1024;
   if (limits && memoryKib > limits.maxMemoryKib) {
     return overCostLimit('memory 128 * 2^mem_cost * rounds', memoryKib, limits, 'maxMemoryKib', ' KiB');
   }
-  return { ok: true, value: { hash, salt, separator, memCost, rounds } };
+  return { ok: true, value: { hash, salt, separator, memCost, rounds, ...(keyName !== undefined && { keyName }) } };
 }
 
 function scryptMemoryBytes(memCost: number, rounds: number): number {
@@ -111,8 +122,10 @@ export const idpScryptFormat: HashFormat<IdpScryptHash> = {
   parse: parseIdpScrypt,
   memoryBytes: (parsed) => scryptMemoryBytes(parsed.memCost, parsed.rounds) + MAXMEM_SLACK,
   costClass: (parsed) => scheduledOrCostly(scryptMemoryBytes(parsed.memCost, parsed.rounds) >= COSTLY_FROM.scryptMemoryBytes),
+  signerKeyName: (parsed) => parsed.keyName,
   verify: (password, parsed, context) => {
-    if (!context.signerKey) throw new Error('scrypt-variant verification needs the signer key');
-    return verifyIdpScrypt(password, parsed, context.signerKey);
+    const key = parsed.keyName === undefined ? context.signerKey : context.namedSignerKeys?.get(parsed.keyName);
+    if (!key) throw new Error('scrypt-variant verification needs the signer key');
+    return verifyIdpScrypt(password, parsed, key);
   },
 };

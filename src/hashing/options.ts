@@ -4,6 +4,7 @@ import type { HashingOptions } from './registry.js';
 export function hashingOptionsFromConfig(config: Readonly<Config>): HashingOptions {
   return {
     signerKey: config.idp_password_hashing_signer_key,
+    namedSignerKeys: config.idp_password_hashing_signer_keys,
     newHashAlgorithm: config.password_hashing_alg,
     bcryptLogRounds: config.bcrypt_log_rounds,
     argon2: { iterations: config.argon2_iterations, memoryKb: config.argon2_memory_kb, parallelism: config.argon2_parallelism },

@@ -3,6 +3,7 @@
 // for the configured algorithm. The formats themselves are listed in formats.ts; every hash and every verify of a
 // SCHEDULED hash goes through one VerificationScheduler, an INSTANT hash (one digest) is verified at once.
 import { hash, randomBytes, randomUUID } from 'node:crypto';
+import { parseNamedSignerKeys } from '../config/signer-keys.js';
 import { decodeEitherBase64 } from '../base64.js';
 import { bcryptIgnoresPartOf } from './bcrypt.js';
 import { DEFAULT_COST_LIMITS } from './cost-limits.js';
@@ -30,6 +31,8 @@ export type HashingAlgorithm = string;
 export interface HashingOptions extends NewHashParams {
   /** Base64 signer key of the exporting platform; undefined or empty when not configured. */
   signerKey?: string;
+  /** idp_password_hashing_signer_keys: `<name>:<base64 key>`, comma-separated. */
+  namedSignerKeys?: string;
   /** Id of the format new hashes are written in; it must have a writer. */
   newHashAlgorithm: HashingAlgorithm;
   argon2PoolSize: number;
@@ -82,6 +85,7 @@ export function parseHashingAlgorithm(name: string): HashingAlgorithm | undefine
 
 export class PasswordHasher {
   private readonly signerKey: Buffer | undefined;
+  private readonly namedSignerKeys: ReadonlyMap<string, Buffer>;
   private readonly verifyContext: VerifyContext;
   readonly scheduler: VerificationScheduler;
   private readonly deadlineMs: number | undefined;
@@ -101,7 +105,10 @@ export class PasswordHasher {
       this.signerKey = decodeEitherBase64(options.signerKey);
       if (!this.signerKey) throw new Error("'idp_password_hashing_signer_key' is not valid base64");
     }
-    this.verifyContext = { signerKey: this.signerKey };
+    const named = parseNamedSignerKeys(options.namedSignerKeys);
+    if (typeof named === 'string') throw new Error(`'idp_password_hashing_signer_keys' ${named}`);
+    this.namedSignerKeys = named;
+    this.verifyContext = { signerKey: this.signerKey, namedSignerKeys: named };
     const writerFormat = HASH_FORMATS.find((format) => format.id === options.newHashAlgorithm && format.writer);
     if (!writerFormat) throw new Error(`new hashes cannot be written as ${options.newHashAlgorithm}`);
     this.writerFormat = writerFormat;
@@ -133,13 +140,16 @@ export class PasswordHasher {
     if (javaTrim(hashingAlgorithm) === '') return invalid('EMPTY_ALGORITHM', errorMessage('HASHING_ALGORITHM_EMPTY'));
     const format = findFormatByName(hashingAlgorithm);
     if (!format) return invalid('UNSUPPORTED_ALGORITHM', errorMessage('HASHING_ALGORITHM_UNSUPPORTED', ACCEPTED_NAMES));
-    if (format.needsSignerKey && !this.signerKey) return { status: 'SIGNER_KEY_MISSING' };
+    if (format.needsSignerKey && !this.signerKey && this.namedSignerKeys.size === 0) return { status: 'SIGNER_KEY_MISSING' };
     const stored = format.hasPrefix(hash) || !format.fromExport ? hash : format.fromExport(hash);
     if (!format.hasPrefix(stored)) {
       return invalid('FORMAT', errorMessage('PASSWORD_HASH_INVALID', format.invalidMessage, prefixReason(stored)));
     }
     const parsed = format.parse(stored, this.importLimits);
     if (!parsed.ok) return invalid('FORMAT', errorMessage('PASSWORD_HASH_INVALID', format.invalidMessage, parsed.reason));
+    const unknownKey = this.unknownKeyName(format, parsed.value);
+    if (unknownKey !== undefined) return invalid('FORMAT', errorMessage('PASSWORD_HASH_INVALID', format.invalidMessage, unknownKey));
+    if (this.lacksSignerKey(format, parsed)) return { status: 'SIGNER_KEY_MISSING' };
     return { status: 'OK', hash: stored, algorithm: format.id };
   }
 
@@ -279,6 +289,8 @@ export class PasswordHasher {
     const format = detectFormat(hash);
     if (!format) return invalid('FORMAT', errorMessage('PASSWORD_HASH_INVALID', GENERIC_INVALID, prefixReason(hash)));
     const parsed = format.parse(hash, this.importLimits);
+    const unknownKey = parsed.ok ? this.unknownKeyName(format, parsed.value) : undefined;
+    if (unknownKey !== undefined) return invalid('FORMAT', errorMessage('PASSWORD_HASH_INVALID', GENERIC_INVALID, unknownKey));
     if (this.lacksSignerKey(format, parsed)) return { status: 'SIGNER_KEY_MISSING' };
     if (!parsed.ok) return invalid('FORMAT', errorMessage('PASSWORD_HASH_INVALID', GENERIC_INVALID, parsed.reason));
     return { status: 'OK', hash, algorithm: format.id };
@@ -286,7 +298,17 @@ export class PasswordHasher {
 
   /** Only a hash that has the full shape of the scrypt variant asks for the key (§6.1, absent algorithm). */
   private lacksSignerKey(format: HashFormat<unknown>, parsed: ParseResult<unknown>): boolean {
-    return format.needsSignerKey && !this.signerKey && (parsed.ok || parsed.recognised === true);
+    if (!format.needsSignerKey) return false;
+    const name = parsed.ok ? format.signerKeyName?.(parsed.value) : undefined;
+    if (name !== undefined) return !this.namedSignerKeys.has(name);
+    return !this.signerKey && (parsed.ok || parsed.recognised === true);
+  }
+
+  /** Why an imported hash is refused for naming a signer key the core does not hold; undefined when it does not. */
+  private unknownKeyName(format: HashFormat<unknown>, parsed: unknown): string | undefined {
+    const name = format.signerKeyName?.(parsed);
+    if (name === undefined || this.namedSignerKeys.has(name)) return undefined;
+    return `signer key ${name} is not in idp_password_hashing_signer_keys`;
   }
 }
 

@@ -238,7 +238,6 @@ describe('migrate: roles, claims, second factors and re-enrolment marks', () => 
           password_enabled: false,
           two_factor_enabled: true,
           phone_numbers: [{ id: 'idn_p', phone_number: '+14155550111', reserved_for_second_factor: true, default_second_factor: true }],
-          organization_memberships: [{ role: 'org:member', organization: { slug: 'acme' } }],
         }),
       ]),
     );
@@ -248,13 +247,13 @@ describe('migrate: roles, claims, second factors and re-enrolment marks', () => 
 
     expect(result.code).toBe(0);
     const report = reportOf(csv);
-    expect(report.totals).toMatchObject({ read: 2, imported: 2, withDataNotCarried: 2 });
+    expect(report.totals).toMatchObject({ read: 2, imported: 2, withDataNotCarried: 1 });
     expect(report.carried).toEqual([
       { user: 'user_2aaa', record: 1, items: ['roles: owner', 'marked to re-enrol (mfaReEnrolment): totp'] },
       {
         user: 'user_2bbb',
         record: 2,
-        items: ['roles: member', 'second factor otp-phone: +14155550111', 'required second factors: otp-phone'],
+        items: ['second factor otp-phone: +14155550111', 'required second factors: otp-phone'],
       },
     ]);
     expect(report.notCarried).toEqual([
@@ -267,14 +266,9 @@ describe('migrate: roles, claims, second factors and re-enrolment marks', () => 
           'backup codes: Clerk exports none; the user must generate new ones',
         ],
       },
-      {
-        user: 'user_2bbb',
-        record: 2,
-        fields: ['organization_memberships: the core has no organizations; their roles are carried app-wide'],
-      },
     ]);
     expect(await rolesOf(core, 'user_2aaa')).toEqual(['owner']);
-    expect(await rolesOf(core, 'user_2bbb')).toEqual(['member']);
+    expect(await rolesOf(core, 'user_2bbb')).toEqual([]);
     const ann = await metadataOf(core, 'user_2aaa');
     expect({ ...ann, mfaReEnrolment: markOf(ann, before) }).toEqual({
       firstName: 'Ann',

@@ -56,11 +56,12 @@ describe('scrypt variant parse', () => {
     expect(parseIdpScrypt(hash).ok).toBe(true);
   });
 
-  const SHAPE = 'expected $f_scrypt$<hash>$<salt>$m=<mem_cost>$r=<rounds>$s=<separator>';
-  const PIECES = 'the last three parts must be m=<mem_cost>, r=<rounds> and s=<separator>, once each';
+  const SHAPE = 'expected $f_scrypt$<hash>$<salt>$m=<mem_cost>$r=<rounds>$s=<separator>[$k=<key name>]';
+  const PIECES = 'the last parts must be m=<mem_cost>, r=<rounds>, s=<separator> and optionally k=<key name>, once each';
   it.each([
     { description: 'missing s=', hash: stored('m=14$r=8'), reason: SHAPE, recognised: false },
-    { description: 'extra piece', hash: stored('m=14$r=8$s=Bw==$x=1'), reason: SHAPE, recognised: false },
+    { description: 'extra piece', hash: stored('m=14$r=8$s=Bw==$x=1'), reason: PIECES, recognised: false },
+    { description: 'two extra pieces', hash: stored('m=14$r=8$s=Bw==$k=a$x=1'), reason: SHAPE, recognised: false },
     { description: 'wrong name', hash: `$g_scrypt$${HASH}$${SALT}$m=14$r=8$s=Bw==`, reason: SHAPE, recognised: false },
     { description: 'duplicate m=', hash: stored('m=14$m=14$s=Bw=='), reason: PIECES, recognised: false },
     { description: 'unknown parameter', hash: stored('m=14$p=1$s=Bw=='), reason: PIECES, recognised: false },

@@ -38,7 +38,7 @@ const BCRYPT_MSG = 'Password hash is in invalid BCrypt format';
 const ARGON2_MSG = 'Password hash is in invalid Argon2 format';
 const SCRYPT_MSG = 'Password hash is in invalid Firebase SCrypt format';
 const GENERIC_MSG = 'Password hash is in invalid format';
-const SCRYPT_SHAPE = 'expected $f_scrypt$<hash>$<salt>$m=<mem_cost>$r=<rounds>$s=<separator>';
+const SCRYPT_SHAPE = 'expected $f_scrypt$<hash>$<salt>$m=<mem_cost>$r=<rounds>$s=<separator>[$k=<key name>]';
 
 const ok = (hash: string, algorithm: string): ImportCheck => ({ status: 'OK', hash, algorithm }) as ImportCheck;
 const ACCEPTED = HASHING_ALGORITHM_NAMES.map((name) => name.toLowerCase()).join(', ');

@@ -145,8 +145,6 @@ export function clerkRecord(row: Row, index: number, options: ClerkOptions): Sou
   notCarried.push(...factors.notCarried);
   if (api === undefined && options.api !== undefined)
     notCarried.push('not in the --clerk-api export: metadata and social accounts not carried');
-  const memberships = arrayOf(api?.organization_memberships);
-  if (memberships.length > 0) notCarried.push(`organization_memberships: the core has no organizations; their roles are carried app-wide`);
 
   return assembleRecord({
     index,
@@ -169,7 +167,6 @@ export function clerkRecord(row: Row, index: number, options: ClerkOptions): Sou
     },
     notCarried,
     extras: {
-      roles: memberships.map((membership) => nonEmpty(membership.role)).filter((role): role is string => role !== undefined),
       totpDevices: factors.devices,
       recoveryCodes: factors.codes,
       phoneFactors: factors.phones,

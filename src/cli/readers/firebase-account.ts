@@ -202,7 +202,8 @@ function passwordCandidate(
 
 /** The platform's hash of one user as the core imports it: the export's hash and salt with the project's parameters. */
 export function scryptPasswordHash(hash: string, salt: string, hashConfig: HashConfig): string {
-  return `$f_scrypt$${hash}$${salt}$m=${hashConfig.memCost}$r=${hashConfig.rounds}$s=${hashConfig.saltSeparator}`;
+  const key = hashConfig.keyName === undefined ? '' : `$k=${hashConfig.keyName}`;
+  return `$f_scrypt$${hash}$${salt}$m=${hashConfig.memCost}$r=${hashConfig.rounds}$s=${hashConfig.saltSeparator}${key}`;
 }
 
 /** Exports use the standard alphabet (CLI) or the URL-safe one (Admin SDK); the core gets standard. */

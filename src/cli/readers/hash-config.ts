@@ -9,6 +9,8 @@ export interface HashConfig {
   saltSeparator: string;
   rounds: number;
   memCost: number;
+  /** An Identity Platform tenant's run (--tenant): the core's idp_password_hashing_signer_keys holds its key under this name. */
+  keyName?: string;
 }
 
 export class HashConfigError extends Error {}

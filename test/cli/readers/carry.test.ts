@@ -291,7 +291,9 @@ describe('a second-factor phone two users share', () => {
 describe('the mapping file', () => {
   it('names what is wrong in it', () => {
     expect(() => parseMapping({ roles: { admin: 'all' } })).toThrow('roles.admin must be a list of permissions (non-empty strings)');
-    expect(() => parseMapping({ rolez: {} })).toThrow('unknown key(s) rolez (known: roles, map, unmapped, roleClaims, userEditableClaims)');
+    expect(() => parseMapping({ rolez: {} })).toThrow(
+      'unknown key(s) rolez (known: roles, map, unmapped, roleClaims, userEditableClaims, organizations)',
+    );
     expect(() => parseMapping({ unmapped: 'drop' })).toThrow('unmapped takes report or keep');
     expect(() => parseMapping({ roles: { '': [] } })).toThrow('roles.: a role name must be 1 to 255 characters');
     expect(() => parseMapping([])).toThrow('the mapping must be an object');

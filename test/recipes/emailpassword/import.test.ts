@@ -303,7 +303,12 @@ describe('POST /recipe/user/passwordhash/import without a signer key', () => {
     const onTenant = () => call(t.app, 'POST', `/tenant1${IMPORT}`, { body: { email: 'a@x.com', passwordHash: PUBLISHED_SCRYPT_HASH } });
     await expectRejected(t.db, onTenant, 400, tenantNotFound('public', 'tenant1'));
     const notScryptShape = () => importHash(t.app, 'a@x.com', '$f_scrypt$garbage');
-    await expectRejected(t.db, notScryptShape, 400, `${GENERIC}: expected $f_scrypt$<hash>$<salt>$m=<mem_cost>$r=<rounds>$s=<separator>`);
+    await expectRejected(
+      t.db,
+      notScryptShape,
+      400,
+      `${GENERIC}: expected $f_scrypt$<hash>$<salt>$m=<mem_cost>$r=<rounds>$s=<separator>[$k=<key name>]`,
+    );
     expect((await importHash(t.app, 'b@x.com', BCRYPT.hash)).statusCode).toBe(200);
     expect((await importHash(t.app, 'c@x.com', ARGON2.hash)).statusCode).toBe(200);
     const before = await snapshot(t.db);
