@@ -14,7 +14,8 @@ const accounts = [
 ];
 
 function configFor(kind: (typeof sourceKinds)[number], url: string, extra: Record<string, unknown> = {}): SourceConfig {
-  return parseLazyMigrationConfig({ sources: { old: sourceEntry(kind, url, extra) } }, {}).sources.get('old')!;
+  // The cases that are not about timeouts allow the most a source may: a loaded machine must not make them UNAVAILABLE.
+  return parseLazyMigrationConfig({ sources: { old: sourceEntry(kind, url, { timeout_ms: 10_000, ...extra }) } }, {}).sources.get('old')!;
 }
 
 async function ask(source: SourceConfig, login: string, password: string): Promise<AdapterOutcome> {
