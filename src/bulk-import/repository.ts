@@ -1,4 +1,5 @@
 import type { Queryable } from '../db/pool.js';
+import { PUBLIC_TENANT } from '../recipes/multitenancy/tenant-id.js';
 import type { RecipeId } from '../users/repository.js';
 import type { PageToken } from '../users/pagination-token.js';
 
@@ -177,15 +178,19 @@ export async function findImportConflicts(
 ): Promise<{ kind: ConflictKind; key: string; holder: string | null }[]> {
   const probeUsers = (column: 'email' | 'phone_number', recipe: RecipeId) =>
     `SELECT 1 FROM login_method_tenants u WHERE u.tenant_id = k.tenant_id AND u.recipe_id = '${recipe}' AND u.${column} = k.key LIMIT 1`;
+  // A tenant list of public only is sent as NULL (unnest pads it with NULLs), so a public import sends what it did.
+  const inTenants = (tenants: string, columns: string, ...arrays: string[]) =>
+    `(SELECT coalesce(t.tenant_id, 'public') AS tenant_id, ${columns} FROM unnest(${tenants}::text[], ${arrays.map((a) => `${a}::text[]`).join(', ')})
+        AS t(tenant_id, ${columns})) AS k`;
   const { rows } = await db.query<{ kind: ConflictKind; key: string; holder: string | null }>({
     text: `SELECT 'emailpassword-email' AS kind, k.tenant_id || E'\\n' || k.key AS key, NULL::text AS holder
-       FROM unnest($1::text[], $2::text[]) AS k(tenant_id, key) CROSS JOIN LATERAL (${probeUsers('email', 'emailpassword')}) AS hit
-     UNION ALL SELECT 'passwordless-email', k.tenant_id || E'\\n' || k.key, NULL FROM unnest($3::text[], $4::text[]) AS k(tenant_id, key)
+       FROM ${inTenants('$1', 'key', '$2')} CROSS JOIN LATERAL (${probeUsers('email', 'emailpassword')}) AS hit
+     UNION ALL SELECT 'passwordless-email', k.tenant_id || E'\\n' || k.key, NULL FROM ${inTenants('$3', 'key', '$4')}
        CROSS JOIN LATERAL (${probeUsers('email', 'passwordless')}) AS hit
-     UNION ALL SELECT 'passwordless-phone', k.tenant_id || E'\\n' || k.key, NULL FROM unnest($5::text[], $6::text[]) AS k(tenant_id, key)
+     UNION ALL SELECT 'passwordless-phone', k.tenant_id || E'\\n' || k.key, NULL FROM ${inTenants('$5', 'key', '$6')}
        CROSS JOIN LATERAL (${probeUsers('phone_number', 'passwordless')}) AS hit
      UNION ALL SELECT 'thirdparty', k.tenant_id || E'\\n' || k.id || E'\\n' || k.user_id, NULL
-       FROM unnest($7::text[], $8::text[], $9::text[]) AS k(tenant_id, id, user_id)
+       FROM ${inTenants('$7', 'id, user_id', '$8', '$9')}
        CROSS JOIN LATERAL (SELECT 1 FROM login_method_tenants u WHERE u.tenant_id = k.tenant_id AND u.recipe_id = 'thirdparty'
          AND u.third_party_id = k.id AND u.third_party_user_id = k.user_id LIMIT 1) AS hit
      UNION ALL SELECT 'external-id', k.key, NULL FROM unnest($10::text[]) AS k(key)
@@ -193,26 +198,28 @@ export async function findImportConflicts(
      UNION ALL SELECT 'role', k.key, NULL FROM unnest($11::text[]) AS k(key)
        CROSS JOIN LATERAL (SELECT 1 FROM roles r WHERE r.role = k.key LIMIT 1) AS hit
      UNION ALL SELECT 'account-info', k.tenant_id || E'\\n' || k.type || E'\\n' || k.value, hit.holder
-       FROM unnest($12::text[], $13::text[], $14::text[]) AS k(tenant_id, type, value)
+       FROM ${inTenants('$12', 'type, value', '$13', '$14')}
        CROSS JOIN LATERAL (SELECT coalesce(m.external_user_id, r.group_id) AS holder FROM primary_account_infos r
          LEFT JOIN user_id_mappings m ON m.user_id = r.group_id
          WHERE r.tenant_id = k.tenant_id AND r.info_type = k.type AND r.info_value = k.value LIMIT 1) AS hit`,
     values: [
-      probe.emailPasswordEmails.tenantIds,
+      publicOrList(probe.emailPasswordEmails.tenantIds),
       probe.emailPasswordEmails.keys,
-      probe.passwordlessEmails.tenantIds,
+      publicOrList(probe.passwordlessEmails.tenantIds),
       probe.passwordlessEmails.keys,
-      probe.passwordlessPhones.tenantIds,
+      publicOrList(probe.passwordlessPhones.tenantIds),
       probe.passwordlessPhones.keys,
-      probe.thirdParty.tenantIds,
+      publicOrList(probe.thirdParty.tenantIds),
       probe.thirdParty.ids,
       probe.thirdParty.userIds,
       probe.externalUserIds,
       probe.roles,
-      probe.accountInfos.tenantIds,
+      publicOrList(probe.accountInfos.tenantIds),
       probe.accountInfos.types,
       probe.accountInfos.values,
     ],
   });
   return rows;
 }
+
+const publicOrList = (tenantIds: string[]) => (tenantIds.every((tenantId) => tenantId === PUBLIC_TENANT) ? null : tenantIds);
