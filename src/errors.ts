@@ -133,7 +133,11 @@ const catalog = {
     message: (field: string, value: string, max: number) => `${field} ${value} is too long. Max length is ${max}.`,
   },
   BULK_CONTACT_REQUIRED: { status: 400, message: () => 'Either email or phoneNumber is required for a passwordless recipe.' },
-  BULK_MULTITENANCY_DISABLED: { status: 400, message: () => 'Multitenancy must be enabled before importing users to a different tenant.' },
+  BULK_TENANT_INVALID: { status: 400, message: (tenantId: string, suffix: string) => `Invalid tenantId: ${tenantId}${suffix}` },
+  BULK_ROLE_TENANT_NOT_IN_LOGIN_METHODS: {
+    status: 400,
+    message: (tenantId: string) => `TenantId ${tenantId} for a user role does not exist in loginMethods.`,
+  },
   BULK_TEXT_UNSTORABLE: {
     status: 400,
     message: (path: string, what: string) => `${path} holds ${what}, which the database cannot store.`,

@@ -130,6 +130,7 @@ export function useTestDatabase(): TestDatabase {
 
 const userTables = [
   'users',
+  'login_method_tenants',
   'user_groups',
   'user_ids',
   'primary_account_infos',

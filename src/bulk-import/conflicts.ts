@@ -38,18 +38,20 @@ export type AccountInfoType = 'email' | 'phone' | 'tparty';
 
 /**
  * The values a user imported as a primary user reserves (AL-2.1): every email (any recipe), phone number and
- * third-party login ('<thirdPartyId>::<thirdPartyUserId>') of its login methods, each once. None for a standalone one.
+ * third-party login ('<thirdPartyId>::<thirdPartyUserId>') of its login methods, each once in each tenant of the
+ * login method holding it (contract-multitenancy T-2). None for a standalone one.
  */
-export function accountInfosOf(user: ImportUser): { type: AccountInfoType; value: string }[] {
+export function accountInfosOf(user: ImportUser): { tenantId: string; type: AccountInfoType; value: string }[] {
   if (!becomesPrimaryUser(user)) return [];
-  const infos = new Map<string, { type: AccountInfoType; value: string }>();
-  const add = (type: AccountInfoType, value: string | undefined) => {
-    if (value !== undefined) infos.set(`${type}\n${value}`, { type, value });
+  const infos = new Map<string, { tenantId: string; type: AccountInfoType; value: string }>();
+  const add = (method: ImportLoginMethod, type: AccountInfoType, value: string | undefined) => {
+    if (value === undefined) return;
+    for (const tenantId of method.tenantIds) infos.set(`${tenantId}\n${type}\n${value}`, { tenantId, type, value });
   };
-  for (const method of user.loginMethods) add('email', method.email);
-  for (const method of user.loginMethods) add('phone', method.phoneNumber);
+  for (const method of user.loginMethods) add(method, 'email', method.email);
+  for (const method of user.loginMethods) add(method, 'phone', method.phoneNumber);
   for (const method of user.loginMethods) {
-    if (method.recipeId === 'thirdparty') add('tparty', `${method.thirdPartyId}::${method.thirdPartyUserId}`);
+    if (method.recipeId === 'thirdparty') add(method, 'tparty', `${method.thirdPartyId}::${method.thirdPartyUserId}`);
   }
   return [...infos.values()];
 }
@@ -61,30 +63,41 @@ function describeAccountInfo(type: AccountInfoType, value: string): string {
   return `third-party account ${value.replace('::', '/')}`;
 }
 
+// A login method's values are unique per tenant: each is claimed once in each of its tenants, keyed '<tenant>\n<value>'.
 function recipeClaimsOf(method: ImportLoginMethod): Claim[] {
+  return method.tenantIds.flatMap((tenantId) => tenantClaimsOf(method, tenantId));
+}
+
+function tenantClaimsOf(method: ImportLoginMethod, tenantId: string): Claim[] {
+  const inTenant = (value: string) => `${tenantId}\n${value}`;
   if (method.recipeId === 'webauthn') {
-    const email: Claim = { kind: 'webauthn-email', key: method.email!, message: importErrors.webauthnEmail(method.email!) };
+    const email: Claim = { kind: 'webauthn-email', key: inTenant(method.email!), message: importErrors.webauthnEmail(method.email!) };
     // The message of a credential claim is made when it conflicts: it names the holder.
     const credentials = (method.credentials ?? []).map((credential): Claim => ({
       kind: 'webauthn-credential',
       key: `${credential.rpId}\n${credential.credentialId}`,
       message: '',
     }));
-    return [email, ...credentials];
+    // Credentials are app-wide: claimed with the first tenant only.
+    return tenantId === method.tenantIds[0] ? [email, ...credentials] : [email];
   }
   if (method.recipeId === 'emailpassword') {
-    return [{ kind: 'emailpassword-email', key: method.email!, message: importErrors.emailPasswordEmail(method.email!) }];
+    return [{ kind: 'emailpassword-email', key: inTenant(method.email!), message: importErrors.emailPasswordEmail(method.email!) }];
   }
   if (method.recipeId === 'thirdparty') {
-    const key = `${method.thirdPartyId}\n${method.thirdPartyUserId}`;
+    const key = inTenant(`${method.thirdPartyId}\n${method.thirdPartyUserId}`);
     return [{ kind: 'thirdparty', key, message: importErrors.thirdParty(method.thirdPartyId!, method.thirdPartyUserId!) }];
   }
   const claims: Claim[] = [];
   if (method.email !== undefined) {
-    claims.push({ kind: 'passwordless-email', key: method.email, message: importErrors.passwordlessEmail(method.email) });
+    claims.push({ kind: 'passwordless-email', key: inTenant(method.email), message: importErrors.passwordlessEmail(method.email) });
   }
   if (method.phoneNumber !== undefined) {
-    claims.push({ kind: 'passwordless-phone', key: method.phoneNumber, message: importErrors.passwordlessPhone(method.phoneNumber) });
+    claims.push({
+      kind: 'passwordless-phone',
+      key: inTenant(method.phoneNumber),
+      message: importErrors.passwordlessPhone(method.phoneNumber),
+    });
   }
   return claims;
 }
@@ -92,9 +105,9 @@ function recipeClaimsOf(method: ImportLoginMethod): Claim[] {
 // What a user takes that must stay unique, in the order AL-11.2 checks it: the primary user's reservations, each
 // login method in the order given, the ids of its login methods, the user-id mapping.
 function claimsOf(user: ImportUser): Claim[] {
-  const claims: Claim[] = accountInfosOf(user).map(({ type, value }) => ({
+  const claims: Claim[] = accountInfosOf(user).map(({ tenantId, type, value }) => ({
     kind: 'account-info',
-    key: `${type}\n${value}`,
+    key: `${tenantId}\n${type}\n${value}`,
     message: describeAccountInfo(type, value),
   }));
   for (const method of user.loginMethods) claims.push(...recipeClaimsOf(method));
@@ -112,32 +125,38 @@ function claimsOf(user: ImportUser): Claim[] {
 
 function probeFor(users: ImportUser[]): ConflictProbe {
   const probe: ConflictProbe = {
-    emailPasswordEmails: [],
-    passwordlessEmails: [],
-    passwordlessPhones: [],
-    thirdPartyIds: [],
-    thirdPartyUserIds: [],
+    emailPasswordEmails: { tenantIds: [], keys: [] },
+    passwordlessEmails: { tenantIds: [], keys: [] },
+    passwordlessPhones: { tenantIds: [], keys: [] },
+    thirdParty: { tenantIds: [], ids: [], userIds: [] },
     externalUserIds: [],
     roles: [],
-    accountInfoTypes: [],
-    accountInfoValues: [],
+    accountInfos: { tenantIds: [], types: [], values: [] },
+  };
+  const add = (into: { tenantIds: string[]; keys: string[] }, tenantId: string, key: string) => {
+    into.tenantIds.push(tenantId);
+    into.keys.push(key);
   };
   const roles = new Set<string>();
   for (const user of users) {
     for (const method of user.loginMethods) {
-      if (method.recipeId === 'emailpassword') probe.emailPasswordEmails.push(method.email!);
-      else if (method.recipeId === 'webauthn') continue;
-      else if (method.recipeId === 'thirdparty') {
-        probe.thirdPartyIds.push(method.thirdPartyId!);
-        probe.thirdPartyUserIds.push(method.thirdPartyUserId!);
-      } else {
-        if (method.email !== undefined) probe.passwordlessEmails.push(method.email);
-        if (method.phoneNumber !== undefined) probe.passwordlessPhones.push(method.phoneNumber);
+      for (const tenantId of method.tenantIds) {
+        if (method.recipeId === 'emailpassword') add(probe.emailPasswordEmails, tenantId, method.email!);
+        else if (method.recipeId === 'webauthn') continue;
+        else if (method.recipeId === 'thirdparty') {
+          probe.thirdParty.tenantIds.push(tenantId);
+          probe.thirdParty.ids.push(method.thirdPartyId!);
+          probe.thirdParty.userIds.push(method.thirdPartyUserId!);
+        } else {
+          if (method.email !== undefined) add(probe.passwordlessEmails, tenantId, method.email);
+          if (method.phoneNumber !== undefined) add(probe.passwordlessPhones, tenantId, method.phoneNumber);
+        }
       }
     }
-    for (const { type, value } of accountInfosOf(user)) {
-      probe.accountInfoTypes.push(type);
-      probe.accountInfoValues.push(value);
+    for (const { tenantId, type, value } of accountInfosOf(user)) {
+      probe.accountInfos.tenantIds.push(tenantId);
+      probe.accountInfos.types.push(type);
+      probe.accountInfos.values.push(value);
     }
     if (user.externalUserId !== undefined) probe.externalUserIds.push(user.externalUserId);
     for (const role of user.userRoles ?? []) roles.add(role.role);
@@ -168,7 +187,10 @@ export async function detectConflicts(db: Queryable, users: ImportUser[]): Promi
   const passkeys = webauthn.flatMap((method) => method.credentials ?? []);
   const webauthnTaken = await findWebauthnImportConflicts(
     db,
-    webauthn.map((method) => method.email!),
+    {
+      tenantIds: webauthn.flatMap((method) => method.tenantIds),
+      emails: webauthn.flatMap((method) => method.tenantIds.map(() => method.email!)),
+    },
     { rpIds: passkeys.map((passkey) => passkey.rpId), credentialIds: passkeys.map((passkey) => passkey.credentialId) },
   );
   for (const row of webauthnTaken) {

@@ -10,7 +10,9 @@ import { javaTrim } from '../normalise/java-trim.js';
 import { detectConflicts } from './conflicts.js';
 import { isJsonObject, type JsonObject } from './fields.js';
 import { validateUser } from './validate/user.js';
-import type { SecondFactorSettings } from './validate/context.js';
+import { normaliseTenantId, type SecondFactorSettings } from './validate/context.js';
+import { findExistingTenantIds } from '../recipes/multitenancy/repository.js';
+import { PUBLIC_TENANT } from '../recipes/multitenancy/tenant-id.js';
 import type { RoleDefinition } from './role-definitions.js';
 import type { Queryable } from '../db/pool.js';
 import { primaryLoginMethodOf, type ImportLoginMethod, type ImportUser } from './types.js';
@@ -58,6 +60,7 @@ export async function validateBatch(
   const context = {
     now,
     roles,
+    tenants: await findTenantsNamedIn(db, input),
     hasher,
     externalUserIds: new Set<string>(),
     ids: 'generate' as const,
@@ -130,6 +133,25 @@ function toEnqueuedLoginMethod(method: ImportLoginMethod): EnqueuedUser['loginMe
     item.phoneNumber = method.phoneNumber ?? null;
   }
   return item;
+}
+
+// The tenants a request names (login methods' and roles' tenantIds) that exist, and `public`: one query, none when
+// only `public` is named.
+export async function findTenantsNamedIn(db: Queryable, users: unknown[]): Promise<ReadonlySet<string>> {
+  const named = new Set<string>();
+  const add = (tenantIds: unknown) => {
+    if (!Array.isArray(tenantIds)) return;
+    for (const id of tenantIds) if (typeof id === 'string') named.add(normaliseTenantId(id));
+  };
+  for (const user of users) {
+    if (!isJsonObject(user)) continue;
+    for (const key of ['loginMethods', 'userRoles'] as const) {
+      const items = user[key];
+      if (Array.isArray(items)) for (const item of items) if (isJsonObject(item)) add(item.tenantIds);
+    }
+  }
+  named.delete(PUBLIC_TENANT);
+  return new Set([PUBLIC_TENANT, ...(await findExistingTenantIds(db, [...named]))]);
 }
 
 export function rolesNamedIn(users: unknown[]): string[] {

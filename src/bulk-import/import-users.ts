@@ -1,6 +1,7 @@
 import type { Queryable } from '../db/pool.js';
 import { violatedConstraintOf } from '../db/pg-errors.js';
-import { insertLoginMethods, type NewUserRows } from '../users/login-method-repository.js';
+import { addLoginMethodsToTenants, insertLoginMethods, type NewUserRows } from '../users/login-method-repository.js';
+import { PUBLIC_TENANT } from '../recipes/multitenancy/tenant-id.js';
 import { insertUserIdMappings } from '../users/id-mapping/repository.js';
 import { insertEmailVerifications } from '../recipes/emailverification/repository.js';
 import { insertUserRoles } from '../recipes/userroles/repository.js';
@@ -22,7 +23,9 @@ import { insertImportedCredentials, type NewCredential } from '../recipes/webaut
 // with a unique violation; the caller rolls back to its savepoint and tries again, and the repeated check now sees
 // the winner (explainImportError names it if it still gets through). A user with several login methods (or marked
 // primary) gets its primary group and the ids of its login methods first; the users insert trigger (migrations 0011,
-// 0013) then gives the group its time_joined and reservations in the same statement (AL-11.2).
+// 0013) then gives the group its time_joined and reservations in the same statement (AL-11.2). A login method listed
+// in several tenants joins the others in one more statement, whose trigger (migration 0043) reserves the primary
+// users' values there too.
 export async function importUsers(
   db: Queryable,
   users: ImportUser[],
@@ -45,6 +48,8 @@ export async function importUsers(
   );
   const hashes = await passwordHashesFor(methods, hasher);
   await insertLoginMethods(db, userRows(methods, hashes));
+  const further = furtherMemberships(methods);
+  await addLoginMethodsToTenants(db, further.userIds, further.tenantIds);
   const mapped = pending.filter((user) => user.externalUserId !== undefined);
   await insertUserIdMappings(
     db,
@@ -149,9 +154,11 @@ export function userRows(methods: ImportLoginMethod[], hashes: (string | null)[]
     thirdPartyIds: [],
     thirdPartyUserIds: [],
     passwordHashes: hashes,
+    tenantIds: methods.some((method) => method.tenantIds[0] !== PUBLIC_TENANT) ? [] : null,
   };
   for (const method of methods) {
     rows.userIds.push(method.superTokensUserId);
+    rows.tenantIds?.push(method.tenantIds[0]);
     rows.recipeIds.push(method.recipeId);
     rows.timesJoined.push(method.timeJoinedInMSSinceEpoch);
     rows.emails.push(method.email ?? null);
@@ -160,6 +167,18 @@ export function userRows(methods: ImportLoginMethod[], hashes: (string | null)[]
     rows.thirdPartyUserIds.push(method.thirdPartyUserId ?? null);
   }
   return rows;
+}
+
+// A login method is created in its first tenant (users.tenant_id, whose membership the users trigger makes) and
+// joins the others here, in one global order of (tenant, values) as the login methods themselves are inserted.
+export function furtherMemberships(methods: ImportLoginMethod[]): { userIds: string[]; tenantIds: string[] } {
+  const rows = methods.flatMap((method) =>
+    method.tenantIds
+      .slice(1)
+      .map((tenantId) => ({ userId: method.superTokensUserId, tenantId, key: `${tenantId}\u0000${insertKeyOf(method)}` })),
+  );
+  const ordered = inKeyOrder(rows, (row) => row.key);
+  return { userIds: ordered.map((row) => row.userId), tenantIds: ordered.map((row) => row.tenantId) };
 }
 
 async function insertDependents(db: Queryable, users: ImportUser[], totpSecrets: TotpSecretBox): Promise<void> {

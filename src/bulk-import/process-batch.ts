@@ -9,7 +9,7 @@ import { isJsonObject } from './fields.js';
 import { explainImportError, importUsers, inInsertOrder } from './import-users.js';
 import { validateUser } from './validate/user.js';
 import { storedRowSettings } from './validate/context.js';
-import { rolesNamedIn } from './enqueue.js';
+import { findTenantsNamedIn, rolesNamedIn } from './enqueue.js';
 import type { ImportOutcome, ImportUser } from './types.js';
 import { describeError, isTransient } from '../db/pg-errors.js';
 
@@ -35,11 +35,12 @@ export async function processBatch(deps: BatchDependencies): Promise<number> {
     const rows = await claimQueueRows(client, deps.batchSize);
     if (rows.length === 0) return { claimed: 0, imported: 0, failed: 0 };
     const now = deps.clock();
-    const roles = new Set(await findExistingRoles(client, rolesNamedIn(rows.map((row) => row.raw_data))));
+    const raw = rows.map((row) => row.raw_data);
+    const named = { roles: new Set(await findExistingRoles(client, rolesNamedIn(raw))), tenants: await findTenantsNamedIn(client, raw) };
     const failed: { id: string; message: string }[] = [];
     const valid: { rowId: string; user: ImportUser }[] = [];
     for (const row of rows) {
-      const result = revalidate(row.raw_data, now, roles, deps.hasher);
+      const result = revalidate(row.raw_data, now, named, deps.hasher);
       if (result.ok) valid.push({ rowId: row.id, user: result.user });
       else failed.push({ id: row.id, message: result.message });
     }
@@ -58,16 +59,25 @@ export async function processBatch(deps: BatchDependencies): Promise<number> {
   return finished.claimed;
 }
 
-// Stored rows were valid when queued, but roles may have been deleted since, or the signer key unset.
+// Stored rows were valid when queued, but roles or tenants may have been deleted since, or the signer key unset.
 function revalidate(
   raw: unknown,
   now: number,
-  roles: ReadonlySet<string>,
+  { roles, tenants }: { roles: ReadonlySet<string>; tenants: ReadonlySet<string> },
   hasher: PasswordHasher,
 ): { ok: true; user: ImportUser } | { ok: false; message: string } {
   if (!isJsonObject(raw)) return { ok: false, message: internalFailure };
   try {
-    const result = validateUser(raw, { now, roles, hasher, externalUserIds: new Set(), ids: 'stored', secondFactors: storedRowSettings });
+    const context = {
+      now,
+      roles,
+      tenants,
+      hasher,
+      externalUserIds: new Set<string>(),
+      ids: 'stored' as const,
+      secondFactors: storedRowSettings,
+    };
+    const result = validateUser(raw, context);
     // Java's List.toString, as the reference stores it.
     return result.ok ? result : { ok: false, message: `[${result.errors.join(', ')}]` };
   } catch (error) {

@@ -1,4 +1,5 @@
 import type { Queryable } from '../db/pool.js';
+import { PUBLIC_TENANT } from '../recipes/multitenancy/tenant-id.js';
 import type { RecipeId } from '../users/repository.js';
 import type { PageToken } from '../users/pagination-token.js';
 
@@ -147,61 +148,78 @@ export async function findExistingRoles(db: Queryable, roles: string[]): Promise
 export type ConflictKind =
   'emailpassword-email' | 'passwordless-email' | 'passwordless-phone' | 'thirdparty' | 'external-id' | 'role' | 'account-info';
 
-export interface ConflictProbe {
-  emailPasswordEmails: string[];
-  passwordlessEmails: string[];
-  passwordlessPhones: string[];
-  thirdPartyIds: string[];
-  thirdPartyUserIds: string[];
-  externalUserIds: string[];
-  roles: string[];
-  // What users imported as primary users would reserve: info_type and info_value of primary_account_infos.
-  accountInfoTypes: string[];
-  accountInfoValues: string[];
+// Keys of a login method's values, each paired with a tenant it is to be in (unique per tenant, T-2).
+interface TenantKeys {
+  tenantIds: string[];
+  keys: string[];
 }
 
-// One round trip for every uniqueness rule a batch can break (contract §2, AL-2.2), plus the roles that do exist. A
-// third-party pair comes back as "id\nuserId", a primary user's value as "type\nvalue". Each key probes its unique
-// index on its own (a LATERAL subquery with LIMIT 1 cannot be turned into a join that scans the table), and the
-// literal recipe_id selects the partial index: `column = ANY($1)` lets a planner without statistics scan the whole
-// index instead (see useKeyDrivenPlans). Sent unprepared, so it is planned for its input also outside a batch
-// transaction (dry run, single-user import).
+export interface ConflictProbe {
+  emailPasswordEmails: TenantKeys;
+  passwordlessEmails: TenantKeys;
+  passwordlessPhones: TenantKeys;
+  thirdParty: { tenantIds: string[]; ids: string[]; userIds: string[] };
+  externalUserIds: string[];
+  roles: string[];
+  // What users imported as primary users would reserve: tenant_id, info_type and info_value of primary_account_infos.
+  accountInfos: { tenantIds: string[]; types: string[]; values: string[] };
+}
+
+// One round trip for every uniqueness rule a batch can break (contract §2, AL-2.2, per tenant: T-2), plus the roles
+// that do exist. A value held in a tenant comes back as "tenant\nvalue", a third-party pair as "tenant\nid\nuserId",
+// a primary user's value as "tenant\ntype\nvalue". Each key probes its unique index on its own (a LATERAL subquery
+// with LIMIT 1 cannot be turned into a join that scans the table), and the literal recipe_id selects the partial
+// index: `column = ANY($1)` lets a planner without statistics scan the whole index instead (see useKeyDrivenPlans).
+// Sent unprepared, so it is planned for its input also outside a batch transaction (dry run, single-user import).
 // `holder` (account infos only): the old id, else the id, of the primary user that reserves the value.
 export async function findImportConflicts(
   db: Queryable,
   probe: ConflictProbe,
 ): Promise<{ kind: ConflictKind; key: string; holder: string | null }[]> {
   const probeUsers = (column: 'email' | 'phone_number', recipe: RecipeId) =>
-    `SELECT 1 FROM login_method_tenants u WHERE u.tenant_id = 'public' AND u.recipe_id = '${recipe}' AND u.${column} = k.key LIMIT 1`;
+    `SELECT 1 FROM login_method_tenants u WHERE u.tenant_id = k.tenant_id AND u.recipe_id = '${recipe}' AND u.${column} = k.key LIMIT 1`;
+  // A tenant list of public only is sent as NULL (unnest pads it with NULLs), so a public import sends what it did.
+  const inTenants = (tenants: string, columns: string, ...arrays: string[]) =>
+    `(SELECT coalesce(t.tenant_id, 'public') AS tenant_id, ${columns} FROM unnest(${tenants}::text[], ${arrays.map((a) => `${a}::text[]`).join(', ')})
+        AS t(tenant_id, ${columns})) AS k`;
   const { rows } = await db.query<{ kind: ConflictKind; key: string; holder: string | null }>({
-    text: `SELECT 'emailpassword-email' AS kind, k.key, NULL::text AS holder FROM unnest($1::text[]) AS k(key)
-       CROSS JOIN LATERAL (${probeUsers('email', 'emailpassword')}) AS hit
-     UNION ALL SELECT 'passwordless-email', k.key, NULL FROM unnest($2::text[]) AS k(key)
+    text: `SELECT 'emailpassword-email' AS kind, k.tenant_id || E'\\n' || k.key AS key, NULL::text AS holder
+       FROM ${inTenants('$1', 'key', '$2')} CROSS JOIN LATERAL (${probeUsers('email', 'emailpassword')}) AS hit
+     UNION ALL SELECT 'passwordless-email', k.tenant_id || E'\\n' || k.key, NULL FROM ${inTenants('$3', 'key', '$4')}
        CROSS JOIN LATERAL (${probeUsers('email', 'passwordless')}) AS hit
-     UNION ALL SELECT 'passwordless-phone', k.key, NULL FROM unnest($3::text[]) AS k(key)
+     UNION ALL SELECT 'passwordless-phone', k.tenant_id || E'\\n' || k.key, NULL FROM ${inTenants('$5', 'key', '$6')}
        CROSS JOIN LATERAL (${probeUsers('phone_number', 'passwordless')}) AS hit
-     UNION ALL SELECT 'thirdparty', k.id || E'\\n' || k.user_id, NULL FROM unnest($4::text[], $5::text[]) AS k(id, user_id)
-       CROSS JOIN LATERAL (SELECT 1 FROM login_method_tenants u WHERE u.tenant_id = 'public' AND u.recipe_id = 'thirdparty'
+     UNION ALL SELECT 'thirdparty', k.tenant_id || E'\\n' || k.id || E'\\n' || k.user_id, NULL
+       FROM ${inTenants('$7', 'id, user_id', '$8', '$9')}
+       CROSS JOIN LATERAL (SELECT 1 FROM login_method_tenants u WHERE u.tenant_id = k.tenant_id AND u.recipe_id = 'thirdparty'
          AND u.third_party_id = k.id AND u.third_party_user_id = k.user_id LIMIT 1) AS hit
-     UNION ALL SELECT 'external-id', k.key, NULL FROM unnest($6::text[]) AS k(key)
+     UNION ALL SELECT 'external-id', k.key, NULL FROM unnest($10::text[]) AS k(key)
        CROSS JOIN LATERAL (SELECT 1 FROM user_id_mappings m WHERE m.external_user_id = k.key LIMIT 1) AS hit
-     UNION ALL SELECT 'role', k.key, NULL FROM unnest($7::text[]) AS k(key)
+     UNION ALL SELECT 'role', k.key, NULL FROM unnest($11::text[]) AS k(key)
        CROSS JOIN LATERAL (SELECT 1 FROM roles r WHERE r.role = k.key LIMIT 1) AS hit
-     UNION ALL SELECT 'account-info', k.type || E'\\n' || k.value, hit.holder FROM unnest($8::text[], $9::text[]) AS k(type, value)
+     UNION ALL SELECT 'account-info', k.tenant_id || E'\\n' || k.type || E'\\n' || k.value, hit.holder
+       FROM ${inTenants('$12', 'type, value', '$13', '$14')}
        CROSS JOIN LATERAL (SELECT coalesce(m.external_user_id, r.group_id) AS holder FROM primary_account_infos r
          LEFT JOIN user_id_mappings m ON m.user_id = r.group_id
-         WHERE r.tenant_id = 'public' AND r.info_type = k.type AND r.info_value = k.value LIMIT 1) AS hit`,
+         WHERE r.tenant_id = k.tenant_id AND r.info_type = k.type AND r.info_value = k.value LIMIT 1) AS hit`,
     values: [
-      probe.emailPasswordEmails,
-      probe.passwordlessEmails,
-      probe.passwordlessPhones,
-      probe.thirdPartyIds,
-      probe.thirdPartyUserIds,
+      publicOrList(probe.emailPasswordEmails.tenantIds),
+      probe.emailPasswordEmails.keys,
+      publicOrList(probe.passwordlessEmails.tenantIds),
+      probe.passwordlessEmails.keys,
+      publicOrList(probe.passwordlessPhones.tenantIds),
+      probe.passwordlessPhones.keys,
+      publicOrList(probe.thirdParty.tenantIds),
+      probe.thirdParty.ids,
+      probe.thirdParty.userIds,
       probe.externalUserIds,
       probe.roles,
-      probe.accountInfoTypes,
-      probe.accountInfoValues,
+      publicOrList(probe.accountInfos.tenantIds),
+      probe.accountInfos.types,
+      probe.accountInfos.values,
     ],
   });
   return rows;
 }
+
+const publicOrList = (tenantIds: string[]) => (tenantIds.every((tenantId) => tenantId === PUBLIC_TENANT) ? null : tenantIds);

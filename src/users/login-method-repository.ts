@@ -91,6 +91,9 @@ export async function insertThirdPartyLoginMethodIfAbsent(
 
 export interface NewUserRows {
   userIds: string[];
+  // The tenant each login method is created in (users.tenant_id, its first membership by the trigger of migration
+  // 0043); null when every one is created in public, which then costs the statement nothing more.
+  tenantIds: string[] | null;
   recipeIds: RecipeId[];
   timesJoined: number[];
   emails: (string | null)[];
@@ -105,9 +108,10 @@ export interface NewUserRows {
 export async function insertLoginMethods(db: Queryable, users: NewUserRows): Promise<void> {
   await db.query(
     `INSERT INTO users (user_id, tenant_id, recipe_id, time_joined, email, phone_number, third_party_id, third_party_user_id, password_hash)
-     SELECT u.user_id, 'public', u.recipe_id, u.time_joined, u.email, u.phone_number, u.third_party_id, u.third_party_user_id, u.password_hash
-     FROM unnest($1::text[], $2::text[], $3::bigint[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[])
-       AS u(user_id, recipe_id, time_joined, email, phone_number, third_party_id, third_party_user_id, password_hash)`,
+     SELECT u.user_id, coalesce(u.tenant_id, 'public'), u.recipe_id, u.time_joined, u.email, u.phone_number, u.third_party_id,
+            u.third_party_user_id, u.password_hash
+     FROM unnest($1::text[], $2::text[], $3::bigint[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[])
+       AS u(user_id, recipe_id, time_joined, email, phone_number, third_party_id, third_party_user_id, password_hash, tenant_id)`,
     [
       users.userIds,
       users.recipeIds,
@@ -117,7 +121,24 @@ export async function insertLoginMethods(db: Queryable, users: NewUserRows): Pro
       users.thirdPartyIds,
       users.thirdPartyUserIds,
       users.passwordHashes,
+      users.tenantIds,
     ],
+  );
+}
+
+/**
+ * Puts login methods into further tenants, one statement for a whole import batch (M7's rows, set-based). Plain
+ * INSERT, as insertLoginMethods: the caller checked each tenant's unique values up front, and a concurrent writer
+ * that took one makes the statement fail on that tenant's unique index.
+ */
+export async function addLoginMethodsToTenants(db: Queryable, userIds: string[], tenantIds: string[]): Promise<void> {
+  if (userIds.length === 0) return;
+  await db.query(
+    `INSERT INTO login_method_tenants (tenant_id, user_id, recipe_id, email, phone_number, third_party_id, third_party_user_id)
+     SELECT k.tenant_id, u.user_id, u.recipe_id, u.email, u.phone_number, u.third_party_id, u.third_party_user_id
+       FROM unnest($1::text[], $2::text[]) AS k(user_id, tenant_id)
+       CROSS JOIN LATERAL (SELECT * FROM users u WHERE u.user_id = k.user_id) AS u`,
+    [userIds, tenantIds],
   );
 }
 

@@ -110,9 +110,9 @@ describe('POST /bulk-import/users validation messages', () => {
       () => ['Invalid recipeId for loginMethod. Pass one of emailpassword, thirdparty or, passwordless!'],
     ],
     [
-      'another tenant needs multitenancy',
-      () => ({ loginMethods: [ep({ tenantIds: ['public', 'tenant1'] })] }),
-      () => ['Multitenancy must be enabled before importing users to a different tenant.'],
+      'a tenant that does not exist, named as given',
+      () => ({ loginMethods: [ep({ tenantIds: ['public', ' Tenant1 '] })] }),
+      () => ['Invalid tenantId:  Tenant1  for emailpassword recipe.'],
     ],
     ['an empty tenant list', () => ({ loginMethods: [ep({ tenantIds: [] })] }), () => ["LoginMethod 'emailpassword' has no tenantId"]],
     [
@@ -259,9 +259,9 @@ describe('POST /bulk-import/users validation messages', () => {
       () => [`role ${long(256)} is too long. Max length is 255.`, `Role ${long(256)} does not exist.`],
     ],
     [
-      'a role in another tenant',
+      'a role in a tenant that does not exist',
       () => ({ userRoles: [{ role: 'admin', tenantIds: ['tenant1'] }], loginMethods: [ep()] }),
-      () => ['Multitenancy must be enabled before importing users to a different tenant.'],
+      () => ['Invalid tenantId: tenant1 for a user role.'],
     ],
     [
       'errors of every section, in the documented order',

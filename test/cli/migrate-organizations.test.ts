@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import { FirebaseScrypt } from 'firebase-scrypt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call } from '../helper.js';
+import { CLERK_CSV_HEADER, clerkApiUser, keycloakPbkdf2Credential, keycloakRealm } from './carry/exports.js';
 import { bcryptHash, firebaseJsonExport, hashConfigBlock, hashParams, makeTempDir } from './fixtures.js';
 import { apiKey, migrateArgs, runCommand, signIn, startCore, userById, type RunningCore } from './harness.js';
 
@@ -191,10 +192,8 @@ describe('migrate auth0 --orgs: tenants', () => {
   });
 });
 
-// Needs login methods stored in tenants other than public (bulk import's tenantIds): the core of this branch refuses
-// them, so these cases pass once per-tenant users are served.
-// Skipped until bulk import takes loginMethods[].tenantIds other than public (docs/organizations.md, "What is not served yet").
-describe.skip('migrate auth0 --orgs: members in their tenants', () => {
+// Members are sent with loginMethods[].tenantIds naming their tenants and their org roles assigned there.
+describe('migrate auth0 --orgs: members in their tenants', () => {
   const temp = makeTempDir();
   let core: RunningCore;
   beforeAll(async () => {
@@ -235,7 +234,7 @@ describe.skip('migrate auth0 --orgs: members in their tenants', () => {
     expect((await userById(core, 'auth0|carol'))?.tenantIds).toEqual(['globex', 'public']);
     const listed = async (tenant: string) => {
       const reply = await call(core.t.app, 'GET', `/${tenant}/users`, { headers });
-      return (reply.json?.users as { user: { id: string } }[]).map((entry) => entry.user.id).sort();
+      return (reply.json?.users as { id: string }[]).map((user) => user.id).sort();
     };
     expect(await listed('acme')).toEqual([(await userById(core, 'auth0|alice')).id, (await userById(core, 'auth0|bob')).id].sort());
     const roles = async (tenant: string, userId: string) => {
@@ -243,7 +242,7 @@ describe.skip('migrate auth0 --orgs: members in their tenants', () => {
       return reply.json?.roles;
     };
     expect(await roles('acme', 'auth0|alice')).toEqual(['admin']);
-    expect(await roles('globex', 'auth0|alice')).toBeUndefined();
+    expect(await roles('globex', 'auth0|alice')).toEqual([]);
     expect(await roles('globex', 'auth0|bob')).toEqual(['member']);
     expect(await roles('public', 'auth0|alice')).toEqual([]);
     const signInAt = async (tenant: string, email: string, password: string) =>
@@ -300,8 +299,7 @@ describe('migrate firebase --tenant (Identity Platform)', () => {
   });
 });
 
-// Skipped until bulk import takes loginMethods[].tenantIds other than public (docs/organizations.md, "What is not served yet").
-describe.skip('migrate firebase --tenant: the same email in two tenants', () => {
+describe('migrate firebase --tenant: the same email in two tenants', () => {
   const temp = makeTempDir();
   const keys = { a: crypto.randomBytes(64).toString('base64'), b: crypto.randomBytes(64).toString('base64') };
   let core: RunningCore;
@@ -335,5 +333,90 @@ describe.skip('migrate firebase --tenant: the same email in two tenants', () => 
     expect(await signInAt('tenant-a', 'pw-a')).toBe('OK');
     expect(await signInAt('tenant-b', 'pw-b')).toBe('OK');
     expect(await signInAt('tenant-a', 'pw-b')).toBe('WRONG_CREDENTIALS_ERROR');
+  });
+});
+
+// Clerk (organizations from the API users' organization_memberships, tenant id the slug) and Keycloak 25+ (the realm
+// export's organizations, tenant id the alias): each member signs in in its organization's tenant and nowhere else
+// but public.
+describe('migrate clerk and keycloak: organization members in their tenants', () => {
+  const temp = makeTempDir();
+  let core: RunningCore;
+  beforeAll(async () => {
+    core = await startCore();
+  });
+  afterAll(async () => {
+    await core.t.close();
+    temp.remove();
+  });
+
+  const signInAt = async (tenant: string, email: string, password: string) =>
+    (await call(core.t.app, 'POST', `/${tenant}/recipe/signin`, { body: { email, password }, headers })).json?.status;
+  const rolesIn = async (tenant: string, userId: string) =>
+    (await call(core.t.app, 'GET', `/${tenant}/recipe/user/roles`, { query: { userId }, headers })).json?.roles;
+
+  it('clerk: members by slug, each signing in in its tenant only, org roles assigned there', async () => {
+    const membership = (id: string, slug: string, role: string) => ({
+      object: 'organization_membership',
+      role,
+      organization: { object: 'organization', id, name: `${slug} Inc`, slug },
+    });
+    const csv = temp.file(
+      'clerk-users.csv',
+      [
+        CLERK_CSV_HEADER,
+        `user_ann,Ann,Lee,,ann@example.com,,ann@example.com,,,,,${bcryptHash('ann-pw')},bcrypt`,
+        `user_ben,Ben,Ode,,ben@example.com,,ben@example.com,,,,,${bcryptHash('ben-pw')},bcrypt`,
+      ].join('\n'),
+    );
+    const api = temp.file(
+      'clerk-api.json',
+      JSON.stringify([
+        clerkApiUser('user_ann', 'ann@example.com', { organization_memberships: [membership('org_1', 'umbrella', 'org:admin')] }),
+        clerkApiUser('user_ben', 'ben@example.com', { organization_memberships: [membership('org_2', 'initech', 'org:member')] }),
+      ]),
+    );
+    const result = await runCommand(migrateArgs(core, 'clerk', csv, '--clerk-api', api));
+    expect(result.code, result.stderr).toBe(0);
+    expect(reportOf(csv).totals).toMatchObject({ read: 2, imported: 2 });
+    expect((await userById(core, 'user_ann'))?.tenantIds).toEqual(['public', 'umbrella']);
+    expect((await userById(core, 'user_ben'))?.tenantIds).toEqual(['initech', 'public']);
+    expect(await signInAt('umbrella', 'ann@example.com', 'ann-pw')).toBe('OK');
+    expect(await signInAt('initech', 'ann@example.com', 'ann-pw')).toBe('WRONG_CREDENTIALS_ERROR');
+    expect(await signInAt('initech', 'ben@example.com', 'ben-pw')).toBe('OK');
+    expect(await signInAt('umbrella', 'ben@example.com', 'ben-pw')).toBe('WRONG_CREDENTIALS_ERROR');
+    expect(await rolesIn('umbrella', 'user_ann')).toEqual(['org:admin']);
+    expect(await rolesIn('initech', 'user_ben')).toEqual(['org:member']);
+    expect(await rolesIn('public', 'user_ann')).toEqual([]);
+  });
+
+  it('keycloak: members by id or username of the realm export’s organizations, each signing in in its tenant only', async () => {
+    const realm = JSON.parse(
+      keycloakRealm([
+        {
+          id: 'kc-alice',
+          username: 'alice',
+          enabled: true,
+          email: 'alice@example.com',
+          credentials: [keycloakPbkdf2Credential('alice-pw')],
+        },
+        { id: 'kc-bob', username: 'bob', enabled: true, email: 'bob@example.com', credentials: [keycloakPbkdf2Credential('bob-pw')] },
+      ]),
+    );
+    realm.organizationsEnabled = true;
+    realm.organizations = [
+      { id: 'o-1', name: 'Hooli', alias: 'hooli', enabled: true, members: [{ id: 'kc-alice', username: 'alice' }] },
+      { id: 'o-2', name: 'Pied Piper', alias: 'pied-piper', enabled: true, members: [{ username: 'bob' }] },
+    ];
+    const file = temp.file('orgs-realm.json', JSON.stringify(realm));
+    const result = await runCommand(migrateArgs(core, 'keycloak', file));
+    expect(result.code, result.stderr).toBe(0);
+    expect(reportOf(file).totals).toMatchObject({ read: 2, imported: 2 });
+    expect((await userById(core, 'kc-alice'))?.tenantIds).toEqual(['hooli', 'public']);
+    expect((await userById(core, 'kc-bob'))?.tenantIds).toEqual(['pied-piper', 'public']);
+    expect(await signInAt('hooli', 'alice@example.com', 'alice-pw')).toBe('OK');
+    expect(await signInAt('pied-piper', 'alice@example.com', 'alice-pw')).toBe('WRONG_CREDENTIALS_ERROR');
+    expect(await signInAt('pied-piper', 'bob@example.com', 'bob-pw')).toBe('OK');
+    expect(await signInAt('hooli', 'bob@example.com', 'bob-pw')).toBe('WRONG_CREDENTIALS_ERROR');
   });
 });

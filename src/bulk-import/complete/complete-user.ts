@@ -1,10 +1,10 @@
 import type { Queryable } from '../../db/pool.js';
 import { insertLoginMethodIds, setGroupsPrimary } from '../../account-linking/repository.js';
-import { insertLoginMethods, replacePasswordHashWhileLike } from '../../users/login-method-repository.js';
+import { addLoginMethodsToTenants, insertLoginMethods, replacePasswordHashWhileLike } from '../../users/login-method-repository.js';
 import { insertEmailVerifications } from '../../recipes/emailverification/repository.js';
 import { lazyPointerPattern } from '../../lazy-migration/pointer-sql.js';
 import { isLazyPointer } from '../../hashing/lazy-pointer.js';
-import { passkeyRows, userRows } from '../import-users.js';
+import { furtherMemberships, passkeyRows, userRows } from '../import-users.js';
 import type { ImportLoginMethod, ImportUser } from '../types.js';
 import { describeAccount, describeAccountInfo, describeAddedMethod } from './describe.js';
 import { addMissingMaterial } from './material.js';
@@ -62,10 +62,14 @@ export async function completeUser(db: Queryable, user: ImportUser, totpSecrets:
     // A passkey added with a webauthn login method must not be another user's (W-4, as bulk import refuses it).
     const passkeys = fresh.flatMap((method) => method.credentials ?? []);
     if (passkeys.length > 0) {
-      const [taken] = await findWebauthnImportConflicts(db, [], {
-        rpIds: passkeys.map((passkey) => passkey.rpId),
-        credentialIds: passkeys.map((passkey) => passkey.credentialId),
-      });
+      const [taken] = await findWebauthnImportConflicts(
+        db,
+        { tenantIds: [], emails: [] },
+        {
+          rpIds: passkeys.map((passkey) => passkey.rpId),
+          credentialIds: passkeys.map((passkey) => passkey.credentialId),
+        },
+      );
       if (taken !== undefined) {
         const [rpId, credentialId] = taken.key.split('\n');
         return { status: 'CONFLICT', userId, reason: `passkey ${credentialId} at ${rpId} already belongs to user ${taken.holder}` };
@@ -79,6 +83,8 @@ export async function completeUser(db: Queryable, user: ImportUser, totpSecrets:
     );
     const hashes = fresh.map((method) => (method.recipeId === 'emailpassword' ? method.passwordHash! : null));
     await insertLoginMethods(db, userRows(fresh, hashes));
+    const further = furtherMemberships(fresh);
+    await addLoginMethodsToTenants(db, further.userIds, further.tenantIds);
     await insertImportedCredentials(db, fresh.flatMap(passkeyRows));
     const verified = fresh.filter((method) => method.isVerified && method.email !== undefined);
     await insertEmailVerifications(

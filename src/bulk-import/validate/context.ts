@@ -1,4 +1,5 @@
 import type { PasswordHasher } from '../../hashing/registry.js';
+import { javaTrim } from '../../normalise/java-trim.js';
 import type { RelyingParties } from '../../recipes/webauthn/relying-parties.js';
 
 // What validating the users of one request needs besides the users: shared by every validator of this folder.
@@ -6,6 +7,8 @@ export interface ValidationContext {
   now: number;
   // Roles that exist, at least those named in the users being validated.
   roles: ReadonlySet<string>;
+  // Tenants that exist, at least those named in the users being validated (`public` always).
+  tenants: ReadonlySet<string>;
   hasher: PasswordHasher;
   // Shared by every user of one request: an external id may appear only once in it.
   externalUserIds: Set<string>;
@@ -28,3 +31,8 @@ export interface SecondFactorSettings {
 
 // A queued row was checked when it was queued, its metadata entry added then; re-reading it checks nothing again.
 export const storedRowSettings: SecondFactorSettings = { minSecretBits: 0, requireTotpFactor: false };
+
+/** A tenant id of an import as the path's tenant is read: trimmed and lower-cased. */
+export function normaliseTenantId(tenantId: string): string {
+  return javaTrim(tenantId).toLowerCase();
+}

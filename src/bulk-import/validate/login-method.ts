@@ -7,7 +7,8 @@ import { parseHashingAlgorithm } from '../../hashing/registry.js';
 import { checkContact } from '../../normalise/contact.js';
 import type { RecipeId } from '../../users/repository.js';
 import { FieldReader, type JsonObject } from '../fields.js';
-import type { ValidationContext } from './context.js';
+import { normaliseTenantId, type ValidationContext } from './context.js';
+import { PUBLIC_TENANT } from '../../recipes/multitenancy/tenant-id.js';
 import { lazyPointerFormat, pinLegacyLogin, unknownSourceOf } from '../../hashing/lazy-pointer.js';
 import type { ImportLoginMethod } from '../types.js';
 import { readImportedCredential } from '../../recipes/webauthn/import-credential.js';
@@ -48,7 +49,7 @@ function readLoginMethod(method: JsonObject, errors: string[], context: Validati
   if (recipeId !== undefined && !recipeIds.includes(recipeId)) {
     errors.push(errorMessage('BULK_RECIPE_ID_INVALID'));
   }
-  const tenants = checkTenantIds(tenantIds, errors);
+  const tenants = checkTenantIds(tenantIds, errors, context, ` for ${recipeId ?? null} recipe.`);
   if (tenantIds !== undefined && tenantIds.length === 0) errors.push(errorMessage('BULK_NO_TENANT', recipeId));
   const time = timeJoined ?? context.now;
   // A stored time passed this check when it was queued; checked again on another core, clock skew would fail it.
@@ -180,13 +181,15 @@ function dropUndefined(target: ImportLoginMethod): void {
   for (const key of Object.keys(target) as (keyof ImportLoginMethod)[]) if (target[key] === undefined) delete target[key];
 }
 
-// This core has only the public tenant; any other tenant needs multitenancy.
-export function checkTenantIds(tenantIds: string[] | undefined, errors: string[]): string[] {
-  if (tenantIds === undefined) return ['public'];
-  const valid: string[] = [];
+// Contract-multitenancy T-3: each id, trimmed and lower-cased as a path's tenant is, must name an existing tenant;
+// the message quotes it as given. An id listed twice is one membership.
+export function checkTenantIds(tenantIds: string[] | undefined, errors: string[], context: ValidationContext, suffix: string): string[] {
+  if (tenantIds === undefined) return [PUBLIC_TENANT];
+  const valid = new Set<string>();
   for (const tenantId of tenantIds) {
-    if (tenantId === 'public') valid.push(tenantId);
-    else errors.push(errorMessage('BULK_MULTITENANCY_DISABLED'));
+    const normalised = normaliseTenantId(tenantId);
+    if (context.tenants.has(normalised)) valid.add(normalised);
+    else errors.push(errorMessage('BULK_TENANT_INVALID', tenantId, suffix));
   }
-  return valid;
+  return [...valid];
 }

@@ -6,7 +6,8 @@ import type { ValidationContext } from './context.js';
 import { checkTenantIds, readLoginMethods } from './login-method.js';
 import { checkRequiredFactors, readRecoveryCodes, readTotpDevices, withRequiredTotp } from './second-factors.js';
 import { checkStorableText } from './storable-text.js';
-import { primaryLoginMethodOf, type ImportUser, type ImportUserRole, type Validation } from '../types.js';
+import { primaryLoginMethodOf, type ImportLoginMethod, type ImportUser, type ImportUserRole, type Validation } from '../types.js';
+import { PUBLIC_TENANT } from '../../recipes/multitenancy/tenant-id.js';
 
 // Contract §10.2 and AL-11.1: every error of a user is collected, in the reference's order. Throws only for the missing signer
 // key, which fails the whole request with a 500 (§6.1).
@@ -21,6 +22,7 @@ export function validateUser(input: JsonObject, context: ValidationContext): Val
   const recoveryCodes = readRecoveryCodes(input, errors, context);
   const loginMethods = readLoginMethods(input, errors, context);
   const trimmedExternalUserId = checkExternalUserId(externalUserId, errors, context);
+  checkRoleTenants(userRoles, loginMethods, errors);
   checkStorableText(input, errors);
 
   if (errors.length > 0) return { ok: false, errors };
@@ -49,10 +51,22 @@ function readUserRoles(input: JsonObject, errors: string[], context: ValidationC
       trimmedRole = javaTrim(role);
       if (!context.roles.has(trimmedRole)) errors.push(errorMessage('BULK_ROLE_MISSING', trimmedRole));
     }
-    const tenants = checkTenantIds(tenantIds, errors);
+    const tenants = checkTenantIds(tenantIds, errors, context, ' for a user role.');
     if (trimmedRole !== undefined && tenantIds !== undefined) result.push({ role: trimmedRole, tenantIds: tenants });
   }
   return result;
+}
+
+// A role is assigned in a tenant the user is in; `public` is exempt, as in the reference (BulkImportUserUtils).
+function checkRoleTenants(roles: ImportUserRole[] | undefined, loginMethods: ImportLoginMethod[], errors: string[]): void {
+  if (roles === undefined) return;
+  const memberOf = new Set(loginMethods.flatMap((method) => method.tenantIds));
+  for (const { tenantIds } of roles) {
+    for (const tenantId of tenantIds) {
+      if (tenantId !== PUBLIC_TENANT && !memberOf.has(tenantId))
+        errors.push(errorMessage('BULK_ROLE_TENANT_NOT_IN_LOGIN_METHODS', tenantId));
+    }
+  }
 }
 
 function checkExternalUserId(externalUserId: string | undefined, errors: string[], context: ValidationContext): string | undefined {

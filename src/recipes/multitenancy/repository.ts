@@ -34,6 +34,13 @@ export async function findTenants(db: Queryable, tenantId?: string): Promise<Ten
   return rows;
 }
 
+/** Which of these tenant ids exist (bulk import checks a request's tenants in one query). */
+export async function findExistingTenantIds(db: Queryable, tenantIds: string[]): Promise<string[]> {
+  if (tenantIds.length === 0) return [];
+  const { rows } = await db.query<{ tenant_id: string }>('SELECT tenant_id FROM tenants WHERE tenant_id = ANY($1::text[])', [tenantIds]);
+  return rows.map((row) => row.tenant_id);
+}
+
 /** The providers of the given tenants, in the order each tenant's were first written. */
 export async function findProviders(db: Queryable, tenantIds: string[]): Promise<ProviderRow[]> {
   const { rows } = await db.query<ProviderRow>(

@@ -252,19 +252,20 @@ export interface WebauthnImportConflict {
  */
 export async function findWebauthnImportConflicts(
   db: Queryable,
-  emails: string[],
+  emails: { tenantIds: string[]; emails: string[] },
   credentials: { rpIds: string[]; credentialIds: string[] },
 ): Promise<WebauthnImportConflict[]> {
-  if (emails.length === 0 && credentials.rpIds.length === 0) return [];
+  if (emails.emails.length === 0 && credentials.rpIds.length === 0) return [];
   const { rows } = await db.query<WebauthnImportConflict>(
-    `SELECT 'webauthn-email' AS kind, u.email AS key, NULL::text AS holder
-       FROM login_method_tenants u WHERE u.tenant_id = 'public' AND u.recipe_id = 'webauthn' AND u.email = ANY($1::text[])
+    `SELECT 'webauthn-email' AS kind, u.tenant_id || E'\\n' || u.email AS key, NULL::text AS holder
+       FROM unnest($1::text[], $2::text[]) AS k(tenant_id, email)
+       JOIN login_method_tenants u ON u.tenant_id = k.tenant_id AND u.recipe_id = 'webauthn' AND u.email = k.email
      UNION ALL
      SELECT 'webauthn-credential', c.rp_id || E'\\n' || c.credential_id, coalesce(m.external_user_id, c.user_id)
-       FROM unnest($2::text[], $3::text[]) AS k(rp_id, credential_id)
+       FROM unnest($3::text[], $4::text[]) AS k(rp_id, credential_id)
        JOIN webauthn_credentials c ON c.rp_id = k.rp_id AND c.credential_id = k.credential_id
        LEFT JOIN user_id_mappings m ON m.user_id = c.user_id`,
-    [emails, credentials.rpIds, credentials.credentialIds],
+    [emails.tenantIds, emails.emails, credentials.rpIds, credentials.credentialIds],
   );
   return rows;
 }
