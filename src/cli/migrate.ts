@@ -54,6 +54,7 @@ export async function runMigrate(options: MigrateOptions, io: CliIo): Promise<nu
     includeDisabled: options.includeDisabled,
     providerOverrides: options.providerOverrides,
     lazySource: options.lazySource,
+    usersFiles: options.usersFiles,
     ...(await carryOptions(options, startedAt)),
     signal: io.signal,
   };

@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import { CliError } from './cli-error.js';
 import { apiKeyFrom, coreUrlFrom } from './connection.js';
 import { SOURCES, type SourceName } from './readers/index.js';
+import { keycloakExportFiles } from './readers/keycloak-files.js';
 import { SOURCE_NAME } from '../hashing/lazy-pointer.js';
 
 export interface PasswordCheck {
@@ -53,6 +54,8 @@ export interface MigrateOptions {
   orgsPath?: string;
   /** firebase (Identity Platform), cognito, keycloak: the tenant every user of the export goes to. */
   tenant?: string;
+  /** keycloak: the realm's users files that `kc.sh export --dir` wrote beside its realm file, read after it. */
+  usersFiles?: string[];
 }
 
 export const MAX_BATCH = 10_000;
@@ -69,7 +72,7 @@ Sources (files may be gzipped):
   auth0      user export (NDJSON or CSV), joined by email with --password-hashes
   cognito    aws cognito-idp list-users output (JSON); needs --lazy-source
   okta       Okta users API answer (JSON array); needs --lazy-source
-  keycloak   realm export (kc.sh export), JSON
+  keycloak   realm export (kc.sh export --file), JSON, or the folder of kc.sh export --dir
   clerk      Dashboard user export (CSV), joined with the Backend API's users by --clerk-api
   supabase   auth.users as CSV (psql \\copy, format csv with header), with --identities, --mfa-factors and
              --webauthn-credentials
@@ -104,7 +107,8 @@ Options:
   --orgs <file>                 auth0: the organizations with their members and enabled connections (one JSON
                                 array; see docs/organizations.md): one tenant each, members placed in it
   --tenant <id>                 firebase (an Identity Platform tenant), cognito (a user pool), keycloak (a
-                                realm): every user of the export goes to this tenant, created first
+                                realm): every user of the export goes to this tenant, created first; in a
+                                keycloak folder of several realms, also the realm to read
   --dry-run                     ask the core what would happen; write nothing
   --check-password <email:pw>   canary: import this user first and sign in (repeatable)
   --report <file>               JSON report (default <file>.migrate-report.json)
@@ -197,9 +201,12 @@ export function parseMigrateArgs(argv: string[], env: Readonly<Record<string, st
     throw new CliError(`${source} exports hold no password hashes: pass --lazy-source <name>, a lazy_migration source of the core`);
   }
 
+  const keycloak = source === 'keycloak' ? keycloakExportFiles(file, values.tenant) : undefined;
+
   return {
     source: source as SourceName,
-    file,
+    file: keycloak?.realmFile ?? file,
+    ...(keycloak !== undefined && keycloak.usersFiles.length > 0 && { usersFiles: keycloak.usersFiles }),
     coreUrl: coreUrlFrom(values['core-url'], env),
     apiKey: apiKeyFrom(values['api-key'], env),
     format: values.format,

@@ -16,7 +16,7 @@ export interface RunIdentity {
 
 /** signal: the digest of a large export takes seconds, and Ctrl-C or SIGTERM stops it at once. */
 export async function runIdentity(client: CoreClient, options: MigrateOptions, signal?: AbortSignal): Promise<RunIdentity> {
-  const exportDigest = exportFileDigest(options.file, signal);
+  const exportDigest = exportDigestOf([options.file, ...(options.usersFiles ?? [])], signal);
   exportDigest.catch(() => {});
   const digestOf = (path: string | undefined) => (path === undefined ? null : fileDigest(path, signal));
   const [coreId, hashConfig, passwordHashes, sideFiles] = await Promise.all([
@@ -74,6 +74,13 @@ function sha256(text: string): string {
 // on a thread of its own, so that hashing it does not hold up reading the first batches.
 const THREAD_FROM_BYTES = 32 * 1024 * 1024;
 const CHUNK_BYTES = 4 * 1024 * 1024;
+
+// An export of several files (a Keycloak realm and its users files) is another version when any of them is.
+async function exportDigestOf([file, ...more]: string[], signal?: AbortSignal): Promise<string> {
+  if (more.length === 0) return exportFileDigest(file, signal);
+  const digests = await Promise.all([file, ...more].map((path) => exportFileDigest(path, signal)));
+  return sha256(digests.join('\n'));
+}
 
 async function exportFileDigest(path: string, signal?: AbortSignal): Promise<string> {
   if (!startsWithGzipMagic(path)) return fileDigest(path, signal);

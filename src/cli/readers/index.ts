@@ -53,6 +53,8 @@ export interface ReaderOptions {
   supabaseTables?: SupabaseTables;
   /** auth0: each user's authentication methods, for passkeys (--authentication-methods). */
   auth0AuthenticationMethods?: Auth0AuthenticationMethods;
+  /** keycloak: the users files read after the realm file (`kc.sh export --dir`). */
+  usersFiles?: string[];
   /** Stops reading at once when the run is interrupted. */
   signal?: AbortSignal;
 }
@@ -65,20 +67,21 @@ export interface OpenedSource {
 
 /** Opens one pass over the export; each call reads the file again from the start. */
 export function openSource(source: SourceName, file: string, options: ReaderOptions): OpenedSource {
-  let fileSource: FileSource;
-  try {
-    fileSource = new FileSource(file, options.signal);
-  } catch {
-    throw new CliError(`cannot read ${file}`);
-  }
+  const files = [file, ...(options.usersFiles ?? [])].map((path) => {
+    try {
+      return new FileSource(path, options.signal);
+    } catch {
+      throw new CliError(`cannot read ${path}`);
+    }
+  });
   return {
-    records: firstRecordWins(recordsOf(source, fileSource, options)),
-    totalBytes: fileSource.totalBytes,
-    bytesRead: () => fileSource.bytesRead(),
+    records: firstRecordWins(recordsOf(source, files, options)),
+    totalBytes: files.reduce((sum, each) => sum + each.totalBytes, 0),
+    bytesRead: () => files.reduce((sum, each) => sum + each.bytesRead(), 0),
   };
 }
 
-function recordsOf(source: SourceName, file: FileSource, options: ReaderOptions): AsyncGenerator<SourceRecord> {
+function recordsOf(source: SourceName, [file, ...usersFiles]: FileSource[], options: ReaderOptions): AsyncGenerator<SourceRecord> {
   const common = {
     includeDisabled: options.includeDisabled,
     providerOverrides: options.providerOverrides,
@@ -97,7 +100,7 @@ function recordsOf(source: SourceName, file: FileSource, options: ReaderOptions)
     case 'okta':
       return readOkta(file, { includeDisabled: options.includeDisabled, lazySource: options.lazySource ?? '', carry: options.carry });
     case 'keycloak':
-      return readKeycloak(file, common);
+      return readKeycloak([file, ...usersFiles], common);
     case 'clerk':
       return readClerk(file, { ...common, api: options.clerkApi });
     case 'supabase':

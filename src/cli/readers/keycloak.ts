@@ -14,18 +14,23 @@ export interface KeycloakOptions {
 }
 
 /**
- * A realm export (`kc.sh export --realm <r> --file realm.json`, or one of the `<realm>-users-<n>.json` files that
- * `--users different_files` writes): the `users` array of the realm's JSON. Each user's `credentials` carry the
- * password hash, OTP devices and recovery codes; `realmRoles`, `clientRoles` and `groups` its roles.
+ * A realm export (`kc.sh export --realm <r> --file realm.json`), or a realm file followed by the
+ * `<realm>-users-<n>.json` files that `kc.sh export --dir` writes beside it: the `users` array of each. Each user's
+ * `credentials` carry the password hash, OTP devices and recovery codes; `realmRoles`, `clientRoles` and `groups`
+ * its roles. Where users files follow, the realm file may hold no users.
  */
-export async function* readKeycloak(source: FileSource, options: KeycloakOptions): AsyncGenerator<SourceRecord> {
+export async function* readKeycloak(sources: FileSource[], options: KeycloakOptions): AsyncGenerator<SourceRecord> {
   let index = 0;
-  try {
-    for await (const user of streamJsonArray(source.chunks(), 'users')) yield keycloakRecord(asObject(user) ?? {}, index++, options);
-  } catch (error) {
-    if (error instanceof JsonStreamError || error instanceof SyntaxError)
-      throw new CliError(`${source.path}: ${error.message} (expected a realm export: {"realm": …, "users": [...]})`);
-    throw error;
+  for (const [position, source] of sources.entries()) {
+    try {
+      for await (const user of streamJsonArray(source.chunks(), 'users')) yield keycloakRecord(asObject(user) ?? {}, index++, options);
+    } catch (error) {
+      const noUsers = error instanceof JsonStreamError && error.message.startsWith('no "users" array');
+      if (noUsers && position === 0 && sources.length > 1) continue;
+      if (error instanceof JsonStreamError || error instanceof SyntaxError)
+        throw new CliError(`${source.path}: ${error.message} (expected a realm export: {"realm": …, "users": [...]})`);
+      throw error;
+    }
   }
 }
 
