@@ -4,7 +4,7 @@
 import crypto from 'node:crypto';
 import { verifyAuthenticationResponse } from '@simplewebauthn/server';
 import Fastify from 'fastify';
-import { CompactSign, importPKCS8 } from 'jose';
+import { CompactSign, createLocalJWKSet, importPKCS8, jwtVerify } from 'jose';
 import pg from 'pg';
 
 const { DATABASE_URL, POSTGRESQL_TABLE_SCHEMA, PORT, POOL_SIZE } = process.env;
@@ -153,6 +153,36 @@ app.post('/bridge/spend', async (request) => {
                      SELECT $2, 'fb', user_id, $3, $4 FROM target ON CONFLICT (token_digest) DO NOTHING RETURNING user_id)
            SELECT t.user_id, EXISTS (SELECT 1 FROM spent) AS spent FROM target t`,
     values: [oldId, crypto.randomBytes(32), now, now + 3_600_000],
+  });
+  return rows[0]?.spent ? { status: 'OK', userId: rows[0].user_id } : { status: 'UNKNOWN_USER_ERROR' };
+});
+
+// Session bridge, the whole exchange a route cannot avoid: the old provider's token verified against its key set
+// (given once by the bench, as the core keeps the fetched keys), then the spend statement above with its digest.
+let bridge;
+app.post('/bridge/keys', async (request) => {
+  const { jwks, issuer, audience } = request.body;
+  bridge = { keys: createLocalJWKSet(jwks), options: { algorithms: ['RS256'], issuer, audience } };
+  return { status: 'OK' };
+});
+
+app.post('/bridge/exchange', async (request) => {
+  const { token } = request.body;
+  let payload;
+  try {
+    ({ payload } = await jwtVerify(token, bridge.keys, bridge.options));
+  } catch {
+    return { status: 'INVALID_TOKEN_ERROR' };
+  }
+  const now = Date.now();
+  const { rows } = await pool.query({
+    name: 'bridge-exchange',
+    text: `WITH target AS (SELECT u.user_id FROM user_id_mappings m JOIN users u ON u.user_id = m.user_id
+                           WHERE m.external_user_id = $1 AND u.tenant_id = 'public'),
+           spent AS (INSERT INTO session_bridge_exchanges (token_digest, source, user_id, exchanged_at, expires_at)
+                     SELECT $2, 'fb', user_id, $3, $4 FROM target ON CONFLICT (token_digest) DO NOTHING RETURNING user_id)
+           SELECT t.user_id, EXISTS (SELECT 1 FROM spent) AS spent FROM target t`,
+    values: [payload.sub, crypto.createHash('sha256').update(token).digest(), now, payload.exp * 1000],
   });
   return rows[0]?.spent ? { status: 'OK', userId: rows[0].user_id } : { status: 'UNKNOWN_USER_ERROR' };
 });
