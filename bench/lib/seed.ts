@@ -41,5 +41,7 @@ export async function seedExistingUsers(pool: pg.Pool, count: number): Promise<v
     [now, Math.ceil(count / 10)],
   );
   // Named tables only: a bare ANALYZE would process every schema in the database.
-  await pool.query('ANALYZE users, user_ids, user_groups, user_id_mappings, email_verifications, passwordless_devices, passwordless_codes');
+  await pool.query(
+    'ANALYZE users, user_ids, user_groups, login_method_tenants, user_id_mappings, email_verifications, passwordless_devices, passwordless_codes',
+  );
 }

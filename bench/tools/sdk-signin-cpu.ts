@@ -3,6 +3,8 @@
 // The requests are recorded once, through a proxy, as bench/apps/sdk-app.mjs signs in, then replayed one kind at a
 // time (`--concurrency` in flight) against each build in turn, `--rounds` times.
 // Usage: vite-node bench/tools/sdk-signin-cpu.ts [--reps=N] [--rounds=N] [--concurrency=N] [--core-script=PATH]...
+//   [--only=TEXT] (replay only the requests whose path contains TEXT) [--cpu-prof] (each core writes a V8 profile to
+//   bench/results/profiles/ when it stops; read it with bench/tools/profile-summary.ts)
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
@@ -28,6 +30,8 @@ const rounds = option('rounds', 3);
 const concurrency = option('concurrency', 4);
 const scripts = process.argv.filter((arg) => arg.startsWith('--core-script=')).map((arg) => path.resolve(arg.split('=')[1]));
 if (scripts.length === 0) scripts.push(coreScript);
+const only = process.argv.find((arg) => arg.startsWith('--only='))?.slice('--only='.length);
+const profileDir = process.argv.includes('--cpu-prof') ? path.join(root, 'bench/results/profiles') : undefined;
 const databaseUrl = process.env.DATABASE_URL || defaultDatabaseUrl;
 
 interface Recorded {
@@ -96,7 +100,11 @@ async function startCoreWithLog(
     name: `core ${label}`,
     script,
     args: [`--config=${emptyConfig}`],
-    nodeArgs: ['--import', path.join(root, 'bench/tools/statement-log.mjs')],
+    nodeArgs: [
+      '--import',
+      path.join(root, 'bench/tools/statement-log.mjs'),
+      ...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, `--cpu-prof-name=sdk-signin-${label}-${Date.now()}.cpuprofile`] : []),
+    ],
     port,
     applicationName,
     env: {
@@ -131,6 +139,7 @@ function diff(after: Totals, before: Totals): Totals {
 }
 
 async function main(): Promise<void> {
+  if (profileDir) fs.mkdirSync(profileDir, { recursive: true });
   const schemas = new SchemaRegistry(databaseUrl);
   const cores: Array<{ script: string; core: ServerProcess; statements: () => Promise<Totals> }> = [];
   try {
@@ -145,7 +154,7 @@ async function main(): Promise<void> {
          SELECT id, 'public', 'emailpassword', 1, email, hash FROM unnest($1::text[], $2::text[], $3::text[]) AS t(id, email, hash)`,
         [userIds, credentials.map((c) => c.email), credentials.map((c) => c.hash)],
       );
-      await pool.query('ANALYZE users, user_ids, user_groups');
+      await pool.query('ANALYZE users, user_ids, user_groups, login_method_tenants');
       await pool.end();
       cores.push({ script, ...(await startCoreWithLog(script, schema, String(index))) });
     }
@@ -165,7 +174,7 @@ async function main(): Promise<void> {
     if (!(await signin.text()).includes('"status":"OK"')) throw new Error('the SDK app did not sign in');
     await app.stop();
     proxy.close();
-    const sdkRequests = proxy.taken.filter((request) => !request.path.startsWith('/apiversion'));
+    const sdkRequests = proxy.taken.filter((request) => !request.path.startsWith('/apiversion') && (!only || request.path.includes(only)));
     console.log(`the SDK sent ${proxy.taken.length} requests: ${proxy.taken.map((r) => `${r.method} ${r.path.split('?')[0]}`).join(', ')}`);
 
     const bcryptRuns: number[] = [];

@@ -280,20 +280,52 @@ export interface SessionUserIds {
 }
 
 // S-6.1 / S-6.2: either id form in; the recipe and primary ids out, each in its external form where mapped.
-export async function resolveSessionUserIds(db: Queryable, userId: string): Promise<SessionUserIds> {
-  const { rows } = await db.query<SessionUserIds>({
-    name: 'session-resolve-user-ids',
-    text: `WITH given AS (
+const sessionUserIdsSql = `given AS (
        SELECT coalesce((SELECT user_id FROM user_ids WHERE user_id = $1),
                        (SELECT user_id FROM user_id_mappings WHERE external_user_id = $1), $1) AS user_id),
-     grp AS (SELECT i.group_id FROM user_ids i WHERE i.user_id = (SELECT user_id FROM given))
+     grp AS (SELECT i.group_id FROM user_ids i WHERE i.user_id = (SELECT user_id FROM given)),
+     ids AS (
      SELECT coalesce((SELECT m.external_user_id FROM user_id_mappings m WHERE m.user_id = (SELECT user_id FROM given)),
                      (SELECT user_id FROM given)) AS recipe_user_id,
             coalesce((SELECT m.external_user_id FROM user_id_mappings m WHERE m.user_id = (SELECT group_id FROM grp)),
                      (SELECT group_id FROM grp),
                      (SELECT m.external_user_id FROM user_id_mappings m WHERE m.user_id = (SELECT user_id FROM given)),
-                     (SELECT user_id FROM given)) AS primary_user_id`,
+                     (SELECT user_id FROM given)) AS primary_user_id)`;
+
+export async function resolveSessionUserIds(db: Queryable, userId: string): Promise<SessionUserIds> {
+  const { rows } = await db.query<SessionUserIds>({
+    name: 'session-resolve-user-ids',
+    text: `WITH ${sessionUserIdsSql} SELECT recipe_user_id, primary_user_id FROM ids`,
     values: [userId],
+  });
+  return rows[0];
+}
+
+/**
+ * Inserts a new session whose `user_id` is the given id, in the same statement that resolves the id (S-6.1), when
+ * the id is already the recipe user id in its stored form (its external id when mapped: what every SDK sends);
+ * answers the primary user id then, and undefined, having written nothing, when the id resolves to another form.
+ */
+export async function insertSessionOfRecipeUser(db: Queryable, row: SessionRow): Promise<{ primary_user_id: string } | undefined> {
+  const { rows } = await db.query<{ primary_user_id: string }>({
+    name: 'session-insert-of-recipe-user',
+    text: `WITH ${sessionUserIdsSql}
+      INSERT INTO session_info (${columns})
+      SELECT $2, $3, $1, $4, $5, $6, $7, $8, $9, $10, $11 FROM ids WHERE ids.recipe_user_id = $1
+      RETURNING (SELECT primary_user_id FROM ids) AS primary_user_id`,
+    values: [
+      row.user_id,
+      row.tenant_id,
+      row.session_handle,
+      row.refresh_token_hash_2,
+      row.prev_refresh_token_hash_2,
+      row.refresh_token_rotated_at,
+      row.session_data,
+      row.jwt_user_payload,
+      row.expires_at,
+      row.created_at_time,
+      row.use_static_key,
+    ],
   });
   return rows[0];
 }

@@ -13,7 +13,7 @@ import * as repo from './repository.js';
 import { refreshSession, type RefreshInput } from './refresh.js';
 import { verifySession, type VerifyInput } from './verify.js';
 import type { RegenerateResult, RefreshSessionResult, SessionInfoResult, VerifySessionResult, WireSession, WireToken } from './schemas.js';
-import { TokenMinter } from './token-minter.js';
+import { TokenMinter, type MintedRefreshToken } from './token-minter.js';
 import type { SessionServiceDeps } from './deps.js';
 import { sessionOfClaims, toWireSession, type Session } from './session-object.js';
 
@@ -74,17 +74,10 @@ export class SessionService {
   async create(input: CreateInput): Promise<CreateResult> {
     const version = accessTokenVersionFor(input.cdi);
     assertNoProtectedClaim(input.userDataInJWT, version);
-    const { pool, clock } = this.deps;
-    const ids = await repo.resolveSessionUserIds(pool, input.userId);
-    const now = clock();
+    const now = this.deps.clock();
     const handle = newSessionHandle(input.tenantId);
     const antiCsrfToken = input.enableAntiCsrf ? newAntiCsrfToken() : null;
-    const refresh = await this.minter.refreshToken(
-      { sessionHandle: handle, userId: ids.recipe_user_id, parentRefreshTokenHash1: null, antiCsrfToken, tenantId: input.tenantId },
-      now,
-    );
-    // The signature (in the thread pool) and the INSERT need nothing of each other: they overlap.
-    const [access] = await Promise.all([
+    const mint = (ids: repo.SessionUserIds, refreshTokenHash1: string) =>
       this.minter.accessToken(
         {
           version,
@@ -92,7 +85,7 @@ export class SessionService {
           tId: input.tenantId,
           rsub: ids.recipe_user_id,
           sessionHandle: handle,
-          refreshTokenHash1: refresh.hash1,
+          refreshTokenHash1,
           parentRefreshTokenHash1: null,
           antiCsrfToken,
           custom: input.userDataInJWT,
@@ -100,21 +93,47 @@ export class SessionService {
         input.useStaticKey,
         { kind: 'jittered', validityMs: input.accessTokenValidityMs ?? this.accessTokenValidityMs },
         now,
-      ),
-      repo.insertSession(pool, {
-        tenant_id: input.tenantId,
-        session_handle: handle,
-        user_id: ids.recipe_user_id,
-        refresh_token_hash_2: refresh.hash2,
-        prev_refresh_token_hash_2: null,
-        refresh_token_rotated_at: null,
-        session_data: JSON.stringify(input.userDataInDatabase),
-        jwt_user_payload: JSON.stringify(input.userDataInJWT),
-        expires_at: refresh.token.expiry,
-        created_at_time: now,
-        use_static_key: input.useStaticKey,
-      }),
+      );
+    const seal = (recipeUserId: string) =>
+      this.minter.refreshToken(
+        { sessionHandle: handle, userId: recipeUserId, parentRefreshTokenHash1: null, antiCsrfToken, tenantId: input.tenantId },
+        now,
+      );
+    const rowFor = (recipeUserId: string, refresh: MintedRefreshToken): repo.SessionRow => ({
+      tenant_id: input.tenantId,
+      session_handle: handle,
+      user_id: recipeUserId,
+      refresh_token_hash_2: refresh.hash2,
+      prev_refresh_token_hash_2: null,
+      refresh_token_rotated_at: null,
+      session_data: JSON.stringify(input.userDataInDatabase),
+      jwt_user_payload: JSON.stringify(input.userDataInJWT),
+      expires_at: refresh.token.expiry,
+      created_at_time: now,
+      use_static_key: input.useStaticKey,
+    });
+    // The SDK sends the recipe user id in its stored form, which a standalone login method or a primary user's own
+    // is also the primary id of: the tokens are made for that guess while one statement checks it and inserts the
+    // session. A login method linked under another primary user is signed again; another id form is resolved first.
+    const guessed = { recipe_user_id: input.userId, primary_user_id: input.userId };
+    let refresh = await seal(guessed.recipe_user_id);
+    const [stored, guessedAccess] = await Promise.all([
+      repo.insertSessionOfRecipeUser(this.deps.pool, rowFor(guessed.recipe_user_id, refresh)),
+      mint(guessed, refresh.hash1),
     ]);
+    let ids = guessed;
+    let access = guessedAccess;
+    if (stored) {
+      if (stored.primary_user_id !== guessed.primary_user_id) {
+        ids = { recipe_user_id: guessed.recipe_user_id, primary_user_id: stored.primary_user_id };
+        access = await mint(ids, refresh.hash1);
+      }
+    } else {
+      ids = await repo.resolveSessionUserIds(this.deps.pool, input.userId);
+      refresh = await seal(ids.recipe_user_id);
+      // The signature (in the thread pool) and the INSERT need nothing of each other: they overlap.
+      [access] = await Promise.all([mint(ids, refresh.hash1), repo.insertSession(this.deps.pool, rowFor(ids.recipe_user_id, refresh))]);
+    }
     const session: Session = {
       handle,
       userId: ids.primary_user_id,

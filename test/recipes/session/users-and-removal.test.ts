@@ -98,6 +98,8 @@ describe('mapped, linked and removed users (vector 14, S-6)', () => {
       const s = created(await api.create({ userId }));
       expect(s.body.session).toMatchObject({ userId: 'legacy-42', recipeUserId: 'legacy-42' });
       expect(decodeJwt(s.accessToken).payload).toMatchObject({ sub: 'legacy-42', rsub: 'legacy-42' });
+      // The refresh token names the id the session is stored under, whichever form came in.
+      expect((await api.refresh(s.refreshToken)).json.status).toBe('OK');
     }
   });
 
