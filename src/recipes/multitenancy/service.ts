@@ -2,12 +2,16 @@ import type { Logger } from 'pino';
 import pg from 'pg';
 import type { Config } from '../../config/config.js';
 import { withTransaction } from '../../db/transaction.js';
+import { coreError } from '../../errors.js';
+import { cdiAtLeast, type CdiVersion } from '../../http/cdi-version.js';
+import type { LoginRecipe } from '../../http/route.js';
 import type { TotpSecretBox } from '../../keys/secret-box.js';
 import type { Provider } from './provider-config.js';
 import { openProvider, sealProvider } from './provider-secrets.js';
 import * as repository from './repository.js';
 import { TenantCache } from './tenant-cache.js';
 import { TenantMembership } from './membership.js';
+import { loginEnabled } from './login-gate.js';
 import type { TenantUpdate } from './tenant-input.js';
 
 export interface MultitenancyDependencies {
@@ -17,6 +21,12 @@ export interface MultitenancyDependencies {
   log: Logger;
   totpSecrets: TotpSecretBox;
 }
+
+const notEnabled = {
+  emailpassword: 'EMAIL_PASSWORD_NOT_ENABLED',
+  passwordless: 'PASSWORDLESS_NOT_ENABLED',
+  thirdparty: 'THIRD_PARTY_NOT_ENABLED',
+} as const;
 
 /** A tenant as the CDI answers it (contract-multitenancy T-1.3). */
 export interface Tenant {
@@ -52,6 +62,13 @@ export class MultitenancyService {
 
   exists(tenantId: string): Promise<boolean> {
     return this.cache.has(tenantId);
+  }
+
+  /** The cdi 5.0-and-older recipe gate: throws the recipe's 403 where the tenant's firstFactors do not enable it. */
+  async assertLoginEnabled(tenantId: string, recipe: LoginRecipe, version: CdiVersion): Promise<void> {
+    if (cdiAtLeast(version, '5.1')) return;
+    const stored = await this.cache.lastLoaded(tenantId);
+    if (!loginEnabled(stored?.row.first_factors, recipe, version)) throw coreError(notEnabled[recipe]);
   }
 
   async getTenant(tenantId: string): Promise<Tenant | undefined> {
