@@ -44,7 +44,7 @@ export class EmailVerificationService {
       tenantId,
       userId: user.user_id,
       email,
-      expiresAt: now + this.deps.config.email_verification_token_lifetime,
+      expiresAt: now + (await this.deps.tenantSettings.valueIn(tenantId, 'email_verification_token_lifetime')),
     });
     return { status: 'OK', token };
   }

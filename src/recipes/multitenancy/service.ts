@@ -13,6 +13,8 @@ import { TenantCache } from './tenant-cache.js';
 import { TenantMembership } from './membership.js';
 import { loginEnabled } from './login-gate.js';
 import type { TenantUpdate } from './tenant-input.js';
+import { PUBLIC_TENANT } from './tenant-id.js';
+import type { TenantSettingKey, TenantSettings } from '../../service-deps.js';
 
 export interface MultitenancyDependencies {
   config: Readonly<Config>;
@@ -44,8 +46,11 @@ interface StoredTenant {
   providers: repository.ProviderRow[];
 }
 
-/** Tenants as configuration: create, update, read, list, remove, and each tenant's third-party providers. */
-export class MultitenancyService {
+/**
+ * Tenants as configuration: create, update, read, list, remove, and each tenant's third-party providers; the settings
+ * each tenant overrides, as the recipes apply them.
+ */
+export class MultitenancyService implements TenantSettings {
   readonly cache: TenantCache<StoredTenant>;
   readonly membership: TenantMembership;
 
@@ -69,6 +74,16 @@ export class MultitenancyService {
     if (cdiAtLeast(version, '5.1')) return;
     const stored = await this.cache.lastLoaded(tenantId);
     if (!loginEnabled(stored?.row.first_factors, recipe, version)) throw coreError(notEnabled[recipe]);
+  }
+
+  async valueIn(tenantId: string, key: TenantSettingKey): Promise<number> {
+    const stored = tenantId === PUBLIC_TENANT ? undefined : await this.cache.lastLoaded(tenantId);
+    return stored?.row.core_config[key] ?? this.deps.config[key];
+  }
+
+  async longest(key: TenantSettingKey): Promise<number> {
+    const overrides = (await this.cache.allLoaded()).map((stored) => stored.row.core_config[key] ?? 0);
+    return Math.max(this.deps.config[key], ...overrides);
   }
 
   async getTenant(tenantId: string): Promise<Tenant | undefined> {

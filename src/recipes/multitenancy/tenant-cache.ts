@@ -71,6 +71,12 @@ export class TenantCache<T extends { tenantId: string }> {
     return this.tenants.get(tenantId);
   }
 
+  /** Every tenant as last loaded (read once if nothing was yet). */
+  async allLoaded(): Promise<T[]> {
+    if (!this.loaded) await this.reload();
+    return [...this.tenants.values()];
+  }
+
   start(): void {
     this.stopped = false;
     const every = this.options.pollIntervalMs ?? TENANT_POLL_INTERVAL_MS;
