@@ -11,6 +11,8 @@ import { jsonContentType } from './http/reply.js';
 import { findTooDeepField, maxJsonDepth } from './http/json-depth.js';
 import { invalidJsonError } from './http/json-syntax-error.js';
 import { ridConstraint } from './http/rid-constraint.js';
+import type { CdiVersion } from './http/cdi-version.js';
+import type { LoginRecipe } from './http/route.js';
 import { coreError } from './errors.js';
 import requestPipeline, { resolvedPathKey } from './plugins/request-pipeline.js';
 import errorHandler from './plugins/error-handler.js';
@@ -128,6 +130,9 @@ export async function buildApp({ config, pool, logger, clock = Date.now }: AppOp
   const totpSecrets = await prepareTotpSecrets(pool, config.totp_secret_keys, log);
   app.decorate('services', createServices({ config, pool, clock, log, metrics, totpSecrets }));
   app.decorate('tenantExists', (tenantId: string) => app.services.multitenancy.exists(tenantId));
+  app.decorate('assertLoginEnabled', (tenantId: string, recipe: LoginRecipe, version: CdiVersion) =>
+    app.services.multitenancy.assertLoginEnabled(tenantId, recipe, version),
+  );
   // Background jobs run only between ready and close, so building an app starts nothing.
   app.addHook('onReady', async () => app.services.start());
   // Waiting verifications are refused (503) as soon as closing starts, so in-flight requests end quickly.

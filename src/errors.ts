@@ -341,6 +341,10 @@ const catalog = {
     status: 403,
     message: () => 'Only the public tenantId is allowed to list all tenants associated with this app',
   },
+  // The recipe gate of cdi 5.0 and older (texts of the reference's MultitenancyHelper callers).
+  EMAIL_PASSWORD_NOT_ENABLED: { status: 403, message: () => 'Email password login not enabled for tenant' },
+  PASSWORDLESS_NOT_ENABLED: { status: 403, message: () => 'Passwordless login not enabled for tenant' },
+  THIRD_PARTY_NOT_ENABLED: { status: 403, message: () => 'Third Party login not enabled for tenant' },
   PROVIDER_SECRETS_UNREADABLE: {
     status: 500,
     message: (tenantId: string, thirdPartyId: string) =>

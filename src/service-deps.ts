@@ -16,6 +16,24 @@ export interface ServiceDependencies {
   // Opens and seals TOTP secrets (totp_secret_keys); built at start by prepareTotpSecrets.
   totpSecrets: TotpSecretBox;
   metrics?: ServiceMetrics;
+  // Each tenant's overrides of the per-tenant settings, read from the tenant cache.
+  tenantSettings: TenantSettings;
+}
+
+/** The settings a tenant may override (contract-multitenancy M2); every other setting is config.yaml's for all. */
+export type TenantSettingKey =
+  | 'password_reset_token_lifetime'
+  | 'email_verification_token_lifetime'
+  | 'passwordless_code_lifetime'
+  | 'passwordless_max_code_input_attempts'
+  | 'totp_max_attempts'
+  | 'totp_rate_limit_cooldown_sec';
+
+export interface TenantSettings {
+  /** A setting as it applies under the tenant: the tenant's override, else config.yaml's value. */
+  valueIn(tenantId: string, key: TenantSettingKey): Promise<number>;
+  /** The largest value any tenant applies: sweeps of expired rows keep what the longest-lived tenant still uses. */
+  longest(key: TenantSettingKey): Promise<number>;
 }
 
 // What services report for the metrics (the services know nothing of Prometheus). Lazy migration and the session

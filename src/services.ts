@@ -87,8 +87,16 @@ const TOTP_CLEANUP_INTERVAL_MS = 3_600_000;
 // The metrics observe the services, lazy migration and the session bridge alike.
 type CoreObservers = ServiceMetrics & LazyMigrationObserver & SessionBridgeObserver;
 
-export function createServices(base: Omit<ServiceDependencies, 'hasher' | 'metrics'> & { metrics?: CoreObservers }): Services {
-  const deps = { ...base, hasher: new PasswordHasher(hashingOptionsFromConfig(base.config), base.metrics) };
+export function createServices(
+  base: Omit<ServiceDependencies, 'hasher' | 'metrics' | 'tenantSettings'> & { metrics?: CoreObservers },
+): Services {
+  // Built first: every recipe reads its tenant's settings from its cache.
+  const multitenancy = new MultitenancyService(base);
+  const deps = {
+    ...base,
+    hasher: new PasswordHasher(hashingOptionsFromConfig(base.config), base.metrics),
+    tenantSettings: multitenancy,
+  };
   const passwordless = new PasswordlessService(deps);
   const statistics = new StatisticsRefresher(deps.pool, deps.log);
   const bulkImportWorker = createBulkImportWorker(deps, statistics);
@@ -112,7 +120,6 @@ export function createServices(base: Omit<ServiceDependencies, 'hasher' | 'metri
   const totp = new TotpService(deps);
   let totpCleanup: CleanupJob | undefined;
   const webauthn = new WebauthnService(deps);
-  const multitenancy = new MultitenancyService(deps);
   let webauthnCleanup: CleanupJob | undefined;
   const keys = new SigningKeys({
     pool: deps.pool,

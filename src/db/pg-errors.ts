@@ -24,6 +24,7 @@ export const constraintNames = [
   'email_verifications__user_id_fkey',
   'email_verification_tokens__pkey',
   'email_verification_tokens__user_id_fkey',
+  'email_verification_tokens__tenant_id_fkey',
   'user_metadata__pkey',
   'roles__pkey',
   'user_roles__pkey',

@@ -22,10 +22,15 @@ export function assertAppScope(request: ScopedRequest): void {
   if (request.tenantId !== 'public' && cdiAtLeast(request.cdiVersion, '5.0')) throw coreError('APP_SPECIFIC_API');
 }
 
+/** The login recipes a tenant's firstFactors enable or not for older SDKs (contract-multitenancy T-3). */
+export type LoginRecipe = 'emailpassword' | 'passwordless' | 'thirdparty';
+
 declare module 'fastify' {
   interface FastifyInstance {
     // Whether a tenant other than public exists (the multitenancy recipe's cache); decorated by app.ts.
     tenantExists?: (tenantId: string) => Promise<boolean>;
+    // Throws the 403 of a login recipe the tenant does not enable at the request's cdi-version; decorated by app.ts.
+    assertLoginEnabled?: (tenantId: string, recipe: LoginRecipe, version: CdiVersion) => Promise<void>;
   }
 }
 
@@ -78,6 +83,8 @@ export interface RouteSpec<S extends RouteSchema, Input> {
   bodyLimit?: number;
   /** Checks that must run before the schema, because the contract reports them first. */
   preValidation?: preValidationHookHandler;
+  /** A sign-in or sign-up route of this login recipe: refused after the tenant check where the tenant disables it. */
+  loginRecipe?: LoginRecipe;
 }
 
 export const routeMarker = Symbol('defined by defineRoute');
@@ -89,7 +96,7 @@ declare module 'fastify' {
 }
 
 export function defineRoute<S extends RouteSchema, Input = RouteRequest<S>>(app: FastifyInstance, spec: RouteSpec<S, Input>): void {
-  const { parse, scope, handle } = spec;
+  const { parse, scope, handle, loginRecipe } = spec;
   app.route<{ Reply: unknown }>({
     method: spec.method,
     url: spec.url,
@@ -102,6 +109,7 @@ export function defineRoute<S extends RouteSchema, Input = RouteRequest<S>>(app:
       const routeRequest = request as unknown as RouteRequest<S>;
       const input = parse ? parse(routeRequest) : (routeRequest as unknown as Input);
       await assertRouteScope(app, routeRequest, typeof scope === 'function' ? scope(input) : scope);
+      if (loginRecipe && app.assertLoginEnabled) await app.assertLoginEnabled(routeRequest.tenantId, loginRecipe, routeRequest.cdiVersion);
       return handle(input, routeRequest, reply);
     },
   });

@@ -60,6 +60,7 @@ describe('migrations', () => {
         'session_bridge_exchanges__pkey',
         'session_bridge_exchanges__user_id_fkey',
         'session_bridge_refusals__pkey',
+        'email_verification_tokens__tenant_id_fkey',
       ]),
     );
     // Every constraint is named on purpose (<table>__<what>); NOT NULL constraints (listed since PostgreSQL 18) aside.

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import supertokens from 'supertokens-node';
 import Multitenancy from 'supertokens-node/recipe/multitenancy/index.js';
 import { coreApiKey, startListeningCore, type ListeningCore } from './app/core.js';
 import { startFakeOAuthProvider, type FakeOAuthProvider } from './app/fake-oauth.js';
@@ -6,9 +7,9 @@ import { startSdkApp, thirdPartyId, type SdkApp } from './app/sdk-app.js';
 import { FrontendClient } from './app/client.js';
 import { Outbox } from './app/outbox.js';
 
-// supertokens-node's Multitenancy recipe against the core (contract-multitenancy T-6.1, without the per-tenant
-// sign-in that needs memberships): the tenant lifecycle, and the public tenant's provider config read from the core
-// by a third-party sign-in against the loopback OpenID provider. The app configures fake-oidc only partly.
+// supertokens-node's Multitenancy recipe against the core (contract-multitenancy T-6 items 1, 3 and 4): the tenant
+// lifecycle, the public tenant's provider config read from the core by a third-party sign-in against the loopback
+// OpenID provider, one email as two users in two tenants, and associations. The app configures fake-oidc only partly.
 describe('supertokens-node Multitenancy in the app, against the core', () => {
   let core: ListeningCore;
   let oauth: FakeOAuthProvider;
@@ -104,6 +105,66 @@ describe('supertokens-node Multitenancy in the app, against the core', () => {
       user: { emails: ['mia@example.com'], thirdParty: [{ id: thirdPartyId, userId: 'oidc-mt' }], tenantIds: ['public'] },
     });
     expect(oauth.requests).toContain('POST /token');
+  });
+
+  const fields = (email: string, password: string) => ({
+    formFields: [
+      { id: 'email', value: email },
+      { id: 'password', value: password },
+    ],
+  });
+  const claimsOf = (token: string) => JSON.parse(Buffer.from(token.split('.')[1], 'base64url').toString('utf8'));
+  // A sign-up or sign-in through the app under /auth/<tenant>/, as the frontend SDK sends it for a tenant.
+  const signInAs = async (tenant: string, action: 'signup' | 'signin', email: string, password: string) => {
+    const frontend = new FrontendClient(app.url, 'header');
+    const answer = await frontend.request('POST', `/auth/${tenant}/${action}`, { rid: 'emailpassword', body: fields(email, password) });
+    return { answer, tId: frontend.tokens().access ? claimsOf(frontend.tokens().access!).tId : undefined };
+  };
+
+  it('keeps one email in two tenants as two users, each password working only in its own tenant (T-6 item 3)', async () => {
+    for (const tenant of ['iso-a', 'iso-b']) await Multitenancy.createOrUpdateTenant(tenant, { firstFactors: ['emailpassword'] });
+    const inA = await signInAs('iso-a', 'signup', 'ann@x.com', 'password-of-a1');
+    const inB = await signInAs('iso-b', 'signup', 'ann@x.com', 'password-of-b1');
+    expect([inA.answer.body.status, inB.answer.body.status]).toEqual(['OK', 'OK']);
+    expect(inA.answer.body.user.id).not.toBe(inB.answer.body.user.id);
+    expect([inA.tId, inB.tId]).toEqual(['iso-a', 'iso-b']);
+    expect([inA.answer.body.user.tenantIds, inB.answer.body.user.tenantIds]).toEqual([['iso-a'], ['iso-b']]);
+
+    const again = await signInAs('iso-a', 'signin', 'ann@x.com', 'password-of-a1');
+    expect([again.answer.body.user.id, again.tId]).toEqual([inA.answer.body.user.id, 'iso-a']);
+    expect((await signInAs('iso-a', 'signin', 'ann@x.com', 'password-of-b1')).answer.body).toEqual({ status: 'WRONG_CREDENTIALS_ERROR' });
+    expect((await signInAs('iso-b', 'signin', 'ann@x.com', 'password-of-a1')).answer.body).toEqual({ status: 'WRONG_CREDENTIALS_ERROR' });
+    expect((await signInAs('public', 'signin', 'ann@x.com', 'password-of-a1')).answer.body).toEqual({ status: 'WRONG_CREDENTIALS_ERROR' });
+    const inBAgain = await signInAs('iso-b', 'signin', 'ann@x.com', 'password-of-b1');
+    expect([inBAgain.answer.body.user.id, inBAgain.tId]).toEqual([inB.answer.body.user.id, 'iso-b']);
+  });
+
+  it('associates users with a tenant through the SDK, one email once (T-6 item 4)', async () => {
+    await Multitenancy.createOrUpdateTenant('assoc', { firstFactors: ['emailpassword'] });
+    await Multitenancy.createOrUpdateTenant('other', { firstFactors: ['emailpassword'] });
+    const bob = (await signInAs('public', 'signup', 'bob@x.com', 'bob-password-1')).answer.body.user.id as string;
+    const twin = (await signInAs('other', 'signup', 'bob@x.com', 'twin-password-1')).answer.body.user.id as string;
+    const recipeUserId = (id: string) => supertokens.convertToRecipeUserId(id);
+    expect(await Multitenancy.associateUserToTenant('assoc', recipeUserId(bob))).toEqual({ status: 'OK', wasAlreadyAssociated: false });
+    expect(await Multitenancy.associateUserToTenant('assoc', recipeUserId(twin))).toEqual({ status: 'EMAIL_ALREADY_EXISTS_ERROR' });
+    const signedIn = await signInAs('assoc', 'signin', 'bob@x.com', 'bob-password-1');
+    expect([signedIn.answer.body.user.id, signedIn.tId]).toEqual([bob, 'assoc']);
+    expect(await Multitenancy.disassociateUserFromTenant('assoc', recipeUserId(bob))).toEqual({ status: 'OK', wasAssociated: true });
+
+    // Twenty concurrent associations of the two users with one email: exactly one gets in.
+    await Multitenancy.createOrUpdateTenant('race', { firstFactors: ['emailpassword'] });
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, (_, n) => Multitenancy.associateUserToTenant('race', recipeUserId(n % 2 === 0 ? bob : twin))),
+    );
+    const joined = answers.filter((answer) => answer.status === 'OK' && !answer.wasAlreadyAssociated);
+    expect(joined).toHaveLength(1);
+    const winner = answers.indexOf(joined[0]) % 2 === 0 ? bob : twin;
+    const loser = winner === bob ? twin : bob;
+    for (const [n, answer] of answers.entries()) {
+      const user = n % 2 === 0 ? bob : twin;
+      if (user === loser) expect(answer).toEqual({ status: 'EMAIL_ALREADY_EXISTS_ERROR' });
+      else expect(answer.status).toBe('OK');
+    }
   });
 
   it('never logs the client secret', () => {

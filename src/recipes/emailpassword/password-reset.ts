@@ -23,7 +23,7 @@ const TOKEN_BYTES = 48;
 export class PasswordResetService {
   constructor(private readonly deps: ServiceDependencies) {}
 
-  async createToken(userId: string, email: string | undefined): Promise<CreateResetTokenResult> {
+  async createToken(tenantId: string, userId: string, email: string | undefined): Promise<CreateResetTokenResult> {
     const user = await findLoginMethodById(this.deps.pool, userId);
     if (!user) return { status: 'UNKNOWN_USER_ID_ERROR' };
     const own = user.recipe_id === 'emailpassword' ? user.email : null;
@@ -35,7 +35,7 @@ export class PasswordResetService {
       userId: user.user_id,
       // The user's own address as stored (even by an earlier version, before the email rules), else a valid one.
       email: own !== null && (email === undefined || legacyEmailKey(email) === own) ? own : requireEmail(email!),
-      expiresAt: this.deps.clock() + this.deps.config.password_reset_token_lifetime,
+      expiresAt: this.deps.clock() + (await this.deps.tenantSettings.valueIn(tenantId, 'password_reset_token_lifetime')),
     });
     return { status: 'OK', token };
   }

@@ -37,18 +37,28 @@ export async function deleteEmailVerifications(db: Queryable, userId: string, em
 
 export async function insertVerificationToken(
   db: Queryable,
-  token: { tokenHash: string; userId: string; email: string; expiresAt: number },
+  token: { tokenHash: string; tenantId: string; userId: string; email: string; expiresAt: number },
 ): Promise<void> {
-  await db.query('INSERT INTO email_verification_tokens (token_hash, user_id, email, expires_at) VALUES ($1, $2, $3, $4)', [
+  await db.query('INSERT INTO email_verification_tokens (token_hash, tenant_id, user_id, email, expires_at) VALUES ($1, $2, $3, $4, $5)', [
     token.tokenHash,
+    token.tenantId,
     token.userId,
     token.email,
     token.expiresAt,
   ]);
 }
 
-export async function deleteVerificationTokens(db: Queryable, userId: string, emails: string[]): Promise<void> {
-  await db.query('DELETE FROM email_verification_tokens WHERE user_id = $1 AND email = ANY($2::text[])', [userId, emails]);
+export async function deleteVerificationTokens(db: Queryable, tenantId: string, userId: string, emails: string[]): Promise<void> {
+  await db.query('DELETE FROM email_verification_tokens WHERE tenant_id = $1 AND user_id = $2 AND email = ANY($3::text[])', [
+    tenantId,
+    userId,
+    emails,
+  ]);
+}
+
+/** Every token of the login method in the tenant, whatever its email: the login method left the tenant (M8). */
+export async function deleteVerificationTokensOfUserInTenant(db: Queryable, tenantId: string, userId: string): Promise<void> {
+  await db.query('DELETE FROM email_verification_tokens WHERE tenant_id = $1 AND user_id = $2', [tenantId, userId]);
 }
 
 export async function deleteExpiredVerificationTokens(db: Queryable, now: number): Promise<number> {
@@ -68,18 +78,26 @@ export interface SpentVerificationToken {
 }
 
 /**
- * Spends a token: every token of its (user, email) is deleted, and unless it has expired the pair is marked
- * verified. One statement, so two consumers of one token cannot both win (the second finds it deleted).
+ * Spends a token of the tenant: every token of its (user, email) in that tenant is deleted, and unless it has expired
+ * the pair is marked verified. A token of another tenant is not found, and stays. One statement, so two consumers of
+ * one token cannot both win (the second finds it deleted).
  */
-export async function consumeVerificationToken(db: Queryable, tokenHash: string, now: number): Promise<SpentVerificationToken | undefined> {
+export async function consumeVerificationToken(
+  db: Queryable,
+  tenantId: string,
+  tokenHash: string,
+  now: number,
+): Promise<SpentVerificationToken | undefined> {
   const { rows } = await db.query<{ user_id: string; email: string; expired: boolean }>(
-    `WITH spent AS (DELETE FROM email_verification_tokens WHERE token_hash = $1 RETURNING user_id, email, expires_at),
-     rest AS (DELETE FROM email_verification_tokens t USING spent WHERE t.user_id = spent.user_id AND t.email = spent.email),
+    `WITH spent AS (DELETE FROM email_verification_tokens WHERE token_hash = $1 AND tenant_id = $3
+                    RETURNING tenant_id, user_id, email, expires_at),
+     rest AS (DELETE FROM email_verification_tokens t USING spent
+               WHERE t.tenant_id = spent.tenant_id AND t.user_id = spent.user_id AND t.email = spent.email),
      verified AS (INSERT INTO email_verifications (user_id, email) SELECT user_id, email FROM spent WHERE expires_at >= $2
                   ON CONFLICT DO NOTHING)
      SELECT coalesce(m.external_user_id, spent.user_id) AS user_id, spent.email, spent.expires_at < $2 AS expired
      FROM spent LEFT JOIN user_id_mappings m ON m.user_id = spent.user_id`,
-    [tokenHash, now],
+    [tokenHash, now, tenantId],
   );
   return rows[0] && { userId: rows[0].user_id, email: rows[0].email, expired: rows[0].expired };
 }

@@ -24,13 +24,13 @@ interface PairEmail {
 }
 
 /**
- * Email verification: a set of (user, email) pairs, and tokens that add a pair when spent. Pairs and tokens are
- * keyed by the internal user id, so a user-id mapping made or removed later changes nothing; either id is accepted.
+ * Email verification: a set of (user, email) pairs, app-wide, and tokens that add a pair when spent, each made and
+ * spent in one tenant. Pairs and tokens are keyed by the internal user id, so a user-id mapping made or removed later changes nothing; either id is accepted.
  */
 export class EmailVerificationService {
   constructor(private readonly deps: ServiceDependencies) {}
 
-  async createToken(userId: string, rawEmail: string): Promise<CreateVerificationTokenResult> {
+  async createToken(tenantId: string, userId: string, rawEmail: string): Promise<CreateVerificationTokenResult> {
     const user = await findLoginMethodById(this.deps.pool, userId);
     // The reference accepts any string; here a pair references its user (and goes with it), so there must be one.
     if (!user) throw coreError('EMAIL_VERIFICATION_UNKNOWN_USER');
@@ -41,15 +41,16 @@ export class EmailVerificationService {
     const token = crypto.randomBytes(TOKEN_BYTES).toString('base64url');
     await insertVerificationToken(this.deps.pool, {
       tokenHash: digest(token),
+      tenantId,
       userId: user.user_id,
       email,
-      expiresAt: now + this.deps.config.email_verification_token_lifetime,
+      expiresAt: now + (await this.deps.tenantSettings.valueIn(tenantId, 'email_verification_token_lifetime')),
     });
     return { status: 'OK', token };
   }
 
-  async verifyEmail(token: string): Promise<VerifyEmailResult> {
-    const spent = await consumeVerificationToken(this.deps.pool, digest(token), this.deps.clock());
+  async verifyEmail(tenantId: string, token: string): Promise<VerifyEmailResult> {
+    const spent = await consumeVerificationToken(this.deps.pool, tenantId, digest(token), this.deps.clock());
     if (!spent || spent.expired) return { status: 'EMAIL_VERIFICATION_INVALID_TOKEN_ERROR' };
     return { status: 'OK', userId: spent.userId, email: spent.email };
   }
@@ -67,10 +68,10 @@ export class EmailVerificationService {
     if (user) await deleteEmailVerifications(this.deps.pool, user.user_id, keys);
   }
 
-  async revokeTokens(userId: string, rawEmail: string): Promise<void> {
+  async revokeTokens(tenantId: string, userId: string, rawEmail: string): Promise<void> {
     const user = await findLoginMethodById(this.deps.pool, userId);
     const { keys } = contactLookup('email', rawEmail);
-    if (user) await deleteVerificationTokens(this.deps.pool, user.user_id, keys);
+    if (user) await deleteVerificationTokens(this.deps.pool, tenantId, user.user_id, keys);
   }
 }
 

@@ -7,6 +7,7 @@ import { addLoginMethodToTenant, removeLoginMethodFromTenant } from '../../users
 import { deleteSessionsOfUser } from '../session/repository.js';
 import { deleteRolesOfUserInTenant } from '../userroles/repository.js';
 import { deleteCodesOfUserInTenant } from '../totp/repository.js';
+import { deleteVerificationTokensOfUserInTenant } from '../emailverification/repository.js';
 
 // Reasons verbatim from the reference (contract-multitenancy T-1.1).
 const notAllowedReasons = {
@@ -71,6 +72,7 @@ export class TenantMembership {
         await deleteSessionsOfUser(tx, { userId: method.user_id, linked: false, tenantId, now: this.deps.clock() });
         await deleteRolesOfUserInTenant(tx, tenantId, ids);
         await deleteCodesOfUserInTenant(tx, tenantId, ids);
+        await deleteVerificationTokensOfUserInTenant(tx, tenantId, method.user_id);
       }
       return { status: 'OK' as const, wasAssociated };
     });

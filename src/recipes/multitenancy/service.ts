@@ -2,13 +2,19 @@ import type { Logger } from 'pino';
 import pg from 'pg';
 import type { Config } from '../../config/config.js';
 import { withTransaction } from '../../db/transaction.js';
+import { coreError } from '../../errors.js';
+import { cdiAtLeast, type CdiVersion } from '../../http/cdi-version.js';
+import type { LoginRecipe } from '../../http/route.js';
 import type { TotpSecretBox } from '../../keys/secret-box.js';
 import type { Provider } from './provider-config.js';
 import { openProvider, sealProvider } from './provider-secrets.js';
 import * as repository from './repository.js';
 import { TenantCache } from './tenant-cache.js';
 import { TenantMembership } from './membership.js';
+import { loginEnabled } from './login-gate.js';
 import type { TenantUpdate } from './tenant-input.js';
+import { PUBLIC_TENANT } from './tenant-id.js';
+import type { TenantSettingKey, TenantSettings } from '../../service-deps.js';
 
 export interface MultitenancyDependencies {
   config: Readonly<Config>;
@@ -17,6 +23,12 @@ export interface MultitenancyDependencies {
   log: Logger;
   totpSecrets: TotpSecretBox;
 }
+
+const notEnabled = {
+  emailpassword: 'EMAIL_PASSWORD_NOT_ENABLED',
+  passwordless: 'PASSWORDLESS_NOT_ENABLED',
+  thirdparty: 'THIRD_PARTY_NOT_ENABLED',
+} as const;
 
 /** A tenant as the CDI answers it (contract-multitenancy T-1.3). */
 export interface Tenant {
@@ -34,8 +46,11 @@ interface StoredTenant {
   providers: repository.ProviderRow[];
 }
 
-/** Tenants as configuration: create, update, read, list, remove, and each tenant's third-party providers. */
-export class MultitenancyService {
+/**
+ * Tenants as configuration: create, update, read, list, remove, and each tenant's third-party providers; the settings
+ * each tenant overrides, as the recipes apply them.
+ */
+export class MultitenancyService implements TenantSettings {
   readonly cache: TenantCache<StoredTenant>;
   readonly membership: TenantMembership;
 
@@ -52,6 +67,23 @@ export class MultitenancyService {
 
   exists(tenantId: string): Promise<boolean> {
     return this.cache.has(tenantId);
+  }
+
+  /** The cdi 5.0-and-older recipe gate: throws the recipe's 403 where the tenant's firstFactors do not enable it. */
+  async assertLoginEnabled(tenantId: string, recipe: LoginRecipe, version: CdiVersion): Promise<void> {
+    if (cdiAtLeast(version, '5.1')) return;
+    const stored = await this.cache.lastLoaded(tenantId);
+    if (!loginEnabled(stored?.row.first_factors, recipe, version)) throw coreError(notEnabled[recipe]);
+  }
+
+  async valueIn(tenantId: string, key: TenantSettingKey): Promise<number> {
+    const stored = tenantId === PUBLIC_TENANT ? undefined : await this.cache.lastLoaded(tenantId);
+    return stored?.row.core_config[key] ?? this.deps.config[key];
+  }
+
+  async longest(key: TenantSettingKey): Promise<number> {
+    const overrides = (await this.cache.allLoaded()).map((stored) => stored.row.core_config[key] ?? 0);
+    return Math.max(this.deps.config[key], ...overrides);
   }
 
   async getTenant(tenantId: string): Promise<Tenant | undefined> {

@@ -62,6 +62,21 @@ export class TenantCache<T extends { tenantId: string }> {
     return this.followed && this.listener ? this.tenants.get(tenantId) : undefined;
   }
 
+  /**
+   * The tenant as last loaded (read once if nothing was yet), for what each request reads of its tenant: its login
+   * methods and settings. Up to one poll late where `current` would ask the database, as the tenant ids are.
+   */
+  async lastLoaded(tenantId: string): Promise<T | undefined> {
+    if (!this.loaded) await this.reload();
+    return this.tenants.get(tenantId);
+  }
+
+  /** Every tenant as last loaded (read once if nothing was yet). */
+  async allLoaded(): Promise<T[]> {
+    if (!this.loaded) await this.reload();
+    return [...this.tenants.values()];
+  }
+
   start(): void {
     this.stopped = false;
     const every = this.options.pollIntervalMs ?? TENANT_POLL_INTERVAL_MS;

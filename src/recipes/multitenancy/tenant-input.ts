@@ -1,4 +1,5 @@
 import { configKeys } from '../../config/keys.js';
+import type { TenantSettingKey } from '../../service-deps.js';
 import { coreError, invalidField } from '../../errors.js';
 import { normaliseTenantId, PUBLIC_TENANT } from './tenant-id.js';
 
@@ -10,7 +11,7 @@ export const perTenantConfigKeys = [
   'passwordless_max_code_input_attempts',
   'totp_max_attempts',
   'totp_rate_limit_cooldown_sec',
-] as const;
+] as const satisfies readonly TenantSettingKey[];
 const perTenant = new Set<string>(perTenantConfigKeys);
 
 // Settings of the process itself (listening, database, hashing, imports, secrets): only config.yaml sets them. Every

@@ -105,7 +105,10 @@ export class CodeRedeemer {
   // Contract §5.1 "Attempt counting"; a failed attempt is committed, a preAuthSessionId mismatch rolls back.
   private async verify(tx: pg.PoolClient, input: RedeemInput, proof: Proof): Promise<Verification> {
     const { tenantId } = input;
-    const { passwordless_max_code_input_attempts: maxAttempts, passwordless_code_lifetime: lifetime } = this.deps.config;
+    const [maxAttempts, lifetime] = await Promise.all([
+      this.deps.tenantSettings.valueIn(tenantId, 'passwordless_max_code_input_attempts'),
+      this.deps.tenantSettings.valueIn(tenantId, 'passwordless_code_lifetime'),
+    ]);
     const located = await lockContactOfDevice(
       tx,
       tenantId,

@@ -61,9 +61,10 @@ export class PasswordlessService {
     if (target.kind === 'deviceId') return this.addCode(tenantId, target.value, userInputCode);
     const contact = normaliseContact(target.kind, target.value);
     assertMaxLength(contact.kind, contact.value);
+    const codeLifetime = await this.deps.tenantSettings.valueIn(tenantId, 'passwordless_code_lifetime');
     for (let attempt = 1; ; attempt++) {
       const secrets = newDeviceSecrets();
-      const code = this.newCode(secrets, userInputCode);
+      const code = this.newCode(secrets, userInputCode, codeLifetime);
       if (await insertDeviceWithCode(this.deps.pool, tenantId, contact, encodeSalt(secrets.linkCodeSalt), code.row)) return code.reply;
       if (attempt === maxTries) throw new Error('could not create a passwordless device without an id collision');
     }
@@ -76,8 +77,9 @@ export class PasswordlessService {
     const device = await findDeviceByHash(this.deps.pool, tenantId, preAuthSessionIdOf(deviceIdBytes));
     if (!device) return { status: 'RESTART_FLOW_ERROR' };
     const secrets = { deviceIdBytes, linkCodeSalt: decodeSalt(device.link_code_salt) };
+    const codeLifetime = await this.deps.tenantSettings.valueIn(tenantId, 'passwordless_code_lifetime');
     for (let attempt = 1; attempt <= maxTries; attempt++) {
-      const code = this.newCode(secrets, userInputCode);
+      const code = this.newCode(secrets, userInputCode, codeLifetime);
       const outcome = await insertCode(this.deps.pool, tenantId, code.row);
       if (outcome === 'inserted') return code.reply;
       if (outcome === 'device-gone') return { status: 'RESTART_FLOW_ERROR' };
@@ -87,7 +89,7 @@ export class PasswordlessService {
     throw new Error('could not add a passwordless code without a collision');
   }
 
-  private newCode(secrets: DeviceSecrets, chosenUserInputCode: string | undefined) {
+  private newCode(secrets: DeviceSecrets, chosenUserInputCode: string | undefined, codeLifetime: number) {
     const userInputCode = chosenUserInputCode ?? generateUserInputCode();
     const { linkCode, linkCodeHash } = issueCode(secrets, userInputCode);
     const preAuthSessionId = preAuthSessionIdOf(secrets.deviceIdBytes);
@@ -103,7 +105,7 @@ export class PasswordlessService {
         userInputCode,
         linkCode,
         timeCreated: createdAt,
-        codeLifetime: this.deps.config.passwordless_code_lifetime,
+        codeLifetime,
       },
     };
   }
@@ -117,7 +119,7 @@ export class PasswordlessService {
   }
 
   async listDevices(tenantId: string, lookup: DeviceLookup): Promise<DeviceView[]> {
-    const codeLifetime = this.deps.config.passwordless_code_lifetime;
+    const codeLifetime = await this.deps.tenantSettings.valueIn(tenantId, 'passwordless_code_lifetime');
     const filter = deviceFilterOf(lookup);
     if (filter === undefined) return [];
     const devices = await listDevicesWithCodes(this.deps.pool, tenantId, filter);
@@ -162,9 +164,10 @@ export class PasswordlessService {
     return { status: lookup.kind === 'email' ? 'UNKNOWN_EMAIL_ERROR' : 'UNKNOWN_PHONE_NUMBER_ERROR' };
   }
 
-  /** The periodic sweep (contract §5.1): devices whose codes have all expired. */
+  /** The periodic sweep (contract §5.1): devices whose codes have all expired, in the tenant with the longest lifetime. */
   async deleteExpiredDevices(): Promise<number> {
-    return deleteDevicesWithOnlyExpiredCodes(this.deps.pool, this.deps.clock() - this.deps.config.passwordless_code_lifetime);
+    const lifetime = await this.deps.tenantSettings.longest('passwordless_code_lifetime');
+    return deleteDevicesWithOnlyExpiredCodes(this.deps.pool, this.deps.clock() - lifetime);
   }
 }
 

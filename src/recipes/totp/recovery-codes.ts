@@ -5,7 +5,7 @@ import { coreError, recoveryCodeLimited } from '../../errors.js';
 import type { PasswordHasher } from '../../hashing/registry.js';
 import { CostlyFailureLimit } from '../emailpassword/costly-failure-limit.js';
 import { lockTotpUser, insertUsedCode, markAttemptValid } from './repository.js';
-import { checkAttemptLimit, type AttemptLimits, type Counts } from './verify.js';
+import { attemptLimitsIn, checkAttemptLimit, type Counts } from './verify.js';
 import {
   canonicalRecoveryCode,
   countBcryptDigests,
@@ -45,11 +45,9 @@ const RECOVERY_CODES = 'recovery codes';
 const clientKey = (clientIp: string | undefined) => (clientIp === undefined ? undefined : `recovery codes from ${clientIp}`);
 
 export class RecoveryCodeService {
-  private readonly limits: AttemptLimits;
   // Per client address, for the deployment: a client guessing at many accounts, each within its own limit.
   private readonly clients: CostlyFailureLimit;
-  constructor(private readonly deps: Pick<ServiceDependencies, 'pool' | 'clock' | 'config' | 'hasher'>) {
-    this.limits = { maxAttempts: deps.config.totp_max_attempts, cooldownMs: deps.config.totp_rate_limit_cooldown_sec * 1000 };
+  constructor(private readonly deps: Pick<ServiceDependencies, 'pool' | 'clock' | 'config' | 'hasher' | 'tenantSettings'>) {
     this.clients = new CostlyFailureLimit(deps.pool, Number.MAX_SAFE_INTEGER, deps.config.recovery_code_failures_per_client, deps.clock);
   }
 
@@ -105,9 +103,10 @@ export class RecoveryCodeService {
     const clientWaitMs = await this.clients.waitMs(RECOVERY_CODES, clientKey(clientIp));
     if (clientWaitMs > 0) throw recoveryCodeLimited({ status: 'LIMIT_REACHED_ERROR', retryAfterMs: clientWaitMs });
     const now = this.deps.clock();
+    const limits = await attemptLimitsIn(this.deps.tenantSettings, tenantId);
     const attempt = await withTransaction(this.deps.pool, async (client) => {
       await lockTotpUser(client, userId);
-      const gate = await checkAttemptLimit(client, tenantId, userId, now, this.limits);
+      const gate = await checkAttemptLimit(client, tenantId, userId, now, limits);
       if (gate.locked) return gate;
       const id = await insertUsedCode(client, { tenantId, userId, code: '', isValid: false, expiryTime: now, createdTime: now });
       return { ...gate, id };
@@ -131,7 +130,7 @@ export class RecoveryCodeService {
     return {
       status: 'INVALID_RECOVERY_CODE_ERROR',
       currentNumberOfFailedAttempts: attempt.failures + 1,
-      maxNumberOfFailedAttempts: this.limits.maxAttempts,
+      maxNumberOfFailedAttempts: limits.maxAttempts,
     };
   }
 }

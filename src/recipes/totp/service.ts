@@ -14,7 +14,7 @@ import {
   upsertDevices,
   type DeviceRow,
 } from './repository.js';
-import { checkAttemptLimit, verifyCode, type AttemptLimits, type Counts } from './verify.js';
+import { attemptLimitsIn, checkAttemptLimit, verifyCode, type Counts } from './verify.js';
 import type { NormalisedSecret } from './secret.js';
 import { MAX_TOTP_DEVICES } from './limits.js';
 import { coreError } from '../../errors.js';
@@ -37,10 +37,7 @@ export interface DeviceSettings {
 
 /** TOTP devices and codes (contract M-5). Every change and check of a user runs under that user's lock. */
 export class TotpService {
-  private readonly limits: AttemptLimits;
-  constructor(private readonly deps: Pick<ServiceDependencies, 'pool' | 'clock' | 'config' | 'totpSecrets'>) {
-    this.limits = { maxAttempts: deps.config.totp_max_attempts, cooldownMs: deps.config.totp_rate_limit_cooldown_sec * 1000 };
-  }
+  constructor(private readonly deps: Pick<ServiceDependencies, 'pool' | 'clock' | 'config' | 'totpSecrets' | 'tenantSettings'>) {}
 
   private inUserLock<T>(userId: string, fn: (client: Queryable) => Promise<T>): Promise<T> {
     return withTransaction(this.deps.pool, async (client) => {
@@ -176,7 +173,8 @@ export class TotpService {
 
   private async check(client: Queryable, tenantId: string, userId: string, code: string, devices: DeviceRow[]) {
     const now = this.deps.clock();
-    const gate = await checkAttemptLimit(client, tenantId, userId, now, this.limits);
+    const limits = await attemptLimitsIn(this.deps.tenantSettings, tenantId);
+    const gate = await checkAttemptLimit(client, tenantId, userId, now, limits);
     if (gate.locked) return gate.outcome as Limit;
     const outcome = await verifyCode(client, {
       tenantId,
@@ -185,13 +183,14 @@ export class TotpService {
       now,
       devices,
       failures: gate.failures,
-      maxAttempts: this.limits.maxAttempts,
+      maxAttempts: limits.maxAttempts,
     });
     return outcome.status === 'OK' ? ({ status: 'OK' } as const) : outcome;
   }
 
   /** The hourly cleanup of M-5.6: ledger rows past their lifetime and the cooldown. */
   async deleteExpiredCodes(): Promise<number> {
-    return deleteExpiredCodes(this.deps.pool, this.deps.clock() - this.limits.cooldownMs);
+    const cooldownSec = await this.deps.tenantSettings.longest('totp_rate_limit_cooldown_sec');
+    return deleteExpiredCodes(this.deps.pool, this.deps.clock() - cooldownSec * 1000);
   }
 }

@@ -1,4 +1,5 @@
 import type { Queryable } from '../../db/pool.js';
+import type { TenantSettings } from '../../service-deps.js';
 import { decodeBase32Loose } from '../../base32.js';
 import { hotp, timeStep } from './code.js';
 import { MAX_TOTP_DEVICES } from './limits.js';
@@ -8,6 +9,15 @@ import { findRecentCodes, insertUsedCode, isCodeSpent, type DeviceRow } from './
 export interface AttemptLimits {
   maxAttempts: number;
   cooldownMs: number;
+}
+
+/** The wrong-code limit as it applies under the tenant (its totp_max_attempts and totp_rate_limit_cooldown_sec). */
+export async function attemptLimitsIn(settings: TenantSettings, tenantId: string): Promise<AttemptLimits> {
+  const [maxAttempts, cooldownSec] = await Promise.all([
+    settings.valueIn(tenantId, 'totp_max_attempts'),
+    settings.valueIn(tenantId, 'totp_rate_limit_cooldown_sec'),
+  ]);
+  return { maxAttempts, cooldownMs: cooldownSec * 1000 };
 }
 
 export type Counts = { currentNumberOfFailedAttempts: number; maxNumberOfFailedAttempts: number };

@@ -22,7 +22,7 @@ const passwordReset: FastifyPluginAsync = async (app) => {
     url: '/recipe/user/password/reset/token',
     schema: { body: ResetTokenBody, response: { 200: ResetTokenResponse, 400: TextError } },
     scope: 'tenant',
-    handle: async ({ body }) => app.services.passwordReset.createToken(body.userId, body.email),
+    handle: async ({ body }, { tenantId }) => app.services.passwordReset.createToken(tenantId, body.userId, body.email),
   });
 
   defineRoute(app, {

@@ -15,6 +15,7 @@ const signUp: FastifyPluginAsync = async (app) => {
       return body;
     },
     scope: 'tenant',
+    loginRecipe: 'emailpassword',
     handle: async ({ email, password }, { tenantId, cdiVersion }) => {
       const result = await app.services.emailPassword.signUp({ tenantId, email, password });
       if (result.status !== 'OK') return result;

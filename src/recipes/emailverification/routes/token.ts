@@ -10,7 +10,7 @@ const verificationTokens: FastifyPluginAsync = async (app) => {
     url: '/recipe/user/email/verify/token',
     schema: { body: UserEmailBody, response: { 200: CreateTokenResponse, 400: TextError } },
     scope: 'tenant',
-    handle: async ({ body }) => app.services.emailVerification.createToken(body.userId, body.email),
+    handle: async ({ body, tenantId }) => app.services.emailVerification.createToken(tenantId, body.userId, body.email),
   });
 
   defineRoute(app, {
@@ -18,8 +18,8 @@ const verificationTokens: FastifyPluginAsync = async (app) => {
     url: '/recipe/user/email/verify/token/remove',
     schema: { body: UserEmailBody, response: { 200: OkStatus, 400: TextError } },
     scope: 'tenant',
-    handle: async ({ body }) => {
-      await app.services.emailVerification.revokeTokens(body.userId, body.email);
+    handle: async ({ body, tenantId }) => {
+      await app.services.emailVerification.revokeTokens(tenantId, body.userId, body.email);
       return { status: 'OK' as const };
     },
   });

@@ -15,7 +15,7 @@ const verify: FastifyPluginAsync = async (app) => {
       return body;
     },
     scope: 'tenant',
-    handle: async ({ token }) => app.services.emailVerification.verifyEmail(token),
+    handle: async ({ token }, { tenantId }) => app.services.emailVerification.verifyEmail(tenantId, token),
   });
 
   defineRoute(app, {

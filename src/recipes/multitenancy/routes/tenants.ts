@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { cdiAtLeast } from '../../../http/cdi-version.js';
-import { defineRoute } from '../../../http/route.js';
+import { defineRoute, type LoginRecipe } from '../../../http/route.js';
 import { coreError, invalidField } from '../../../errors.js';
 import {
   AnyBody,
@@ -12,16 +12,13 @@ import {
   TextError,
 } from '../schemas.js';
 import type { Tenant } from '../service.js';
+import { enabledByFactors } from '../login-gate.js';
 import { parseTenantUpdate } from '../tenant-input.js';
 import { normaliseTenantId, PUBLIC_TENANT } from '../tenant-id.js';
 import { assertTenantExists, tenantExists } from './tenant-check.js';
 
-const passwordlessFactors = ['otp-email', 'otp-phone', 'link-email', 'link-phone'];
-
-// The older answer's per-recipe switches, read from firstFactors: unset enables every recipe.
-const enabled = (tenant: Tenant, factors: string[]) => ({
-  enabled: tenant.firstFactors === undefined || tenant.firstFactors.some((factor) => factors.includes(factor)),
-});
+// The older answer's per-recipe switches, read from firstFactors.
+const enabled = (tenant: Tenant, recipe: LoginRecipe) => ({ enabled: enabledByFactors(tenant.firstFactors, recipe) });
 
 const tenantRoutes: FastifyPluginAsync<{ knownRoutes: ReadonlySet<string> }> = async (app, { knownRoutes }) => {
   const multitenancy = () => app.services.multitenancy;
@@ -50,9 +47,9 @@ const tenantRoutes: FastifyPluginAsync<{ knownRoutes: ReadonlySet<string> }> = a
       const withFactors = cdiAtLeast(request.cdiVersion, '5.0');
       return {
         tenantId: tenant.tenantId,
-        emailPassword: enabled(tenant, ['emailpassword']),
-        thirdParty: { ...enabled(tenant, ['thirdparty']), providers: tenant.thirdParty.providers },
-        passwordless: enabled(tenant, passwordlessFactors),
+        emailPassword: enabled(tenant, 'emailpassword'),
+        thirdParty: { ...enabled(tenant, 'thirdparty'), providers: tenant.thirdParty.providers },
+        passwordless: enabled(tenant, 'passwordless'),
         ...(withFactors && tenant.firstFactors && { firstFactors: tenant.firstFactors }),
         ...(withFactors && tenant.requiredSecondaryFactors && { requiredSecondaryFactors: tenant.requiredSecondaryFactors }),
         coreConfig: tenant.coreConfig,

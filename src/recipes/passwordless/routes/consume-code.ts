@@ -13,6 +13,7 @@ const consumeCode: FastifyPluginAsync = async (app) => {
     schema: { body: ConsumeCodeBody, response: { 200: ConsumeCodeResponse } },
     parse: ({ tenantId, body }) => parseRedeem(tenantId, body),
     scope: 'tenant',
+    loginRecipe: 'passwordless',
     handle: async (input, { cdiVersion: version }) => {
       // Before cdi 4.0 consuming a code did not verify the email (contract §11).
       const result = await app.services.passwordless.consumeCode(input, { markEmailVerified: cdiAtLeast(version, '4.0') });
@@ -33,6 +34,7 @@ const consumeCode: FastifyPluginAsync = async (app) => {
     schema: { body: ConsumeCodeBody, response: { 200: CheckCodeResponse } },
     parse: ({ tenantId, body }) => parseRedeem(tenantId, body),
     scope: 'tenant',
+    loginRecipe: 'passwordless',
     handle: async (input) => app.services.passwordless.checkCode(input),
   });
 };

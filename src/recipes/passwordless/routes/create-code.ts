@@ -10,6 +10,7 @@ const createCode: FastifyPluginAsync = async (app) => {
     schema: { body: CreateCodeBody, response: { 200: CreateCodeResponse } },
     parse: ({ body }) => parseCreateCode(body),
     scope: 'tenant',
+    loginRecipe: 'passwordless',
     handle: async ({ target, userInputCode }, { tenantId }) => app.services.passwordless.createCode(tenantId, target, userInputCode),
   });
 };

@@ -11,6 +11,7 @@ const signInUp: FastifyPluginAsync = async (app) => {
     url: '/recipe/signinup',
     schema: { body: SignInUpBody, response: { 200: SignInUpResponse } },
     scope: 'tenant',
+    loginRecipe: 'thirdparty',
     handle: async ({ body, tenantId, cdiVersion }) => {
       const { thirdPartyId, thirdPartyUserId, email } = body;
       const result = await app.services.thirdParty.signInUp({
