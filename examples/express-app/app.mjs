@@ -15,6 +15,7 @@ import UserMetadata from 'supertokens-node/recipe/usermetadata/index.js';
 import UserRoles from 'supertokens-node/recipe/userroles/index.js';
 import WebAuthn from 'supertokens-node/recipe/webauthn/index.js';
 import Dashboard from 'supertokens-node/recipe/dashboard/index.js';
+import Multitenancy from 'supertokens-node/recipe/multitenancy/index.js';
 
 const port = Number(process.env.PORT ?? 3001);
 const apiDomain = process.env.API_DOMAIN ?? `http://localhost:${port}`;
@@ -50,6 +51,7 @@ supertokens.init({
     // The user dashboard at /auth/dashboard, signed in as one of the core's dashboard users (docs/dashboard.md);
     // with DASHBOARD_ADMINS (comma-separated emails) set, only those may change anything.
     Dashboard.init({ admins: process.env.DASHBOARD_ADMINS?.split(',') }),
+    Multitenancy.init(), // tenants and organizations: docs/organizations.md
     Session.init(),
   ],
   // The dashboard's analytics call would send the signed-in admin's email to the SDK's vendor: off.
