@@ -27,20 +27,25 @@ export async function insertSession(db: Queryable, row: SessionRow): Promise<voi
   await db.query({
     name: 'session-insert',
     text: `INSERT INTO session_info (${columns}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
-    values: [
-      row.tenant_id,
-      row.session_handle,
-      row.user_id,
-      row.refresh_token_hash_2,
-      row.prev_refresh_token_hash_2,
-      row.refresh_token_rotated_at,
-      row.session_data,
-      row.jwt_user_payload,
-      row.expires_at,
-      row.created_at_time,
-      row.use_static_key,
-    ],
+    values: rowValues(row),
   });
+}
+
+// In the order of `columns`.
+function rowValues(row: SessionRow): unknown[] {
+  return [
+    row.tenant_id,
+    row.session_handle,
+    row.user_id,
+    row.refresh_token_hash_2,
+    row.prev_refresh_token_hash_2,
+    row.refresh_token_rotated_at,
+    row.session_data,
+    row.jwt_user_payload,
+    row.expires_at,
+    row.created_at_time,
+    row.use_static_key,
+  ];
 }
 
 /** The row whatever its expiry; `forUpdate` locks it until the transaction ends (refresh, promotion). */
@@ -311,21 +316,9 @@ export async function insertSessionOfRecipeUser(db: Queryable, row: SessionRow):
     name: 'session-insert-of-recipe-user',
     text: `WITH ${sessionUserIdsSql}
       INSERT INTO session_info (${columns})
-      SELECT $2, $3, $1, $4, $5, $6, $7, $8, $9, $10, $11 FROM ids WHERE ids.recipe_user_id = $1
+      SELECT $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12 FROM ids WHERE ids.recipe_user_id = $1
       RETURNING (SELECT primary_user_id FROM ids) AS primary_user_id`,
-    values: [
-      row.user_id,
-      row.tenant_id,
-      row.session_handle,
-      row.refresh_token_hash_2,
-      row.prev_refresh_token_hash_2,
-      row.refresh_token_rotated_at,
-      row.session_data,
-      row.jwt_user_payload,
-      row.expires_at,
-      row.created_at_time,
-      row.use_static_key,
-    ],
+    values: [row.user_id, ...rowValues(row)],
   });
   return rows[0];
 }
