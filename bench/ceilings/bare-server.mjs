@@ -140,6 +140,12 @@ app.post('/session/verify', async (request) => {
   return rows.length === 0 ? { status: 'UNAUTHORISED' } : { status: 'OK' };
 });
 
+const bridgeSpendSql = `WITH target AS (SELECT u.user_id FROM user_id_mappings m JOIN users u ON u.user_id = m.user_id
+                           WHERE m.external_user_id = $1 AND u.tenant_id = 'public'),
+           spent AS (INSERT INTO session_bridge_exchanges (token_digest, source, user_id, exchanged_at, expires_at)
+                     SELECT $2, 'fb', user_id, $3, $4 FROM target ON CONFLICT (token_digest) DO NOTHING RETURNING user_id)
+           SELECT t.user_id, EXISTS (SELECT 1 FROM spent) AS spent FROM target t`;
+
 // Session bridge: the one statement an exchange cannot avoid, finding the imported user by the old id and recording
 // the token as spent (a fresh digest per request). No token is verified here: that is measured in the bench process.
 app.post('/bridge/spend', async (request) => {
@@ -147,11 +153,7 @@ app.post('/bridge/spend', async (request) => {
   const now = Date.now();
   const { rows } = await pool.query({
     name: 'bridge-spend',
-    text: `WITH target AS (SELECT u.user_id FROM user_id_mappings m JOIN users u ON u.user_id = m.user_id
-                           WHERE m.external_user_id = $1 AND u.tenant_id = 'public'),
-           spent AS (INSERT INTO session_bridge_exchanges (token_digest, source, user_id, exchanged_at, expires_at)
-                     SELECT $2, 'fb', user_id, $3, $4 FROM target ON CONFLICT (token_digest) DO NOTHING RETURNING user_id)
-           SELECT t.user_id, EXISTS (SELECT 1 FROM spent) AS spent FROM target t`,
+    text: bridgeSpendSql,
     values: [oldId, crypto.randomBytes(32), now, now + 3_600_000],
   });
   return rows[0]?.spent ? { status: 'OK', userId: rows[0].user_id } : { status: 'UNKNOWN_USER_ERROR' };
@@ -177,11 +179,7 @@ app.post('/bridge/exchange', async (request) => {
   const now = Date.now();
   const { rows } = await pool.query({
     name: 'bridge-exchange',
-    text: `WITH target AS (SELECT u.user_id FROM user_id_mappings m JOIN users u ON u.user_id = m.user_id
-                           WHERE m.external_user_id = $1 AND u.tenant_id = 'public'),
-           spent AS (INSERT INTO session_bridge_exchanges (token_digest, source, user_id, exchanged_at, expires_at)
-                     SELECT $2, 'fb', user_id, $3, $4 FROM target ON CONFLICT (token_digest) DO NOTHING RETURNING user_id)
-           SELECT t.user_id, EXISTS (SELECT 1 FROM spent) AS spent FROM target t`,
+    text: bridgeSpendSql,
     values: [payload.sub, crypto.createHash('sha256').update(token).digest(), now, payload.exp * 1000],
   });
   return rows[0]?.spent ? { status: 'OK', userId: rows[0].user_id } : { status: 'UNKNOWN_USER_ERROR' };
