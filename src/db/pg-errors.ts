@@ -11,7 +11,6 @@ export const constraintNames = [
   'login_method_tenants__passwordless_phone_number_key',
   'login_method_tenants__thirdparty_key',
   'login_method_tenants__webauthn_email_key',
-  'login_method_tenants__user_id_fkey',
   'login_method_tenants__tenant_id_fkey',
   'webauthn_credentials__pkey',
   'users__email_length_check',

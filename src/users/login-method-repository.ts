@@ -14,8 +14,8 @@ export const returnedUserColumns = `user_id, tenant_id, ARRAY[tenant_id] AS tena
 // A new login method takes its place in its tenant first (a passwordless one may hit either of two indexes, so it
 // names none) (CTE `lmt`): the tenant's unique index there decides, a
 // login method that would break it inserts nothing, and concurrent writers of one value wait for each other on that
-// index as they used to on `users`. The INSERT into `users` then reads `lmt` (the foreign key is checked at the end
-// of the statement); the trigger of migration 0043 finds the membership already there.
+// index as they used to on `users`. The INSERT into `users` then reads `lmt`; the trigger of migration 0043 finds the
+// membership already there.
 const membershipConflict = {
   emailpassword: `(tenant_id, email) WHERE recipe_id = 'emailpassword'`,
   passwordless: '',
@@ -215,11 +215,13 @@ export async function deleteLoginMethods(db: Queryable, userIds: string[]): Prom
 /**
  * Puts a login method in a tenant (M7); false when it already was. A value the tenant already has fails on that
  * recipe's unique index of login_method_tenants, one a primary user of the tenant holds on primary_account_infos.
+ * The login method is locked against a concurrent delete (whose trigger, migration 0046, removes its memberships).
  */
 export async function addLoginMethodToTenant(db: Queryable, tenantId: string, userId: string): Promise<boolean> {
   const { rowCount } = await db.query(
     `INSERT INTO login_method_tenants (tenant_id, user_id, recipe_id, email, phone_number, third_party_id, third_party_user_id)
      SELECT $1, user_id, recipe_id, email, phone_number, third_party_id, third_party_user_id FROM users WHERE user_id = $2
+     FOR KEY SHARE
      ON CONFLICT (tenant_id, user_id) DO NOTHING`,
     [tenantId, userId],
   );
