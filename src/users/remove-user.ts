@@ -22,6 +22,7 @@ export async function removeUser(
 ): Promise<boolean> {
   const userId = await resolveUserId(db, id);
   if (userId === undefined) return false;
+  await lockGroupOf(db, userId);
   // Every id of the group: removing its last login method also removes a retained group id (migration 0011).
   const { rows: keys } = await db.query<{ user_id: string; external_user_id: string | null }>(
     `SELECT i.user_id, m.external_user_id FROM user_ids i LEFT JOIN user_id_mappings m ON m.user_id = i.user_id
@@ -41,6 +42,17 @@ export async function removeUser(
   const removed = doomedIds.length > 0 ? await deleteLoginMethods(db, doomedIds) : 0;
   await removeDataOfGoneIds(db, stores, keys);
   return removed > 0;
+}
+
+// In the order account linking and tenant association take them (a login method's id row, then its group), so
+// that a removal racing either waits for it instead of deadlocking: every id row of the group, then the group.
+async function lockGroupOf(db: Queryable, userId: string): Promise<void> {
+  const { rows } = await db.query<{ group_id: string }>(
+    `SELECT i.group_id FROM user_ids i WHERE i.group_id = (SELECT group_id FROM user_ids WHERE user_id = $1)
+      ORDER BY i.user_id FOR UPDATE`,
+    [userId],
+  );
+  if (rows.length > 0) await db.query('SELECT 1 FROM user_groups WHERE group_id = $1 FOR UPDATE', [rows[0].group_id]);
 }
 
 async function removeDataOfGoneIds(

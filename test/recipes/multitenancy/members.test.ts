@@ -112,6 +112,29 @@ describe('M7 and M8', () => {
     expect((await associate(t.app, 'acme', id)).json).toEqual({ status: 'OK', wasAlreadyAssociated: false });
   });
 
+  it('takes a deleted user out of every tenant, so its email signs up again in each', async () => {
+    await createTenant(t.app, 'acme');
+    const id = await signUp(t.app, 'public', 'eve@x.com', 'eve-password1');
+    expect((await associate(t.app, 'acme', id)).json.status).toBe('OK');
+    expect((await call(t.app, 'POST', '/user/remove', { body: { userId: id } })).json).toEqual({ status: 'OK' });
+    expect((await t.db.pool.query('SELECT tenant_id FROM login_method_tenants WHERE user_id = $1', [id])).rows).toEqual([]);
+    await signUp(t.app, 'public', 'eve@x.com', 'eve-password2');
+    await signUp(t.app, 'acme', 'eve@x.com', 'eve-password3');
+  });
+
+  it('leaves no membership behind when associations race the removal of the user', async () => {
+    await createTenant(t.app, 'acme');
+    for (let round = 0; round < 5; round++) {
+      const id = await signUp(t.app, 'public', `fay${round}@x.com`, 'fay-password1');
+      const replies = await Promise.all([
+        ...Array.from({ length: 4 }, () => associate(t.app, 'acme', id)),
+        call(t.app, 'POST', '/user/remove', { body: { userId: id } }),
+      ]);
+      expect(replies.map((reply) => [reply.statusCode, reply.statusCode === 200 ? '' : reply.body])).toEqual(Array(5).fill([200, '']));
+      expect((await t.db.pool.query('SELECT tenant_id FROM login_method_tenants WHERE user_id = $1', [id])).rows).toEqual([]);
+    }
+  });
+
   it('refuses a blank id and an unknown tenant (T-7 row 20)', async () => {
     const blank = await associate(t.app, 'public', ' ');
     expect([blank.statusCode, expectText(blank)]).toEqual([400, "Field name 'userId' cannot be an empty String"]);
