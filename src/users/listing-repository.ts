@@ -131,7 +131,10 @@ export async function findUsersByAccountInfo(db: Queryable, tenantId: string, in
   // per-tenant indexes; `users` has none on them.
   const criteria = new Conditions();
   if (info.email !== undefined) criteria.add(criteria.inList('lt.email', [info.email].flat()));
-  if (info.phoneNumber !== undefined) criteria.add(criteria.inList('lt.phone_number', [info.phoneNumber].flat()));
+  // Only passwordless login methods have phone numbers; naming the recipe lets its unique index (partial) serve this.
+  if (info.phoneNumber !== undefined) {
+    criteria.add(`(lt.recipe_id = 'passwordless' AND ${criteria.inList('lt.phone_number', [info.phoneNumber].flat())})`);
+  }
   if (info.thirdParty) {
     criteria.add(`(lt.recipe_id = 'thirdparty' AND lt.third_party_id = ${criteria.param(info.thirdParty.id)}
       AND lt.third_party_user_id = ${criteria.param(info.thirdParty.userId)})`);
