@@ -22,6 +22,7 @@ import {
   findCredentialOfUser,
   findLiveRecoverToken,
   findOptionsById,
+  findWebauthnUserByEmail,
   insertCredential,
   insertOptions,
   insertRecoverToken,
@@ -105,11 +106,7 @@ export class WebauthnService {
     if (problem) return { status: 'INVALID_OPTIONS_ERROR' as const, reason: problem };
     const row = newOptionsRow(input, { tenantId, email, now: this.deps.clock(), usesLeft: usesBelowCdi55 });
     await insertOptions(this.deps.pool, row);
-    const { rows } = await this.deps.pool.query<{ user_id: string }>(
-      "SELECT user_id FROM users WHERE tenant_id = $1 AND email = $2 AND recipe_id = 'webauthn'",
-      [tenantId, email],
-    );
-    const userId = rows[0]?.user_id ?? row.id;
+    const userId = (await findWebauthnUserByEmail(this.deps.pool, tenantId, email))?.user_id ?? row.id;
     const residentKey = input.residentKey || 'required';
     return {
       status: 'OK' as const,
