@@ -8,6 +8,9 @@ import { findThirdPartyUser } from '../../src/recipes/thirdparty/repository.js';
 import { deleteDevicesAndFindUserByContact, findPasswordlessUserByContact } from '../../src/recipes/passwordless/repository.js';
 import { findUserById } from '../../src/users/repository.js';
 import { findMappingByEitherId } from '../../src/users/id-mapping/repository.js';
+import { findUsersByAccountInfo } from '../../src/users/listing-repository.js';
+import { findAccountHolder } from '../../src/bulk-import/complete/repository.js';
+import { findWebauthnUserByEmail } from '../../src/recipes/webauthn/repository.js';
 
 // Plans are checked on tables the planner has no statistics for, holding enough users that a plan scanning a whole
 // table or index per batch would be the slow one. Nothing here is timed.
@@ -361,6 +364,26 @@ describe('bulk-import plans on tables that were never analyzed', () => {
           (c) => deleteDevicesAndFindUserByContact(c, 'public', { kind: 'phoneNumber', value: '+19990000005' }),
           ['login_method_tenants__passwordless_phone_number_key'],
         ],
+        [
+          'users by email',
+          (c) => findUsersByAccountInfo(c, 'public', { email: 'existing5@example.com' }, false),
+          ['login_method_tenants__email_idx'],
+        ],
+        [
+          'users by phone',
+          (c) => findUsersByAccountInfo(c, 'public', { phoneNumber: '+19990000005' }, false),
+          ['login_method_tenants__passwordless_phone_number_key'],
+        ],
+        [
+          'account holder',
+          (c) => findAccountHolder(c, { recipeId: 'thirdparty', thirdPartyId: 'google', thirdPartyUserId: 'existing-5' }),
+          ['login_method_tenants__thirdparty_key'],
+        ],
+        [
+          'passkey user by email',
+          (c) => findWebauthnUserByEmail(c, 'public', 'existing5@example.com'),
+          ['login_method_tenants__webauthn_email_key'],
+        ],
         ['user by either id', (c) => findUserById(c, 'existing-ext-ep-5'), ['users__pkey', 'user_id_mappings__external_user_id_key']],
         ['mapping by either id', (c) => findMappingByEitherId(c, 'existing-ext-ep-5'), ['user_id_mappings__external_user_id_key']],
       ];
@@ -402,6 +425,14 @@ function valuesOf(name: string): string[] {
     case 'passwordless user by phone':
     case 'consume':
       return ['public', '+19990000005'];
+    case 'users by email':
+      return ['existing5@example.com', 'public'];
+    case 'users by phone':
+      return ['+19990000005', 'public'];
+    case 'account holder':
+      return ['google', 'existing-5'];
+    case 'passkey user by email':
+      return ['public', 'existing5@example.com'];
     default:
       return ['existing-ext-ep-5'];
   }

@@ -40,22 +40,32 @@ export async function findLoginMethodsOfGroup(db: Queryable, groupId: string): P
   return rows;
 }
 
+type AccountOfMethod = { recipeId: RecipeId; email?: string; phoneNumber?: string; thirdPartyId?: string; thirdPartyUserId?: string };
+
+// Each recipe's condition names the recipe, so that its unique index (partial, on the recipe) serves the probe.
+const holdsAccount: Record<RecipeId, (method: AccountOfMethod) => { sql: string; values: (string | null)[] }> = {
+  emailpassword: (method) => ({ sql: "u.recipe_id = 'emailpassword' AND u.email = $1", values: [method.email ?? null] }),
+  passwordless: (method) => ({
+    sql: "u.recipe_id = 'passwordless' AND (u.email = $1 OR u.phone_number = $2)",
+    values: [method.email ?? null, method.phoneNumber ?? null],
+  }),
+  webauthn: (method) => ({ sql: "u.recipe_id = 'webauthn' AND u.email = $1", values: [method.email ?? null] }),
+  thirdparty: (method) => ({
+    sql: "u.recipe_id = 'thirdparty' AND u.third_party_id = $1 AND u.third_party_user_id = $2",
+    values: [method.thirdPartyId ?? null, method.thirdPartyUserId ?? null],
+  }),
+};
+
 /** The old id, else the group id, of the user that holds this login method's account; undefined when nobody does. */
-export async function findAccountHolder(
-  db: Queryable,
-  method: { recipeId: RecipeId; email?: string; phoneNumber?: string; thirdPartyId?: string; thirdPartyUserId?: string },
-): Promise<string | undefined> {
+export async function findAccountHolder(db: Queryable, method: AccountOfMethod): Promise<string | undefined> {
+  const { sql, values } = holdsAccount[method.recipeId](method);
   const { rows } = await db.query<{ holder: string }>(
     `SELECT coalesce(m.external_user_id, i.group_id) AS holder FROM login_method_tenants u
        JOIN user_ids i ON i.user_id = u.user_id
        LEFT JOIN user_id_mappings m ON m.user_id = i.group_id
-      WHERE u.tenant_id = 'public' AND u.recipe_id = $1 AND (
-        ($1 = 'emailpassword' AND u.email = $2) OR
-        ($1 = 'passwordless' AND (u.email = $2 OR u.phone_number = $3)) OR
-        ($1 = 'webauthn' AND u.email = $2) OR
-        ($1 = 'thirdparty' AND u.third_party_id = $4 AND u.third_party_user_id = $5))
+      WHERE u.tenant_id = 'public' AND ${sql}
       LIMIT 1`,
-    [method.recipeId, method.email ?? null, method.phoneNumber ?? null, method.thirdPartyId ?? null, method.thirdPartyUserId ?? null],
+    values,
   );
   return rows[0]?.holder;
 }
