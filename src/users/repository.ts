@@ -32,23 +32,23 @@ export interface StoredUser {
   login_methods: LoginMethodRow[];
 }
 
-// Select list for LoginMethodRow; the caller joins `users u LEFT JOIN user_id_mappings m ON m.user_id = u.user_id`.
-// OFFSET 0 keeps the EXISTS a per-row primary-key probe: without it PostgreSQL may hash the whole
-// email_verifications table for every multi-row query (a 500-user page read all 50k rows: 12.8 ms instead of 2.6 ms).
-// A login method inserted by the same statement has no user_ids row yet: it is standalone, as every new one is. Nor
-// is its membership visible yet (the trigger of migration 0043 writes it): a row the statement's snapshot of `users`
-// lacks is in the one tenant it was created in.
-const loginMethodColumns = `u.user_id,
-  ARRAY(SELECT lt.tenant_id FROM login_method_tenants lt WHERE lt.user_id = u.user_id
-        UNION SELECT u.tenant_id WHERE NOT EXISTS (SELECT 1 FROM users x WHERE x.user_id = u.user_id) ORDER BY 1) AS tenant_ids,
-  u.recipe_id, u.time_joined, u.email, u.phone_number,
+// A login method's own fields, shared by both select lists below. OFFSET 0 keeps the EXISTS a per-row primary-key
+// probe: without it PostgreSQL may hash the whole email_verifications table for every multi-row query (a 500-user
+// page read all 50k rows: 12.8 ms instead of 2.6 ms).
+const loginMethodFields = `u.recipe_id, u.time_joined, u.email, u.phone_number,
   u.third_party_id, u.third_party_user_id, m.external_user_id,
   (u.email IS NULL OR EXISTS (SELECT 1 FROM email_verifications ev WHERE ev.user_id = u.user_id AND ev.email = u.email OFFSET 0)) AS verified,
   CASE WHEN u.recipe_id = 'webauthn' THEN ARRAY(SELECT wc.credential_id FROM webauthn_credentials wc
     WHERE wc.user_id = u.user_id ORDER BY wc.created_at, wc.credential_id) END AS webauthn_credential_ids`;
 
-// The whole LoginMethodRow: the columns above, and whether the login method's group is primary.
-export const userColumns = `${loginMethodColumns},
+// Select list for LoginMethodRow; the caller joins `users u LEFT JOIN user_id_mappings m ON m.user_id = u.user_id`.
+// A login method inserted by the same statement has no user_ids row yet: it is standalone, as every new one is. Nor
+// is its membership visible yet (the trigger of migration 0043 writes it): a row the statement's snapshot of `users`
+// lacks is in the one tenant it was created in.
+export const userColumns = `u.user_id,
+  ARRAY(SELECT lt.tenant_id FROM login_method_tenants lt WHERE lt.user_id = u.user_id
+        UNION SELECT u.tenant_id WHERE NOT EXISTS (SELECT 1 FROM users x WHERE x.user_id = u.user_id) ORDER BY 1) AS tenant_ids,
+  ${loginMethodFields},
   coalesce((SELECT lg.is_primary FROM user_ids li JOIN user_groups lg ON lg.group_id = li.group_id WHERE li.user_id = u.user_id), false)
     AS in_primary_user`;
 
@@ -94,10 +94,12 @@ export type GroupedRow = LoginMethodRow & {
 };
 
 // Select list and joins for every login method of a group (user_groups g) with the group's own fields; the caller
-// adds conditions on g. The group is joined already, so whether it is primary is read from it, not looked up again.
-// Rows in this shape become users through groupUsers.
+// adds conditions on g. Every row read this way is in the statement's snapshot of `users` (a new one has no user_ids
+// row yet), so its tenants are its memberships alone; and the group is joined already, so whether it is primary is
+// read from it rather than looked up again. Rows in this shape become users through groupUsers.
 export const groupedUserColumns = `g.group_id, g.is_primary, g.time_joined AS group_time_joined, gm.external_user_id AS group_external_user_id,
-  ${loginMethodColumns}, g.is_primary AS in_primary_user`;
+  u.user_id, ARRAY(SELECT lt.tenant_id FROM login_method_tenants lt WHERE lt.user_id = u.user_id ORDER BY 1) AS tenant_ids,
+  ${loginMethodFields}, g.is_primary AS in_primary_user`;
 
 export const groupedUserFrom = `user_groups g
   JOIN user_ids i ON i.group_id = g.group_id
