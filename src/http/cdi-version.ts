@@ -61,8 +61,13 @@ export function compareCdiVersions(a: CdiVersion, b: CdiVersion): number {
   return 0;
 }
 
+// The minimums routes and the user object ask for are a few literals, each parsed once rather than on every call.
+const parsedMinimums = new Map<string, CdiVersion>();
+
 export function cdiAtLeast(version: CdiVersion, minimum: string): boolean {
-  return compareCdiVersions(version, parseCdiVersion(minimum)!) >= 0;
+  let parsed = parsedMinimums.get(minimum);
+  if (parsed === undefined) parsedMinimums.set(minimum, (parsed = parseCdiVersion(minimum)!));
+  return compareCdiVersions(version, parsed) >= 0;
 }
 
 export function isSupportedCdiVersion(version: CdiVersion): boolean {

@@ -52,6 +52,15 @@ function digest(value: string): Buffer {
   return crypto.createHash('sha256').update(value).digest();
 }
 
+// The configured keys' digests, computed once for the list the config holds rather than on every request.
+const keyDigests = new WeakMap<readonly string[], readonly Buffer[]>();
+
+function digestsOf(keys: readonly string[]): readonly Buffer[] {
+  let digests = keyDigests.get(keys);
+  if (digests === undefined) keyDigests.set(keys, (digests = keys.map(digest)));
+  return digests;
+}
+
 // The checks every known route runs before its handler, in the reference's order (contract §1.6):
 // IP filter, API key, cdi-version format/max/min, old versions with a tenant, cdi-version membership.
 // The app/tenant check comes later, in each route (src/http/route.ts), after its input checks.
@@ -68,7 +77,7 @@ export function runPipelineChecks(request: FastifyRequest, config: Config): void
     const given = apiKeyOf(request);
     const givenDigest = digest(given ?? '');
     // Compare every key, digest against digest, so timing says nothing about which key or how much matched.
-    const matches = config.api_keys.reduce((found, key) => crypto.timingSafeEqual(digest(key), givenDigest) || found, false);
+    const matches = digestsOf(config.api_keys).reduce((found, key) => crypto.timingSafeEqual(key, givenDigest) || found, false);
     if (given === undefined || !matches) throw coreError('INVALID_API_KEY');
   }
 

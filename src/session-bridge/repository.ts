@@ -1,5 +1,12 @@
 import type { Queryable } from '../db/pool.js';
-import { userColumns, userFrom, type LoginMethodRow } from '../users/repository.js';
+import {
+  groupUsers,
+  groupedUserColumns,
+  groupedUserFrom,
+  type GroupedRow,
+  type LoginMethodRow,
+  type StoredUser,
+} from '../users/repository.js';
 import { isLazyPointerSql, lazyLegacyUserIdSql, lazySourceSql } from '../lazy-migration/pointer-sql.js';
 
 // The login method, in this tenant, of the imported user the source's old id names: the one whose mapped external
@@ -25,23 +32,25 @@ export interface Exchange {
   expiresAt: number;
 }
 
-export type SpendResult = { status: 'UNKNOWN_USER' } | { status: 'ALREADY_USED' } | { status: 'SPENT'; loginMethod: LoginMethodRow };
+export type SpendResult =
+  { status: 'UNKNOWN_USER' } | { status: 'ALREADY_USED' } | { status: 'SPENT'; user: StoredUser; loginMethod: LoginMethodRow };
 
 /**
- * Finds the imported user a token names and records the token as spent for that user, in one statement: a token
- * spent before (by any instance) is not recorded again, and a token of nobody imported is not spent at all.
+ * Finds the imported user a token names and records the token as spent for that user, in one statement that also
+ * reads the whole user (every login method of its group): a token spent before (by any instance) is not recorded
+ * again, and a token of nobody imported is not spent at all.
  */
 export async function spendToken(db: Queryable, exchange: Exchange): Promise<SpendResult> {
   // Named: each pooled connection plans this statement once, not on every exchange.
-  const { rows } = await db.query<LoginMethodRow & { spent: boolean }>({
+  const { rows } = await db.query<GroupedRow & { named: boolean; spent: boolean }>({
     name: 'session-bridge-spend',
     text: `WITH target AS (${loginMethodByOldId}),
      spent AS (
        INSERT INTO session_bridge_exchanges (token_digest, source, user_id, exchanged_at, expires_at)
        SELECT $4, $5, user_id, $6, $7 FROM target
        ON CONFLICT (token_digest) DO NOTHING RETURNING user_id)
-     SELECT ${userColumns}, EXISTS (SELECT 1 FROM spent) AS spent
-     FROM target t JOIN ${userFrom} ON u.user_id = t.user_id`,
+     SELECT ${groupedUserColumns}, u.user_id = t.user_id AS named, EXISTS (SELECT 1 FROM spent) AS spent
+     FROM target t JOIN user_ids ti ON ti.user_id = t.user_id JOIN (${groupedUserFrom}) ON g.group_id = ti.group_id`,
     values: [
       exchange.externalIdPrefix + exchange.oldId,
       exchange.tenantId,
@@ -53,10 +62,11 @@ export async function spendToken(db: Queryable, exchange: Exchange): Promise<Spe
       exchange.lazySource,
     ],
   });
-  const [row] = rows;
-  if (!row) return { status: 'UNKNOWN_USER' };
-  const { spent, ...loginMethod } = row;
-  return spent ? { status: 'SPENT', loginMethod } : { status: 'ALREADY_USED' };
+  if (rows.length === 0) return { status: 'UNKNOWN_USER' };
+  if (!rows[0].spent) return { status: 'ALREADY_USED' };
+  const namedId = rows.find((row) => row.named)!.user_id;
+  const [user] = groupUsers(rows.map(({ named: _named, spent: _spent, ...row }) => row)).values();
+  return { status: 'SPENT', user, loginMethod: user.login_methods.find((method) => method.user_id === namedId)! };
 }
 
 export interface RefusalCount {

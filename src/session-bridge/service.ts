@@ -1,6 +1,5 @@
 import type pg from 'pg';
 import type { Logger } from 'pino';
-import { findUserOfLoginMethod } from '../users/repository.js';
 import type { SignedIn } from '../users/user-object.js';
 import type { BridgeSourceConfig, SessionBridgeConfig } from './config.js';
 import { KeySet, type FetchResult } from './key-set.js';
@@ -108,10 +107,8 @@ export class SessionBridgeService {
     });
     if (spent.status === 'UNKNOWN_USER') return this.refuse(config.name, 'unknown_user', 'UNKNOWN_USER_ERROR');
     if (spent.status === 'ALREADY_USED') return this.refuse(config.name, 'already_used', 'TOKEN_ALREADY_USED_ERROR');
-    const { loginMethod } = spent;
-    const user = await findUserOfLoginMethod(this.deps.pool, loginMethod);
     this.deps.observer?.bridgeExchanged(config.name, 'bridged');
-    return { status: 'OK', signedIn: { user, loginMethod } };
+    return { status: 'OK', signedIn: { user: spent.user, loginMethod: spent.loginMethod } };
   }
 
   /** Per configured source: its kind, deadline, and per UTC day (last 30) the exchanges and refusals by cause. */
