@@ -56,12 +56,12 @@ async function measureSigning(seconds: number): Promise<LoadResult> {
 const slower = (a: Timed, b: Timed): Timed => (a.perSecond <= b.perSecond ? a : b);
 
 /** Each connection creates one session, then refreshes it with the refresh token of its last answer. */
-function refreshChain(kind: 'core' | 'bare', prefix: string): Request[] {
+function refreshChain(kind: 'core' | 'bare' | 'bare-signed', prefix: string): Request[] {
   let counter = 0;
   return [
     {
       method: 'POST',
-      path: kind === 'core' ? refreshPath : '/session/refresh',
+      path: kind === 'core' ? refreshPath : kind === 'bare' ? '/session/refresh' : '/session/refresh-signed',
       setupRequest: (request, context) => {
         if (kind === 'core') {
           return context.refreshToken
@@ -147,6 +147,8 @@ interface Measured {
   core: (round: number) => Promise<Timed>;
   ceiling: (round: number) => Promise<Timed>;
   notes: string[];
+  // The ceiling is one bare route (not the slower of two), so its CPU split means something.
+  describeCeilingCpu?: boolean;
 }
 
 async function measure(context: BenchContext, name: string, server: ServerProcess, spec: Measured): Promise<Row> {
@@ -156,6 +158,7 @@ async function measure(context: BenchContext, name: string, server: ServerProces
   const ceilingFigure = loadFigure(ceiling, 'req/s', 0);
   const notes = [...spec.notes, spreadNote(pairs)];
   if (core.cpuPerRequest) notes.push(`CPU per request: ${describeCpu('core', core.cpuPerRequest)}`);
+  if (spec.describeCeilingCpu && ceiling.cpuPerRequest) notes.push(`CPU per bare request: ${describeCpu('bare', ceiling.cpuPerRequest)}`);
   if (core.failures > 0) notes.push(`${core.failures} failed requests (${JSON.stringify(core.statusCounts)})`);
   return {
     scenario: name,
@@ -222,6 +225,7 @@ export const sessionScenario: Scenario = {
         ceiling: async (round) => load(databaseUrl, bare.server, creates('bare-signed', `s${round}`), seconds),
         core: async (round) => load(databaseUrl, core.server, creates('core', `s${round}`), seconds),
         notes: ['ceiling: bare Fastify + pg, the INSERT and a jose RS256 sign (WebCrypto key) of the same payload per request'],
+        describeCeilingCpu: true,
       }),
     );
     rows.push(
@@ -242,6 +246,17 @@ export const sessionScenario: Scenario = {
       }),
     );
     rows[2].notes.unshift(signingNote(), 'ceiling: the slower of the bare SELECT FOR UPDATE + UPDATE route and the in-process sign');
+    rows.push(
+      await measure(context, 'session-refresh-vs-signed', core.server, {
+        label: `${label(refreshPath)} vs a bare route doing the same locked read, UPDATE and RS256 sign`,
+        goal: '≥ 0.8 ×',
+        minimum: 0.8,
+        ceiling: async (round) => load(databaseUrl, bare.server, refreshChain('bare-signed', `rs${round}`), seconds),
+        core: async (round) => load(databaseUrl, core.server, refreshChain('core', `rs${round}`), seconds),
+        notes: ['ceiling: bare Fastify + pg, BEGIN, SELECT … FOR UPDATE, UPDATE, COMMIT, then a jose RS256 sign of the payload read'],
+        describeCeilingCpu: true,
+      }),
+    );
     const verifyBody = JSON.stringify({ accessToken, doAntiCsrfCheck: false, enableAntiCsrf: false, checkDatabase: true });
     const bareHandle = JSON.stringify({ handle: (bareProbe.json as { handle: string }).handle });
     rows.push(

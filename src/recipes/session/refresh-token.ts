@@ -21,6 +21,7 @@ interface Packed {
 
 const ivBytes = 12;
 const tagBytes = 16;
+const nonceBytes = 16;
 const suffix = 'V2';
 
 /**
@@ -30,7 +31,9 @@ const suffix = 'V2';
  * token unique.
  */
 export function sealRefreshToken(secret: Buffer, content: RefreshTokenContent): string {
-  const nonce = crypto.randomBytes(16).toString('hex');
+  // One draw from the CSPRNG for both: each draw is a call into OpenSSL, and a refresh seals a token every time.
+  const random = crypto.randomBytes(nonceBytes + ivBytes);
+  const nonce = random.toString('hex', 0, nonceBytes);
   const packed: Packed = {
     h: content.sessionHandle,
     u: content.userId,
@@ -39,7 +42,7 @@ export function sealRefreshToken(secret: Buffer, content: RefreshTokenContent): 
     t: content.tenantId,
     n: nonce,
   };
-  const iv = crypto.randomBytes(ivBytes);
+  const iv = random.subarray(nonceBytes);
   const cipher = crypto.createCipheriv('aes-256-gcm', secret, iv);
   const sealed = Buffer.concat([iv, cipher.update(JSON.stringify(packed), 'utf8'), cipher.final(), cipher.getAuthTag()]);
   return `${sealed.toString('base64url')}.${nonce}.${suffix}`;

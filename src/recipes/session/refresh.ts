@@ -223,11 +223,10 @@ interface PresentedHashes {
 }
 
 /**
- * The common case of a cdi 5.6 refresh, the current token (or the child of the current one) of a live session, in
- * one statement: the conditional UPDATE takes the row lock and rotates only when the stored hash is still the one
- * presented, so a concurrent refresh that got there first makes this one fall back to the locked read (grace period,
- * reuse and theft are decided there). The new refresh token can be sealed before: it carries only what the
- * presented one does.
+ * Every accepted cdi 5.6 refresh of a live session, in one statement: the current token, the child of the current
+ * one, or the replaced one within the grace period (two tabs refreshing at once). The conditional UPDATE takes the
+ * row lock and decides as the locked read below would; only reuse and theft (and a missing or expired session) fall
+ * back to it. The new refresh token can be sealed before: it carries only what the presented one does.
  */
 async function rotateCurrent(
   deps: SessionServiceDeps,
@@ -257,6 +256,7 @@ async function rotateCurrent(
     newHash2: refresh.hash2,
     now,
     expiresAt: now + minter.refreshTokenValidityMs,
+    gracePeriodMs: deps.config.refresh_token_rotation_grace_period * 1000,
     useStaticKey: input.useDynamicSigningKey === undefined ? null : !input.useDynamicSigningKey,
   });
   if (!row) return undefined;

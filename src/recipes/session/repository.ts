@@ -120,6 +120,8 @@ export interface Rotation {
   newHash2: string;
   now: number;
   expiresAt: number;
+  // refresh_token_rotation_grace_period, in ms.
+  gracePeriodMs: number;
   // null: keep the session's key family.
   useStaticKey: boolean | null;
 }
@@ -131,10 +133,16 @@ const primaryOfSessionUser = `(SELECT coalesce(
   FROM (SELECT coalesce((SELECT user_id FROM user_ids WHERE user_id = s.user_id),
                         (SELECT user_id FROM user_id_mappings WHERE external_user_id = s.user_id), s.user_id) AS st) g)`;
 
+// The presented token is the one the last rotation replaced, within the grace period ($4 presented, $7 now).
+const withinGraceSql = `(s.prev_refresh_token_hash_2 = $4 AND s.refresh_token_rotated_at IS NOT NULL
+  AND $7 <= s.refresh_token_rotated_at + $10::bigint)`;
+
 /**
- * Rotates a live session's refresh token when the presented token is its current one or the child of it (cdi 5.6),
- * in one statement; undefined when the row is missing, expired or holds another hash (the caller then decides under
- * the row lock). A concurrent rotation that commits first makes the WHERE false on its re-check.
+ * Rotates a live session's refresh token when the presented token is its current one, the child of it, or the one
+ * the last rotation replaced within the grace period (cdi 5.6), in one statement. Within the grace period only the
+ * current hash moves, as under the row lock. Undefined when the row is missing, expired or matches none of these
+ * (the caller then decides under the row lock). A concurrent rotation that commits first is seen on the re-check of
+ * the WHERE, so the presented token then counts as the replaced one.
  */
 export async function rotateCurrentToken(
   db: Queryable,
@@ -142,10 +150,13 @@ export async function rotateCurrentToken(
 ): Promise<{ jwt_user_payload: string; use_static_key: boolean; primary_user_id: string } | undefined> {
   const { rows } = await db.query<{ jwt_user_payload: string; use_static_key: boolean; primary_user_id: string }>({
     name: 'session-rotate-current',
-    text: `UPDATE session_info s SET refresh_token_hash_2 = $6, prev_refresh_token_hash_2 = $4, refresh_token_rotated_at = $7,
-             expires_at = $8, use_static_key = coalesce($9::boolean, s.use_static_key)
+    text: `UPDATE session_info s SET refresh_token_hash_2 = $6,
+             prev_refresh_token_hash_2 = CASE WHEN ${withinGraceSql} THEN s.prev_refresh_token_hash_2 ELSE $4 END,
+             refresh_token_rotated_at = CASE WHEN ${withinGraceSql} THEN s.refresh_token_rotated_at ELSE $7 END,
+             expires_at = CASE WHEN ${withinGraceSql} THEN s.expires_at ELSE $8 END,
+             use_static_key = coalesce($9::boolean, s.use_static_key)
             WHERE s.tenant_id = $1 AND s.session_handle = $2 AND s.user_id = $3 AND s.expires_at > $7
-              AND (s.refresh_token_hash_2 = $4 OR s.refresh_token_hash_2 = $5)
+              AND (s.refresh_token_hash_2 = $4 OR s.refresh_token_hash_2 = $5 OR ${withinGraceSql})
         RETURNING s.jwt_user_payload, s.use_static_key, ${primaryOfSessionUser} AS primary_user_id`,
     values: [
       rotation.tenantId,
@@ -157,6 +168,7 @@ export async function rotateCurrentToken(
       rotation.now,
       rotation.expiresAt,
       rotation.useStaticKey,
+      rotation.gracePeriodMs,
     ],
   });
   return rows[0];
