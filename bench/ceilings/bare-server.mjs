@@ -112,22 +112,27 @@ app.post('/session/create-signed', async (request) => {
   return { status: 'OK', handle, accessToken: token };
 });
 
-app.post('/session/refresh', async (request) => {
-  const { handle } = request.body;
-  const now = Date.now();
-  await transaction(async (client) => {
+// What the core's refresh does in the database: the session row read under its lock, then its token rotated.
+function lockAndRotate(handle, now, newHash, read) {
+  return transaction(async (client) => {
     const { rows } = await client.query({
-      name: 'lock-session',
-      text: 'SELECT refresh_token_hash_2 FROM session_info WHERE tenant_id = $1 AND session_handle = $2 FOR UPDATE',
+      name: read.name,
+      text: `SELECT ${read.columns} FROM session_info WHERE tenant_id = $1 AND session_handle = $2 FOR UPDATE`,
       values: ['public', handle],
     });
     await client.query({
       name: 'rotate-session',
       text: `UPDATE session_info SET refresh_token_hash_2 = $3, prev_refresh_token_hash_2 = $4, refresh_token_rotated_at = $5,
                expires_at = $6 WHERE tenant_id = $1 AND session_handle = $2`,
-      values: ['public', handle, sessionHash(), rows[0]?.refresh_token_hash_2 ?? null, now, now + 8_640_000_000],
+      values: ['public', handle, newHash, rows[0]?.refresh_token_hash_2 ?? null, now, now + 8_640_000_000],
     });
+    return rows[0];
   });
+}
+
+app.post('/session/refresh', async (request) => {
+  const { handle } = request.body;
+  await lockAndRotate(handle, Date.now(), sessionHash(), { name: 'lock-session', columns: 'refresh_token_hash_2' });
   return { status: 'OK', handle };
 });
 
@@ -137,26 +142,9 @@ app.post('/session/refresh-signed', async (request) => {
   const { handle } = request.body;
   const now = Date.now();
   const refreshHash1 = sessionHash();
-  const row = await transaction(async (client) => {
-    const { rows } = await client.query({
-      name: 'lock-session-payload',
-      text: 'SELECT user_id, refresh_token_hash_2, jwt_user_payload FROM session_info WHERE tenant_id = $1 AND session_handle = $2 FOR UPDATE',
-      values: ['public', handle],
-    });
-    await client.query({
-      name: 'rotate-session-signed',
-      text: `UPDATE session_info SET refresh_token_hash_2 = $3, prev_refresh_token_hash_2 = $4, refresh_token_rotated_at = $5,
-               expires_at = $6 WHERE tenant_id = $1 AND session_handle = $2`,
-      values: [
-        'public',
-        handle,
-        crypto.createHash('sha256').update(refreshHash1).digest('hex'),
-        rows[0]?.refresh_token_hash_2 ?? null,
-        now,
-        now + 8_640_000_000,
-      ],
-    });
-    return rows[0];
+  const row = await lockAndRotate(handle, now, crypto.createHash('sha256').update(refreshHash1).digest('hex'), {
+    name: 'lock-session-payload',
+    columns: 'user_id, refresh_token_hash_2, jwt_user_payload',
   });
   const payload = {
     sub: row.user_id,
