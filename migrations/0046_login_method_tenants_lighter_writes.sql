@@ -19,7 +19,6 @@ CREATE TRIGGER users__after_delete_tenants_trigger
   AFTER DELETE ON users REFERENCING OLD TABLE AS old_users
   FOR EACH STATEMENT EXECUTE FUNCTION users_after_delete_tenants();
 
-
 -- DELETE rather than TRUNCATE: a TRUNCATE naming both tables has the membership table open when this runs.
 CREATE FUNCTION users_after_truncate_tenants() RETURNS trigger AS $$
 BEGIN
