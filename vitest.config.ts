@@ -20,22 +20,37 @@ const alone = [
   'test/server.test.ts',
   'test/start.test.ts',
 ];
+// Files share their worker process and its loaded modules with the files before them, which saves loading the core's
+// dependencies once per file. The official SDK keeps its configuration in module state (one app per process), so the
+// files that drive it run isolated, each in a worker thread of its own.
+const sdk = ['test/e2e/sdk*.test.ts'];
 // These run on their own: the browser test (Chromium), load tests and the core behind PgBouncer (npm run
 // test:browser, test:attack, test:topology).
 const elsewhere = [...configDefaults.exclude, 'test/browser/**', 'test/attack/**', 'test/topology/**'];
+
+// Most of a test's time is spent waiting for PostgreSQL or a child process, so files run two per core.
+const workers = Math.max(2, os.availableParallelism() * 2);
 
 export default defineConfig({
   test: {
     globalSetup: ['test/global-setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
-    // Most of a test's time is spent waiting for PostgreSQL or a child process, so files run two per core.
-    maxWorkers: Math.max(2, os.availableParallelism() * 2),
+    maxWorkers: workers,
+    // As many from the start: letting idle workers go ends the run with an unhandled rejection when files share workers.
+    minWorkers: workers,
+    poolOptions: { forks: { isolate: false }, threads: { isolate: true } },
     projects: [
       {
         extends: true,
-        test: { name: 'shared', include: ['test/**/*.test.ts'], exclude: [...elsewhere, ...alone], sequence: { groupOrder: 0 } },
+        test: {
+          name: 'shared',
+          include: ['test/**/*.test.ts'],
+          exclude: [...elsewhere, ...alone, ...sdk],
+          sequence: { groupOrder: 0 },
+        },
       },
+      { extends: true, test: { name: 'sdk', include: sdk, exclude: elsewhere, pool: 'threads', sequence: { groupOrder: 0 } } },
       {
         extends: true,
         test: {
@@ -43,7 +58,7 @@ export default defineConfig({
           include: alone,
           exclude: elsewhere,
           sequence: { groupOrder: 1 },
-          poolOptions: { forks: { singleFork: true } },
+          poolOptions: { forks: { singleFork: true, isolate: true } },
         },
       },
     ],
