@@ -66,6 +66,11 @@ beforeAll(async () => {
       clearInterval(timer);
       reject(new Error(`the core did not start: ${output}`));
     });
+    server!.on('error', (error) => reject(new Error(`the core could not be started: ${error.message}`)));
+    setTimeout(() => {
+      clearInterval(timer);
+      reject(new Error(`the core did not answer within 35 s: ${output}`));
+    }, 35_000).unref();
   });
 }, 40_000);
 
