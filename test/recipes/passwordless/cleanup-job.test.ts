@@ -110,6 +110,9 @@ describe('the cleanup timer', () => {
   });
 
   it('runs on an unref()d timer, so it never keeps the process alive', () => {
+    // A real timer to inspect; a spy made over the fake one would put the fake back when mocks are restored after
+    // this file, for every later file of the same worker.
+    vi.useRealTimers();
     const spy = vi.spyOn(globalThis, 'setInterval');
     const job = startCleanupJob(1000, async () => 0, log);
     const timer = spy.mock.results[0].value as NodeJS.Timeout;
