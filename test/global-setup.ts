@@ -15,8 +15,19 @@ declare module 'vitest' {
   }
 }
 
-let embedded: EmbeddedDatabase | undefined;
-let tempDir: string | undefined;
+interface SharedServer {
+  users: number;
+  started: Promise<{ embedded: EmbeddedDatabase; tempDir: string }>;
+}
+// Every project of the run (shared, isolated, alone) calls setup; they share one embedded server, started by the
+// first and stopped by the last teardown, kept on globalThis because each project loads this module anew.
+const shared = globalThis as { identityCoreTestServer?: SharedServer };
+
+async function startServer(): Promise<{ embedded: EmbeddedDatabase; tempDir: string }> {
+  const tempDir = fs.mkdtempSync(path.join(os.tmpdir(), 'identity-core-test-'));
+  fs.chmodSync(tempDir, 0o755);
+  return { embedded: await startEmbeddedDatabase(path.join(tempDir, 'data'), () => {}), tempDir };
+}
 
 // One database server for the whole run: the machine's PostgreSQL when DATABASE_URL is set, otherwise an
 // embedded PostgreSQL in a temporary folder. Each test file then works in a schema of its own.
@@ -28,14 +39,17 @@ export async function setup(project: TestProject): Promise<void> {
     project.provide('databaseKind', 'external');
     return;
   }
-  tempDir = fs.mkdtempSync(path.join(os.tmpdir(), 'identity-core-test-'));
-  fs.chmodSync(tempDir, 0o755);
-  embedded = await startEmbeddedDatabase(path.join(tempDir, 'data'), () => {});
-  project.provide('databaseUrl', embedded.connectionString);
+  const server = (shared.identityCoreTestServer ??= { users: 0, started: startServer() });
+  server.users += 1;
+  project.provide('databaseUrl', (await server.started).embedded.connectionString);
   project.provide('databaseKind', 'embedded');
 }
 
 export async function teardown(): Promise<void> {
-  await embedded?.stop();
-  if (tempDir) fs.rmSync(tempDir, { recursive: true, force: true });
+  const server = shared.identityCoreTestServer;
+  if (!server || --server.users > 0) return;
+  shared.identityCoreTestServer = undefined;
+  const { embedded, tempDir } = await server.started;
+  await embedded.stop();
+  fs.rmSync(tempDir, { recursive: true, force: true });
 }
