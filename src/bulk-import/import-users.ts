@@ -70,14 +70,12 @@ export function explainImportError(error: unknown, user: ImportUser): string | u
     case 'primary_account_infos__info_key':
       // Checked free before the insert: another primary user took one of them in the meantime.
       return importErrors.accountInfo(`one of ${accountInfosOf(user)} became another primary user's while this user was imported`);
-    case 'login_method_tenants__emailpassword_email_key':
-      return importErrors.emailPasswordEmail(method('emailpassword').email!);
+    case 'login_method_tenants__email_key':
+      return emailTaken(user);
     case 'login_method_tenants__thirdparty_key': {
       const { thirdPartyId, thirdPartyUserId } = method('thirdparty');
       return importErrors.thirdParty(thirdPartyId!, thirdPartyUserId!);
     }
-    case 'login_method_tenants__passwordless_email_key':
-      return importErrors.passwordlessEmail(method('passwordless', (m) => m.email !== undefined).email!);
     case 'login_method_tenants__passwordless_phone_number_key':
       return importErrors.passwordlessPhone(method('passwordless', (m) => m.phoneNumber !== undefined).phoneNumber!);
     case 'user_id_mappings__external_user_id_key':
@@ -88,8 +86,6 @@ export function explainImportError(error: unknown, user: ImportUser): string | u
       return importErrors.externalId(user.id);
     case 'user_roles__role_fkey':
       return importErrors.unknownRole;
-    case 'login_method_tenants__webauthn_email_key':
-      return importErrors.webauthnEmail(method('webauthn').email!);
     case 'webauthn_credentials__pkey': {
       const [first] = method('webauthn').credentials!;
       return importErrors.webauthnCredential(`${first.rpId}\n${first.credentialId}`, 'another user');
@@ -97,6 +93,15 @@ export function explainImportError(error: unknown, user: ImportUser): string | u
     default:
       return undefined;
   }
+}
+
+// One unique index holds the emails of every recipe but third party (migration 0048): the message names the user's
+// first login method whose email that index holds.
+function emailTaken(user: ImportUser): string {
+  const { recipeId, email } = user.loginMethods.find((m) => m.email !== undefined && m.recipeId !== 'thirdparty')!;
+  if (recipeId === 'passwordless') return importErrors.passwordlessEmail(email!);
+  if (recipeId === 'webauthn') return importErrors.webauthnEmail(email!);
+  return importErrors.emailPasswordEmail(email!);
 }
 
 const insertKeyOf = (method: ImportLoginMethod) =>

@@ -6,11 +6,9 @@
 export const constraintNames = [
   'users__pkey',
   'login_method_tenants__pkey',
-  'login_method_tenants__emailpassword_email_key',
-  'login_method_tenants__passwordless_email_key',
+  'login_method_tenants__email_key',
   'login_method_tenants__passwordless_phone_number_key',
   'login_method_tenants__thirdparty_key',
-  'login_method_tenants__webauthn_email_key',
   'login_method_tenants__tenant_id_fkey',
   'webauthn_credentials__pkey',
   'users__email_length_check',

@@ -16,10 +16,11 @@ export const returnedUserColumns = `user_id, tenant_id, ARRAY[tenant_id] AS tena
 // login method that would break it inserts nothing, and concurrent writers of one value wait for each other on that
 // index as they used to on `users`. The INSERT into `users` then reads `lmt`; the trigger of migration 0043 finds the
 // membership already there.
+const emailKey = `(tenant_id, email, recipe_id, (nullif(recipe_id = 'thirdparty', true)))`; // migration 0048
 const membershipConflict = {
-  emailpassword: `(tenant_id, email) WHERE recipe_id = 'emailpassword'`,
+  emailpassword: emailKey,
   passwordless: '',
-  webauthn: `(tenant_id, email) WHERE recipe_id = 'webauthn'`,
+  webauthn: emailKey,
   thirdparty: `(tenant_id, third_party_id, third_party_user_id) WHERE recipe_id = 'thirdparty'`,
 } as const;
 

@@ -68,11 +68,9 @@ describe('migrations', () => {
     const indexes = await pools[0].query(`SELECT indexname FROM pg_indexes WHERE schemaname = $1`, [schema]);
     expect(indexes.rows.map((row) => row.indexname)).toEqual(
       expect.arrayContaining([
-        'login_method_tenants__emailpassword_email_key',
-        'login_method_tenants__passwordless_email_key',
+        'login_method_tenants__email_key',
         'login_method_tenants__passwordless_phone_number_key',
         'login_method_tenants__thirdparty_key',
-        'login_method_tenants__email_idx',
         'users__time_joined_asc_idx',
         'users__time_joined_desc_idx',
         'users__lazy_legacy_user_id_idx',
@@ -100,10 +98,19 @@ describe('migrations', () => {
     await insert('b', 'passwordless', 'x@example.com');
     await insert('c', 'thirdparty', 'x@example.com');
     await insert('d', 'thirdparty', 'x@example.com');
-    await expect(insert('e', 'emailpassword', 'x@example.com')).rejects.toMatchObject({
-      code: '23505',
-      constraint: 'login_method_tenants__emailpassword_email_key',
-    });
+    await insert('g', 'webauthn', 'x@example.com');
+    await insert('h', 'passwordless', null, '+15550000001');
+    await insert('i', 'passwordless', null, '+15550000002');
+    for (const [id, recipe] of [
+      ['e', 'emailpassword'],
+      ['j', 'passwordless'],
+      ['k', 'webauthn'],
+    ]) {
+      await expect(insert(id, recipe, 'x@example.com')).rejects.toMatchObject({
+        code: '23505',
+        constraint: 'login_method_tenants__email_key',
+      });
+    }
     await expect(insert('f', 'passwordless', null)).rejects.toMatchObject({
       code: '23514',
       constraint: 'users__passwordless_fields_check',

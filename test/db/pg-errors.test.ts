@@ -27,9 +27,9 @@ describe('database error translation', () => {
                     VALUES ($1, 'public', 'emailpassword', 'a@example.com', 'h', 1)`;
     await db.pool.query(insert, ['u1']);
     const duplicate = await failureOf(insert, ['u2']);
-    expect(uniqueViolationOf(duplicate)).toBe('login_method_tenants__emailpassword_email_key');
+    expect(uniqueViolationOf(duplicate)).toBe('login_method_tenants__email_key');
     expect(foreignKeyViolationOf(duplicate)).toBeUndefined();
-    expect(violatedConstraintOf(duplicate)).toBe('login_method_tenants__emailpassword_email_key');
+    expect(violatedConstraintOf(duplicate)).toBe('login_method_tenants__email_key');
   });
 
   it('names the foreign key a row without its user breaks', async () => {

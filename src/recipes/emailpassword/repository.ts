@@ -98,7 +98,7 @@ export async function updateEmailPasswordUser(
     return (await updateEmailPasswordLoginMethod(db, userId, changes, currentEmail)) ? 'OK' : 'UNKNOWN_USER';
   } catch (error) {
     const violated = uniqueViolationOf(error);
-    if (violated === 'login_method_tenants__emailpassword_email_key') return 'EMAIL_TAKEN';
+    if (violated === 'login_method_tenants__email_key') return 'EMAIL_TAKEN';
     if (violated === 'primary_account_infos__info_key') return 'EMAIL_HELD_BY_ANOTHER_PRIMARY_USER';
     throw error;
   }

@@ -27,9 +27,7 @@ export type AssociateResult =
 export type DisassociateResult = { status: 'OK'; wasAssociated: boolean };
 
 const alreadyExists: Record<string, AssociateResult['status']> = {
-  login_method_tenants__emailpassword_email_key: 'EMAIL_ALREADY_EXISTS_ERROR',
-  login_method_tenants__passwordless_email_key: 'EMAIL_ALREADY_EXISTS_ERROR',
-  login_method_tenants__webauthn_email_key: 'EMAIL_ALREADY_EXISTS_ERROR',
+  login_method_tenants__email_key: 'EMAIL_ALREADY_EXISTS_ERROR',
   login_method_tenants__passwordless_phone_number_key: 'PHONE_NUMBER_ALREADY_EXISTS_ERROR',
   login_method_tenants__thirdparty_key: 'THIRD_PARTY_USER_ALREADY_EXISTS_ERROR',
 };

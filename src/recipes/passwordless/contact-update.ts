@@ -85,7 +85,7 @@ async function applyUpdate(tx: pg.PoolClient, update: ContactUpdate): Promise<Up
     // A user created or linked by a flow that does not take the contact lock (bulk import, account linking) slipped
     // in after the checks.
     const index = uniqueViolationOf(error);
-    if (index === 'login_method_tenants__passwordless_email_key') throw new ContactTaken(taken('email', user.in_primary_user));
+    if (index === 'login_method_tenants__email_key') throw new ContactTaken(taken('email', user.in_primary_user));
     if (index === 'login_method_tenants__passwordless_phone_number_key') throw new ContactTaken(taken('phoneNumber', user.in_primary_user));
     if (index === 'primary_account_infos__info_key') throw new ContactTaken(taken(emailChanges ? 'email' : 'phoneNumber', true));
     throw error;

@@ -181,7 +181,7 @@ export async function updateWebauthnEmail(db: Queryable, userId: string, email: 
     return rows[0].n === 1 ? 'OK' : 'UNKNOWN_USER';
   } catch (error) {
     const violated = uniqueViolationOf(error);
-    if (violated === 'login_method_tenants__webauthn_email_key') return 'EMAIL_TAKEN';
+    if (violated === 'login_method_tenants__email_key') return 'EMAIL_TAKEN';
     if (violated === 'primary_account_infos__info_key') return 'EMAIL_HELD_BY_ANOTHER_PRIMARY_USER';
     throw error;
   }
