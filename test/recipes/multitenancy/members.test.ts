@@ -135,6 +135,30 @@ describe('M7 and M8', () => {
     }
   });
 
+  it('keeps no membership of a removed tenant, also one written while the removal waits, and refuses a row naming none', async () => {
+    await createTenant(t.app, 'acme');
+    const id = await signUp(t.app, 'public', 'gus@x.com', 'gus-password1');
+    const writer = await t.db.pool.connect();
+    try {
+      await writer.query('BEGIN');
+      await writer.query(
+        `INSERT INTO login_method_tenants (tenant_id, user_id, recipe_id, email) VALUES ('acme', $1, 'emailpassword', 'gus@x.com')`,
+        [id],
+      );
+      // The removal waits for the writer's lock on the tenant, then takes the row the writer committed.
+      const removal = call(t.app, 'POST', '/recipe/multitenancy/tenant/remove', { body: { tenantId: 'acme' } });
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      await writer.query('COMMIT');
+      expect((await removal).json).toEqual({ status: 'OK', didExist: true });
+    } finally {
+      writer.release();
+    }
+    expect((await t.db.pool.query("SELECT user_id FROM login_method_tenants WHERE tenant_id = 'acme'")).rows).toEqual([]);
+    await expect(
+      t.db.pool.query(`INSERT INTO login_method_tenants (tenant_id, user_id, recipe_id) VALUES ('acme', $1, 'emailpassword')`, [id]),
+    ).rejects.toMatchObject({ code: '23503', constraint: 'login_method_tenants__tenant_id_fkey' });
+  });
+
   it('refuses a blank id and an unknown tenant (T-7 row 20)', async () => {
     const blank = await associate(t.app, 'public', ' ');
     expect([blank.statusCode, expectText(blank)]).toEqual([400, "Field name 'userId' cannot be an empty String"]);
