@@ -42,8 +42,13 @@ export const constraintNames = [
   'dashboard_users__email_key',
 ] as const;
 
-// Rules a trigger holds rather than a constraint (migration 0016): it raises unique_violation under these names.
-export const triggerRuleNames = ['user_id_mappings__external_user_id_not_user_id', 'user_ids__user_id_not_external_user_id'] as const;
+// Rules a trigger holds rather than a constraint: migration 0016 raises unique_violation under the first two names,
+// migration 0049 foreign_key_violation under the last (a membership naming a tenant that is gone).
+export const triggerRuleNames = [
+  'user_id_mappings__external_user_id_not_user_id',
+  'user_ids__user_id_not_external_user_id',
+  'login_method_tenants__tenant_id_fkey',
+] as const;
 
 export type ConstraintName = (typeof constraintNames)[number] | (typeof triggerRuleNames)[number];
 

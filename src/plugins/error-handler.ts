@@ -2,7 +2,7 @@ import fp from 'fastify-plugin';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config/config.js';
 import { CoreError, coreError, databaseBusyError, databaseUnavailableError } from '../errors.js';
-import { describeError, isConnectionWaitTimeout, isDatabaseUnavailable } from '../db/pg-errors.js';
+import { describeError, foreignKeyViolationOf, isConnectionWaitTimeout, isDatabaseUnavailable } from '../db/pg-errors.js';
 import { jsonContentType, textContentType } from '../http/reply.js';
 import { resolvedPathOf, runPipelineChecks } from './request-pipeline.js';
 
@@ -25,7 +25,7 @@ function translateValidationError(error: FastifyError): CoreError {
   return coreError('INVALID_FIELD', field);
 }
 
-function toCoreError(error: FastifyError, bodyLimit: number): CoreError | undefined {
+function toCoreError(error: FastifyError, request: FastifyRequest, bodyLimit: number): CoreError | undefined {
   // A service may wrap the database's failure as an internal error; an outage is still an outage.
   if (error instanceof CoreError && !(error.code === 'INTERNAL' && isDatabaseUnavailable(error.cause))) return error;
   if (error.validation) return translateValidationError(error);
@@ -34,6 +34,9 @@ function toCoreError(error: FastifyError, bodyLimit: number): CoreError | undefi
   const cause = error instanceof CoreError ? error.cause : error;
   if (isConnectionWaitTimeout(cause)) return databaseBusyError();
   if (isDatabaseUnavailable(cause)) return databaseUnavailableError();
+  // The request's tenant was removed after its check and before its login method joined it.
+  if (foreignKeyViolationOf(cause) === 'login_method_tenants__tenant_id_fkey')
+    return coreError('TENANT_NOT_FOUND', request.appId, request.tenantId);
   return undefined;
 }
 
@@ -74,7 +77,7 @@ function logServerError(request: FastifyRequest, error: CoreError): void {
 export default fp(
   async (app, { config }: { config: Config }) => {
     app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
-      const known = toCoreError(error, request.routeOptions.bodyLimit ?? config.body_limit_bytes);
+      const known = toCoreError(error, request, request.routeOptions.bodyLimit ?? config.body_limit_bytes);
       if (known) {
         if (known.statusCode >= 500) logServerError(request, known);
         return sendError(reply, known);

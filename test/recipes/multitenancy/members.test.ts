@@ -159,6 +159,33 @@ describe('M7 and M8', () => {
     ).rejects.toMatchObject({ code: '23503', constraint: 'login_method_tenants__tenant_id_fkey' });
   });
 
+  it('answers a sign-up whose tenant is removed while it writes as an unknown tenant, and keeps nothing of it', async () => {
+    await createTenant(t.app, 'acme');
+    const remover = await t.db.pool.connect();
+    try {
+      await remover.query('BEGIN');
+      await remover.query("DELETE FROM tenants WHERE tenant_id = 'acme'");
+      const pid = (await remover.query('SELECT pg_backend_pid() AS pid')).rows[0].pid;
+      const reply = call(t.app, 'POST', '/acme/recipe/signup', { body: { email: 'hal@x.com', password: 'hal-password1' } });
+      const blocked = async () =>
+        (await t.db.pool.query('SELECT count(*)::int AS n FROM pg_stat_activity WHERE $1 = ANY(pg_blocking_pids(pid))', [pid])).rows[0].n >
+        0;
+      for (let waited = 0; !(await blocked()); waited += 20) {
+        if (waited > 15_000) throw new Error('the sign-up never waited on the removal');
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      await remover.query('COMMIT');
+      const answer = await reply;
+      expect([answer.statusCode, expectText(answer)]).toEqual([
+        400,
+        'AppId or tenantId not found => Tenant with the following connectionURIDomain, appId and tenantId combination not found: (, public, acme)',
+      ]);
+    } finally {
+      remover.release();
+    }
+    expect((await t.db.pool.query("SELECT count(*)::int AS n FROM users WHERE email = 'hal@x.com'")).rows).toEqual([{ n: 0 }]);
+  });
+
   it('refuses a blank id and an unknown tenant (T-7 row 20)', async () => {
     const blank = await associate(t.app, 'public', ' ');
     expect([blank.statusCode, expectText(blank)]).toEqual([400, "Field name 'userId' cannot be an empty String"]);
