@@ -95,27 +95,33 @@ function header(headers: Record<string, unknown> | undefined, name: string): str
 }
 
 /**
- * Each connection takes one held session and refreshes it again and again, always with the token of its last
- * answer (the SDK rotates the refresh token on every refresh; reusing an older one would end the session). The
- * held sessions keep the newest tokens, so the next round goes on from there. `lost` counts answers without a new token.
+ * Each request takes a held session no other request has in flight and refreshes it with the token of its last
+ * answer (the SDK rotates the refresh token on every refresh; two refreshes of one session at once, or an older
+ * token again, would end it as theft); the answer gives the session back. autocannon clears a request's context
+ * after every answer, so a connection cannot keep a session of its own. The held sessions keep the newest tokens,
+ * so the next round goes on from there. `lost` counts answers without a new token.
  */
 export function refreshRequests(kind: AppKind, sessions: HeldSession[], lost: { count: number }): Request[] {
-  let counter = 0;
+  const free = sessions.map((_, slot) => slot);
   return [
     {
       method: 'POST',
       path: kind === 'sdk' ? '/auth/session/refresh' : '/api/refresh',
       setupRequest: (request, context) => {
-        if (context.slot === undefined) context.slot = counter++ % sessions.length;
-        return { ...request, headers: authHeaders(kind, sessions[context.slot as number].refresh) };
+        const slot = free.shift();
+        if (slot === undefined) throw new Error('more refreshes in flight than held sessions');
+        context.slot = slot;
+        return { ...request, headers: authHeaders(kind, sessions[slot].refresh) };
       },
       onResponse: (status, _body, context, headers) => {
+        const slot = context.slot as number;
+        free.push(slot);
         if (kind === 'library') {
           if (status !== 200) lost.count++;
           return;
         }
         const token = header(headers, 'st-refresh-token');
-        if (status === 200 && token) sessions[context.slot as number].refresh = token;
+        if (status === 200 && token) sessions[slot].refresh = token;
         else lost.count++;
       },
     },
