@@ -55,35 +55,49 @@ async function measureSigning(seconds: number): Promise<LoadResult> {
 
 const slower = (a: Timed, b: Timed): Timed => (a.perSecond <= b.perSecond ? a : b);
 
-/** Each connection creates one session, then refreshes it with the refresh token of its last answer. */
+interface Chain {
+  refreshToken?: string;
+  handle?: string;
+}
+
+/**
+ * Chains of refreshes: a chain creates one session, then refreshes it with the refresh token of its last answer.
+ * Each request takes a chain no other request has in flight and gives it back with its answer; autocannon clears a
+ * request's context after every answer, so a chain cannot live there.
+ */
 function refreshChain(kind: 'core' | 'bare' | 'bare-signed', prefix: string): Request[] {
   let counter = 0;
+  const idle: Chain[] = [];
   return [
     {
       method: 'POST',
       path: kind === 'core' ? refreshPath : kind === 'bare' ? '/session/refresh' : '/session/refresh-signed',
       setupRequest: (request, context) => {
+        const chain = idle.pop() ?? {};
+        context.chain = chain;
         if (kind === 'core') {
-          return context.refreshToken
+          return chain.refreshToken
             ? {
                 ...request,
-                body: JSON.stringify({ refreshToken: context.refreshToken, enableAntiCsrf: false, useDynamicSigningKey: true }),
+                body: JSON.stringify({ refreshToken: chain.refreshToken, enableAntiCsrf: false, useDynamicSigningKey: true }),
               }
             : { ...request, path: createPath, body: createBody(`${prefix}-${counter++}`) };
         }
-        return context.handle
-          ? { ...request, body: JSON.stringify({ handle: context.handle }) }
+        return chain.handle
+          ? { ...request, body: JSON.stringify({ handle: chain.handle }) }
           : { ...request, path: '/session/create', body: JSON.stringify({ userId: `${prefix}-${counter++}` }) };
       },
       onResponse: (_status, body, context) => {
+        const chain = context.chain as Chain;
         try {
           const answer = JSON.parse(body) as { refreshToken?: { token: string }; handle?: string };
-          context.refreshToken = answer.refreshToken?.token;
-          context.handle = answer.handle;
+          chain.refreshToken = answer.refreshToken?.token;
+          chain.handle = answer.handle;
         } catch {
-          context.refreshToken = undefined;
-          context.handle = undefined;
+          chain.refreshToken = undefined;
+          chain.handle = undefined;
         }
+        idle.push(chain);
       },
     },
   ];
@@ -242,7 +256,7 @@ export const sessionScenario: Scenario = {
           return slower(sql, sign);
         },
         core: async (round) => load(databaseUrl, core.server, refreshChain('core', `r${round}`), seconds),
-        notes: ['each connection refreshes its own session with the token of its last answer (cdi 5.6: every refresh rotates and writes)'],
+        notes: ['each request refreshes a session no other request has in flight with the token of its last answer (cdi 5.6: every refresh rotates and writes)'],
       }),
     );
     rows[2].notes.unshift(signingNote(), 'ceiling: the slower of the bare SELECT FOR UPDATE + UPDATE route and the in-process sign');
