@@ -256,7 +256,9 @@ export const sessionScenario: Scenario = {
           return slower(sql, sign);
         },
         core: async (round) => load(databaseUrl, core.server, refreshChain('core', `r${round}`), seconds),
-        notes: ['each request refreshes a session no other request has in flight with the token of its last answer (cdi 5.6: every refresh rotates and writes)'],
+        notes: [
+          'each request refreshes a session no other request has in flight with the token of its last answer (cdi 5.6: every refresh rotates and writes)',
+        ],
       }),
     );
     rows[2].notes.unshift(signingNote(), 'ceiling: the slower of the bare SELECT FOR UPDATE + UPDATE route and the in-process sign');
