@@ -2,7 +2,7 @@
 // process (the core, its PostgreSQL backends) and by statement, for one or more builds of the core alternated.
 // The requests are recorded once, through a proxy, as bench/apps/sdk-app.mjs signs in, then replayed one kind at a
 // time (`--concurrency` in flight) against each build in turn, `--rounds` times.
-// Usage: vite-node bench/tools/sdk-signin-cpu.ts [--reps=N] [--rounds=N] [--concurrency=N] [--core-script=PATH]...
+// Usage: npm run bench:sdk-signin-cpu -- [--reps=N] [--rounds=N] [--concurrency=N] [--core-script=PATH]...
 //   [--only=TEXT] (replay only the requests whose path contains TEXT) [--cpu-prof] (each core writes a V8 profile to
 //   bench/results/profiles/ when it stops; read it with bench/tools/profile-summary.ts)
 import crypto from 'node:crypto';
@@ -46,12 +46,16 @@ const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
 
 function send(base: string, request: Recorded): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
-    const outgoing = http.request(`${base}${request.path}`, { method: request.method, headers: request.headers, agent }, (response) => {
-      let body = '';
-      response.setEncoding('utf8');
-      response.on('data', (chunk: string) => (body += chunk));
-      response.on('end', () => resolve({ status: response.statusCode ?? 0, body }));
-    });
+    const outgoing = http.request(
+      `${base}${request.path.split('#')[0]}`,
+      { method: request.method, headers: request.headers, agent },
+      (response) => {
+        let body = '';
+        response.setEncoding('utf8');
+        response.on('data', (chunk: string) => (body += chunk));
+        response.on('end', () => resolve({ status: response.statusCode ?? 0, body }));
+      },
+    );
     outgoing.on('error', reject);
     outgoing.end(request.body);
   });
@@ -144,6 +148,14 @@ async function main(): Promise<void> {
   const cores: Array<{ script: string; core: ServerProcess; statements: () => Promise<Totals> }> = [];
   try {
     const credentials = await makeCredentials('bcrypt', 4, 1, 'cpu');
+    // The same password under bcrypt cost 4 (64 times cheaper than 10): its sign-in measures the route around the
+    // check, the check's own CPU (measured here in this process) taken out with an error 64 times smaller.
+    const cheap = {
+      email: 'cheap-check@bench.example',
+      password: credentials[0].password,
+      hash: await bcrypt.hash(credentials[0].password, 4),
+    };
+    credentials.push(cheap);
     const userIds = credentials.map(() => crypto.randomUUID());
     for (const [index, script] of scripts.entries()) {
       const { schema, pool } = await schemas.migrated(`cpu_${index}`);
@@ -175,6 +187,13 @@ async function main(): Promise<void> {
     await app.stop();
     proxy.close();
     const sdkRequests = proxy.taken.filter((request) => !request.path.startsWith('/apiversion') && (!only || request.path.includes(only)));
+    const recordedSignin = sdkRequests.find((request) => request.path.includes('/recipe/signin'));
+    const cheapSignin = recordedSignin && {
+      ...recordedSignin,
+      path: `${recordedSignin.path}#cost-4`,
+      body: JSON.stringify({ ...(JSON.parse(recordedSignin.body!) as object), email: cheap.email }),
+    };
+    const replayed = cheapSignin ? [...sdkRequests, cheapSignin] : sdkRequests;
     console.log(`the SDK sent ${proxy.taken.length} requests: ${proxy.taken.map((r) => `${r.method} ${r.path.split('?')[0]}`).join(', ')}`);
 
     const bcryptRuns: number[] = [];
@@ -185,8 +204,16 @@ async function main(): Promise<void> {
       bcryptRuns.push((used.user + used.system) / 10 / 1000);
     }
     const bcryptMs = median(bcryptRuns);
+    const cheapRuns: number[] = [];
+    for (let run = 0; run < 5; run++) {
+      const before = process.cpuUsage();
+      for (let index = 0; index < 200; index++) await bcrypt.compare(cheap.password, cheap.hash);
+      const used = process.cpuUsage(before);
+      cheapRuns.push((used.user + used.system) / 200 / 1000);
+    }
+    const cheapCheckMs = median(cheapRuns);
     console.log(
-      `one bcrypt-10 check: ${bcryptMs.toFixed(2)} ms CPU in this process; load average ${os
+      `one bcrypt-10 check: ${bcryptMs.toFixed(2)} ms CPU in this process, one bcrypt-4 check ${cheapCheckMs.toFixed(3)} ms; load average ${os
         .loadavg()
         .map((l) => l.toFixed(1))
         .join(' ')}`,
@@ -197,11 +224,11 @@ async function main(): Promise<void> {
     for (let round = 0; round < rounds; round++) {
       const order = round % 2 === 0 ? cores : [...cores].reverse();
       for (const [index, { script, core, statements }] of order.entries()) {
-        for (const request of sdkRequests) {
+        for (const request of replayed) {
           const name = `${request.method} ${request.path.split('?')[0]}`;
           // Sign-ins one at a time: identical verifications in flight together share one hash computation.
           const signin = request.path.includes('/recipe/signin');
-          const count = signin ? Math.max(20, Math.round(reps / 10)) : reps;
+          const count = signin && request !== cheapSignin ? Math.max(20, Math.round(reps / 10)) : reps;
           const inFlight = signin ? 1 : concurrency;
           // Warm-up: the named statements prepared, the JIT settled.
           for (let warm = 0; warm < 20; warm++) await send(core.url, request);
@@ -242,9 +269,17 @@ async function main(): Promise<void> {
       console.log('|---|---|---|---|');
       let coreSum = 0;
       let databaseSum = 0;
-      for (const request of sdkRequests) {
+      let cheapMs: number | undefined;
+      for (const request of replayed) {
         const name = `${request.method} ${request.path.split('?')[0]}`;
         const figure = figures.get(`${script}\t${name}`)!;
+        if (request === cheapSignin) {
+          cheapMs = median(figure.coreMs);
+          console.log(
+            `| ${name} (not sent by the SDK: the same sign-in, bcrypt cost 4) | ${median(figure.coreMs).toFixed(3)} (${figure.coreMs.map((v) => v.toFixed(2)).join(', ')}) | ${median(figure.databaseMs).toFixed(3)} | |`,
+          );
+          continue;
+        }
         const last = figure.statements.at(-1)!;
         const total = Object.values(last).reduce((sum, value) => sum + value.calls, 0);
         coreSum += median(figure.coreMs);
@@ -257,6 +292,14 @@ async function main(): Promise<void> {
       console.log(
         `\nsum of medians: core ${coreSum.toFixed(2)} ms (beyond one bcrypt check ${(coreSum - bcryptMs).toFixed(2)} ms), PostgreSQL ${databaseSum.toFixed(2)} ms`,
       );
+      if (cheapMs !== undefined) {
+        const signinName = `${recordedSignin!.method} ${recordedSignin!.path.split('?')[0]}`;
+        const others = coreSum - median(figures.get(`${script}\t${signinName}`)!.coreMs);
+        const route = cheapMs - cheapCheckMs;
+        console.log(
+          `beyond the check, from the bcrypt-4 sign-in: the sign-in route ${route.toFixed(2)} ms (${cheapMs.toFixed(3)} − ${cheapCheckMs.toFixed(3)}) + the other requests ${others.toFixed(2)} ms = **${(route + others).toFixed(2)} ms** of core CPU per SDK sign-in`,
+        );
+      }
     }
   } finally {
     for (const { core } of cores) await core.stop();
